@@ -1,0 +1,42 @@
+# Pier: a thin driver over CMake. The README's two commands are
+#   make demo    a tour of Pier on the embedded default
+#   make test    every test, under AddressSanitizer and UBSan
+# Both run the setup step first (scripts/setup.sh), which installs what is
+# missing on a fresh Debian machine.
+
+PREFIX ?= /usr/local
+JOBS ?= 2
+
+RELEASE := build/release
+TEST := build/test
+
+.PHONY: all setup build demo test install bench clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(RELEASE) -DCMAKE_BUILD_TYPE=Release \
+	    -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DPIER_TESTS=OFF >/dev/null
+	@cmake --build $(RELEASE) -j $(JOBS)
+
+demo: build
+	@scripts/demo.sh $(RELEASE)/pier build/demo-data
+
+test: setup
+	@cmake -S . -B $(TEST) -DCMAKE_BUILD_TYPE=Debug \
+	    -DPIER_SANITIZE=address,undefined >/dev/null
+	@cmake --build $(TEST) -j $(JOBS)
+	@cd $(TEST) && ctest --output-on-failure -j $(JOBS)
+
+# DESTDIR is honoured, as by any make install.
+install: build
+	@cmake --install $(RELEASE) --prefix $(PREFIX)
+
+bench: build
+	@$(RELEASE)/bench_insert
+
+clean:
+	rm -rf build

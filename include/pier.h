@@ -1,0 +1,490 @@
+/*
+ * pier.h: the whole public API of libpier.
+ *
+ * Pier is an embedded database engine for applications that keep many
+ * user-defined tables ("boards"). A board is created on its first write,
+ * its column types are inferred once and then enforced (or declared up
+ * front), and columns only ever widen along a lattice. What is not in this
+ * header is not API.
+ *
+ * Conventions (see docs/api.md for the long form):
+ * - Every fallible function returns a pier_status (PIER_OK is 0) and, when
+ *   `err` is not NULL, fills it. A failed call changes nothing.
+ * - Arguments run: out, the object, the inputs, then `pier_error *err`.
+ * - `T **out`: the caller owns the result and releases it with the matching
+ *   _free/_close. A returned `const T *` is borrowed; its doc says until when.
+ * - Strings handed to the caller are released with pier_free().
+ * - Options structs start with `version` and only ever grow; start from the
+ *   matching _INIT macro. NULL options mean the defaults.
+ *
+ * Threads: a pier_engine may be shared by threads; calls on one engine are
+ * serialized. A pier_rows or pier_row belongs to one thread at a time.
+ */
+#ifndef PIER_H
+#define PIER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PIER_BUILDING) && defined(__GNUC__)
+#define PIER_API __attribute__((visibility("default")))
+#else
+#define PIER_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Version                                                              */
+
+#define PIER_VERSION "0.1.0"
+#define PIER_VERSION_NUMBER 1000 /* major * 1000000 + minor * 1000 + patch */
+
+/* The library's own version, to detect header/library skew. */
+PIER_API int pier_version_number(void);
+PIER_API const char *pier_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Status codes and errors                                              */
+
+/*
+ * Explicit values: never renumbered or reused; new ones are appended.
+ * The tag in quotes is stable API (the CLI prints it, the server will send
+ * it). docs/errors.md lists when each is raised and what to do about it.
+ */
+typedef enum pier_status {
+    PIER_OK = 0,
+    PIER_E_BOARD_NOT_FOUND = 1,       /* "BoardNotFound" */
+    PIER_E_UNKNOWN_COLUMN = 2,        /* "UnknownColumn" */
+    PIER_E_COLUMN_TYPE_CONFLICT = 3,  /* "ColumnTypeConflict" */
+    PIER_E_LAKE_UNAVAILABLE = 4,      /* "LakeUnavailable" */
+    PIER_E_INVALID_BOARD_ID = 5,      /* "InvalidBoardId" */
+    PIER_E_INVALID_COLUMN_NAME = 6,   /* "InvalidColumnName" */
+    PIER_E_RESERVED_COLUMN_NAME = 7,  /* "ReservedColumnName" */
+    PIER_E_BOARD_EXISTS = 8,          /* "BoardExists" */
+    PIER_E_COLUMN_EXISTS = 9,         /* "ColumnExists" */
+    PIER_E_MISSING_ID = 10,           /* "MissingId" */
+    PIER_E_DUPLICATE_ID = 11,         /* "DuplicateId" */
+    PIER_E_INVALID_JSON = 12,         /* "InvalidJson" */
+    PIER_E_LIMIT_EXCEEDED = 13,       /* "LimitExceeded" */
+    PIER_E_INVALID_ARGUMENT = 14,     /* "InvalidArgument" */
+    PIER_E_OUT_OF_MEMORY = 15,        /* "OutOfMemory" */
+    PIER_E_WRITE_FAILED = 16,         /* "WriteFailed" */
+    PIER_E_READ_FAILED = 17,          /* "ReadFailed" */
+    PIER_E_DUPLICATE_COLUMN = 18,     /* "DuplicateColumn" */
+    PIER_E_UNKNOWN_TYPE = 19,         /* "UnknownType" */
+    PIER_E_ROW_NOT_FOUND = 20         /* "RowNotFound" */
+} pier_status;
+
+/* One more than the highest status value; for tables indexed by status. */
+#define PIER_STATUS_COUNT 21
+
+/*
+ * What went wrong, filled by the failing call. The caller owns it: nothing
+ * to free, no global "last error". Fields that do not apply are "".
+ */
+typedef struct pier_error {
+    pier_status status;
+    const char *tag;         /* static, e.g. "ColumnTypeConflict"; never NULL
+                                once filled */
+    char message[512];       /* one line; names the board, column and types */
+    char board[128];         /* the board involved, or "" */
+    char column[128];        /* the column involved, or "" */
+    char column_type[64];    /* the column's type, e.g. "bigint", or "" */
+    char value_type[64];     /* the offending value's type, or "" */
+    int64_t offset;          /* InvalidJson: byte offset of the fault; else -1 */
+    int backend_code;        /* the storage engine's own code (SQLite's
+                                extended result code), or 0 */
+} pier_error;
+
+/* The stable tag of a status ("BoardNotFound"); "Unknown" for a value this
+ * library does not know. Never NULL. */
+PIER_API const char *pier_status_tag(pier_status status);
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                               */
+
+/* Releases a string or array this library handed out. NULL: no-op. */
+PIER_API void pier_free(void *p);
+
+/* Releases a NULL-terminated array of strings and the strings. */
+PIER_API void pier_strings_free(char **strings);
+
+/* ------------------------------------------------------------------ */
+/* Logical types                                                        */
+
+/*
+ * The kind of a logical type. The board vocabulary spells them in lower
+ * case ("bigint"); widening only moves up the lattice
+ *   boolean < tinyint < smallint < integer < bigint < hugeint
+ *           < float < double < text
+ * `timestamp` and `json` sit outside it (json may widen to text).
+ */
+typedef enum pier_kind {
+    PIER_KIND_NULL = 0,      /* no value */
+    PIER_KIND_BOOLEAN = 1,
+    PIER_KIND_TINYINT = 2,   /* 8-bit signed */
+    PIER_KIND_SMALLINT = 3,  /* 16-bit signed */
+    PIER_KIND_INTEGER = 4,   /* 32-bit signed */
+    PIER_KIND_BIGINT = 5,    /* 64-bit signed */
+    PIER_KIND_HUGEINT = 6,   /* 128-bit signed */
+    PIER_KIND_FLOAT = 7,     /* 32-bit IEEE 754 */
+    PIER_KIND_DOUBLE = 8,    /* 64-bit IEEE 754 */
+    PIER_KIND_TEXT = 9,      /* UTF-8 */
+    PIER_KIND_TIMESTAMP = 10,/* an instant, UTC, microseconds */
+    PIER_KIND_JSON = 11      /* a JSON document, kept as canonical text */
+} pier_kind;
+
+/* The board-vocabulary name of a kind ("bigint"); "null" for NULL. */
+PIER_API const char *pier_kind_name(pier_kind kind);
+
+/* A 128-bit signed integer: hi * 2^64 + lo. */
+typedef struct pier_hugeint {
+    int64_t hi;
+    uint64_t lo;
+} pier_hugeint;
+
+/*
+ * A value read back from a board, decoded to its column's logical type.
+ * `text` is the value's canonical text (RFC 3339 for a timestamp, the JSON
+ * document for json, "true"/"false", decimal digits...), NUL-terminated;
+ * NULL for a null value. The value is borrowed from the row it came from.
+ */
+typedef struct pier_value {
+    pier_kind kind;
+    union {
+        bool boolean;          /* BOOLEAN */
+        int64_t integer;       /* TINYINT, SMALLINT, INTEGER, BIGINT */
+        pier_hugeint hugeint;  /* HUGEINT */
+        double real;           /* FLOAT (rounded to float), DOUBLE */
+        int64_t timestamp_us;  /* TIMESTAMP: microseconds since the Unix
+                                  epoch, UTC */
+    } as;
+    const char *text;
+    size_t len;                /* bytes of text, without the NUL */
+} pier_value;
+
+/* ------------------------------------------------------------------ */
+/* Limits                                                               */
+
+/* A row's JSON text (or its values, from pier_rows) may not exceed this. */
+#define PIER_MAX_ROW_BYTES (1024 * 1024)
+/* One write carries at most this many rows... */
+#define PIER_MAX_BATCH_ROWS 100000
+/* ...and at most this many bytes of JSON text. */
+#define PIER_MAX_BATCH_BYTES (64 * 1024 * 1024)
+/* A board has at most this many columns, the base columns included
+ * (SQLite's own default limit is 2000 per table). */
+#define PIER_MAX_COLUMNS 1000
+
+/* ------------------------------------------------------------------ */
+/* Engine                                                               */
+
+typedef struct pier_engine pier_engine; /* an open lake; shareable */
+
+typedef enum pier_auto_create {
+    PIER_AUTO_CREATE_ON_WRITE = 0, /* a write to an unknown board creates it */
+    PIER_AUTO_CREATE_NEVER = 1     /* ... fails with BoardNotFound instead */
+} pier_auto_create;
+
+typedef enum pier_columns_mode {
+    PIER_COLUMNS_INFER = 0,    /* new columns are inferred from writes */
+    PIER_COLUMNS_DECLARED = 1  /* every board behaves as strict */
+} pier_columns_mode;
+
+typedef enum pier_durability {
+    PIER_DURABILITY_FULL = 0,  /* an acknowledged write survives power loss */
+    PIER_DURABILITY_NORMAL = 1 /* survives a process crash; power loss may
+                                  lose the last writes, never corrupt */
+} pier_durability;
+
+/* Returns the current time in microseconds since the Unix epoch, UTC. */
+typedef int64_t (*pier_clock_fn)(void *payload);
+
+typedef struct pier_open_options {
+    unsigned version;              /* PIER_OPEN_OPTIONS_VERSION */
+    pier_auto_create auto_create;
+    pier_columns_mode columns;
+    pier_durability durability;
+    int busy_timeout_ms;           /* how long to wait for another process's
+                                      lock; 0 fails at once */
+    pier_clock_fn clock;           /* NULL: the system clock */
+    void *clock_payload;
+} pier_open_options;
+
+#define PIER_OPEN_OPTIONS_VERSION 1
+#define PIER_OPEN_OPTIONS_INIT                                            \
+    { PIER_OPEN_OPTIONS_VERSION, PIER_AUTO_CREATE_ON_WRITE,               \
+      PIER_COLUMNS_INFER, PIER_DURABILITY_FULL, 5000, NULL, NULL }
+
+/*
+ * Opens the lake in `data_dir`, creating the directory and the lake file
+ * (`lake.sqlite`) if they are missing.
+ * @return PIER_E_LAKE_UNAVAILABLE if the directory cannot be created or
+ *         read, the file is not a Pier lake, or it was written by a newer
+ *         Pier (the message says which);
+ *         PIER_E_INVALID_ARGUMENT for a bad option.
+ */
+PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
+                               const pier_open_options *opts,
+                               pier_error *err);
+
+/*
+ * Releases everything the engine holds and sets *engine to NULL, so that a
+ * second call (or a call with a NULL handle) is a no-op. Rows and board
+ * descriptions already handed out stay valid.
+ */
+PIER_API void pier_close(pier_engine **engine);
+
+/* The data directory the engine was opened on; borrowed until close. */
+PIER_API const char *pier_data_dir(const pier_engine *engine);
+
+/*
+ * Removes the lake in `data_dir`: the lake file and its journal files, then
+ * the directory itself if nothing else is left in it. A directory without a
+ * lake is not an error. No engine may have it open.
+ * @return PIER_E_LAKE_UNAVAILABLE if `lake.sqlite` there is not a Pier lake
+ *         (it is left alone) or cannot be removed.
+ */
+PIER_API pier_status pier_reset_lake(const char *data_dir, pier_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Boards                                                               */
+
+/*
+ * Board ids match [a-z][a-z0-9_]{0,62}. Column names are 1 to 63 bytes of
+ * UTF-8 without control characters, compared case-insensitively (ASCII, as
+ * SQL does); the first spelling is kept. Names starting with "_" are
+ * reserved for the engine. Every board has the base columns
+ *   id          text, the key, required on every row
+ *   updated_at  timestamp, set by the engine on every write
+ *   state       text, may be null
+ * Every function that changes a board returns, in *watermark (which may be
+ * NULL), the position in the change log it committed at.
+ */
+
+typedef struct pier_column_def {
+    const char *name;
+    const char *type;   /* a board type name: "bigint", "timestamp"... */
+} pier_column_def;
+
+typedef struct pier_board_options {
+    unsigned version;                /* PIER_BOARD_OPTIONS_VERSION */
+    const pier_column_def *columns;  /* declared columns, in order */
+    size_t ncolumns;
+    bool strict;                     /* refuse columns not declared */
+} pier_board_options;
+
+#define PIER_BOARD_OPTIONS_VERSION 1
+#define PIER_BOARD_OPTIONS_INIT { PIER_BOARD_OPTIONS_VERSION, NULL, 0, false }
+
+/*
+ * Creates a board, with its declared columns and strict bit.
+ * @return PIER_E_BOARD_EXISTS if it is already there;
+ *         PIER_E_INVALID_BOARD_ID, PIER_E_INVALID_COLUMN_NAME,
+ *         PIER_E_RESERVED_COLUMN_NAME (a base column or "_" name),
+ *         PIER_E_DUPLICATE_COLUMN, PIER_E_UNKNOWN_TYPE for bad input.
+ */
+PIER_API pier_status pier_board_create(int64_t *watermark, pier_engine *engine,
+                                       const char *board,
+                                       const pier_board_options *opts,
+                                       pier_error *err);
+
+/* Whether the board exists. Never creates it. */
+PIER_API pier_status pier_board_has(bool *out, pier_engine *engine,
+                                    const char *board, pier_error *err);
+
+/* Every board id, sorted, as a NULL-terminated array for
+ * pier_strings_free(). */
+PIER_API pier_status pier_board_list(char ***out, pier_engine *engine,
+                                     pier_error *err);
+
+typedef enum pier_column_origin {
+    PIER_ORIGIN_BASE = 0,      /* id, updated_at, state */
+    PIER_ORIGIN_DECLARED = 1,  /* by pier_board_create or add_column */
+    PIER_ORIGIN_INFERRED = 2   /* by the first write that named it */
+} pier_column_origin;
+
+typedef struct pier_column_info {
+    int64_t id;            /* stable: never changes, never reused */
+    const char *name;
+    const char *type;      /* board type name, e.g. "bigint" */
+    pier_kind kind;
+    pier_column_origin origin;
+} pier_column_info;
+
+typedef struct pier_board_info {
+    const char *board;
+    bool strict;                      /* the board's own strict bit */
+    size_t ncolumns;
+    const pier_column_info *columns;  /* in board order, base columns first */
+} pier_board_info;
+
+/* Describes a board. Release with pier_board_info_free().
+ * @return PIER_E_BOARD_NOT_FOUND if no board has this id. */
+PIER_API pier_status pier_board_describe(pier_board_info **out,
+                                         pier_engine *engine,
+                                         const char *board, pier_error *err);
+PIER_API void pier_board_info_free(pier_board_info *info);
+
+/* Empties a board, keeping its columns. */
+PIER_API pier_status pier_board_truncate(int64_t *watermark,
+                                         pier_engine *engine,
+                                         const char *board, pier_error *err);
+
+/* Removes a board and every row. */
+PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
+                                     const char *board, pier_error *err);
+
+/*
+ * Declares a column on an existing board: the way a strict board gains one.
+ * @return PIER_E_COLUMN_EXISTS if the board has a column of that name;
+ *         PIER_E_RESERVED_COLUMN_NAME for a base column or a "_" name.
+ */
+PIER_API pier_status pier_board_add_column(int64_t *watermark,
+                                           pier_engine *engine,
+                                           const char *board,
+                                           const char *column,
+                                           const char *type,
+                                           pier_error *err);
+
+/*
+ * Widens a column up the lattice. Within the numeric chain this changes the
+ * catalog only; widening to text rewrites every row, atomically. Widening
+ * to the column's own type is a no-op that returns the current head.
+ * @return PIER_E_COLUMN_TYPE_CONFLICT if `type` is below the column's type
+ *         or off the lattice; PIER_E_UNKNOWN_COLUMN if the board has no such
+ *         column;
+ *         PIER_E_RESERVED_COLUMN_NAME for a base column.
+ */
+PIER_API pier_status pier_board_widen_column(int64_t *watermark,
+                                             pier_engine *engine,
+                                             const char *board,
+                                             const char *column,
+                                             const char *type,
+                                             pier_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Writing rows                                                         */
+
+/*
+ * Inserts rows given as JSON text: one object, an array of objects, or a
+ * sequence of objects separated by white space (JSON lines). All rows are
+ * one atomic write: a failure anywhere leaves no row, no new column, no new
+ * board and no advanced watermark.
+ * @return PIER_E_INVALID_JSON (err->offset is the byte offset),
+ *         PIER_E_MISSING_ID, PIER_E_DUPLICATE_ID, PIER_E_COLUMN_TYPE_CONFLICT,
+ *         PIER_E_UNKNOWN_COLUMN, PIER_E_RESERVED_COLUMN_NAME,
+ *         PIER_E_INVALID_COLUMN_NAME, PIER_E_DUPLICATE_COLUMN,
+ *         PIER_E_BOARD_NOT_FOUND (auto-create never), PIER_E_LIMIT_EXCEEDED.
+ */
+PIER_API pier_status pier_insert_json(int64_t *watermark, pier_engine *engine,
+                                      const char *board, const char *json,
+                                      size_t len, pier_error *err);
+
+/*
+ * A batch of rows built by a C caller, value by value. It is inserted by
+ * pier_insert_rows() with exactly the rules of pier_insert_json(); names
+ * are checked there, not when set.
+ */
+typedef struct pier_rows pier_rows;
+
+/* A new, empty batch; NULL if out of memory. */
+PIER_API pier_rows *pier_rows_new(void);
+PIER_API void pier_rows_free(pier_rows *rows);
+/* Empties the batch for reuse. */
+PIER_API void pier_rows_clear(pier_rows *rows);
+PIER_API size_t pier_rows_count(const pier_rows *rows);
+
+/* Starts a new row; the setters below fill the latest row. */
+PIER_API pier_status pier_rows_add(pier_rows *rows, pier_error *err);
+
+PIER_API pier_status pier_rows_set_null(pier_rows *rows, const char *column,
+                                        pier_error *err);
+PIER_API pier_status pier_rows_set_bool(pier_rows *rows, const char *column,
+                                        bool value, pier_error *err);
+PIER_API pier_status pier_rows_set_int64(pier_rows *rows, const char *column,
+                                         int64_t value, pier_error *err);
+PIER_API pier_status pier_rows_set_hugeint(pier_rows *rows,
+                                           const char *column,
+                                           pier_hugeint value,
+                                           pier_error *err);
+/* A non-finite value is PIER_E_INVALID_ARGUMENT. */
+PIER_API pier_status pier_rows_set_double(pier_rows *rows, const char *column,
+                                          double value, pier_error *err);
+/* Text must be valid UTF-8 (PIER_E_INVALID_ARGUMENT otherwise). */
+PIER_API pier_status pier_rows_set_text(pier_rows *rows, const char *column,
+                                        const char *text, pier_error *err);
+/* A typed instant: microseconds since the Unix epoch, UTC. Unlike JSON
+ * input, which never implies a timestamp, a typed instant that is the first
+ * value of a new column decides `timestamp`. */
+PIER_API pier_status pier_rows_set_timestamp(pier_rows *rows,
+                                             const char *column,
+                                             int64_t micros,
+                                             pier_error *err);
+/* A JSON document (object or array), validated and kept canonical.
+ * @return PIER_E_INVALID_JSON if it does not parse. */
+PIER_API pier_status pier_rows_set_json(pier_rows *rows, const char *column,
+                                        const char *json, pier_error *err);
+
+/* Inserts a built batch as one atomic write. The batch is not changed. */
+PIER_API pier_status pier_insert_rows(int64_t *watermark, pier_engine *engine,
+                                      const char *board,
+                                      const pier_rows *rows,
+                                      pier_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Reading rows                                                         */
+
+typedef struct pier_row pier_row; /* one stored row, decoded */
+
+/*
+ * Reads the row with this id. Never creates the board.
+ * @return PIER_E_ROW_NOT_FOUND if the board has no such row;
+ *         PIER_E_BOARD_NOT_FOUND if there is no such board.
+ */
+PIER_API pier_status pier_row_get(pier_row **out, pier_engine *engine,
+                                  const char *board, const char *id,
+                                  pier_error *err);
+PIER_API void pier_row_free(pier_row *row);
+
+/* The row's columns, in board order (base columns first). Names and values
+ * are borrowed until pier_row_free(). */
+PIER_API size_t pier_row_column_count(const pier_row *row);
+PIER_API const char *pier_row_column_name(const pier_row *row, size_t i);
+PIER_API const pier_value *pier_row_value(const pier_row *row, size_t i);
+/* The value of a column by name (case-insensitive); NULL if the board has
+ * no such column. */
+PIER_API const pier_value *pier_row_find(const pier_row *row,
+                                         const char *column);
+/* The row as a JSON object, columns in board order; for pier_free(). NULL
+ * if out of memory. */
+PIER_API char *pier_row_to_json(const pier_row *row);
+
+/* The number of rows on a board. */
+PIER_API pier_status pier_row_count(int64_t *out, pier_engine *engine,
+                                    const char *board, pier_error *err);
+
+/*
+ * Calls `fn` for every row of a board in id order (byte order of the UTF-8
+ * text). A non-zero return from `fn` stops the scan; pier_board_scan then
+ * returns PIER_OK. The row is borrowed for the duration of the call. `fn`
+ * runs while the engine is held: it must not call this engine.
+ */
+typedef int (*pier_row_fn)(const pier_row *row, void *payload);
+PIER_API pier_status pier_board_scan(pier_engine *engine, const char *board,
+                                     pier_row_fn fn, void *payload,
+                                     pier_error *err);
+
+/* The newest watermark of the lake (0 when nothing was ever written). */
+PIER_API pier_status pier_head(int64_t *out, pier_engine *engine,
+                               pier_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PIER_H */

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Pier's setup step: finds what the build and the tests need and, when
+# something is missing, installs the Debian packages that bring it (as root)
+# or prints the exact command to run (not as root). `make demo`, `make test`
+# and `make install` run it first; running it again is cheap and changes
+# nothing when all is there.
+set -euo pipefail
+
+missing=()
+
+need_cmd() {    # need_cmd COMMAND PACKAGE
+    command -v "$1" >/dev/null 2>&1 || missing+=("$2")
+}
+
+need_pc() {     # need_pc PKG-CONFIG-MODULE PACKAGE
+    if ! command -v pkg-config >/dev/null 2>&1 ||
+       ! pkg-config --exists "$1" 2>/dev/null; then
+        missing+=("$2")
+    fi
+}
+
+need_cmd cc build-essential
+need_cmd make build-essential
+need_cmd cmake cmake
+need_cmd pkg-config pkg-config
+need_cmd clang clang
+need_pc sqlite3 libsqlite3-dev
+need_pc jansson libjansson-dev
+need_pc cmocka libcmocka-dev
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    exit 0
+fi
+
+# One package may be named twice (cc and make both come with build-essential).
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+cmd="apt-get install -y ${missing[*]}"
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "pier setup: missing packages: ${missing[*]}" >&2
+    echo "pier setup: run as root:  apt-get update && $cmd" >&2
+    exit 1
+fi
+
+echo "pier setup: installing ${missing[*]}" >&2
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive $cmd --no-install-recommends

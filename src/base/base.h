@@ -1,0 +1,108 @@
+/*
+ * base.h: small pieces every layer shares: the error struct's helpers,
+ * growable buffers, a bump arena, UTF-8 checks, the clock.
+ *
+ * Library-internal names start with pier__. Nothing here does I/O beyond
+ * reading the system clock.
+ */
+#ifndef PIER_BASE_H
+#define PIER_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pier.h"
+
+#if defined(__GNUC__)
+#define PIER__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define PIER__UNUSED __attribute__((unused))
+#else
+#define PIER__PRINTF(f, a)
+#define PIER__UNUSED
+#endif
+
+/* A 128-bit signed integer for internal arithmetic. __extension__ keeps
+ * -Wpedantic quiet: gcc and clang support it on every 64-bit target. */
+__extension__ typedef __int128 pier__i128;
+__extension__ typedef unsigned __int128 pier__u128;
+
+/* ---- errors (status.c, error.c) ---- */
+
+/*
+ * Fills `err` (which may be NULL) with `status`, its tag and a formatted
+ * message; clears the structured fields. Returns `status`, so that a caller
+ * can write `return pier__fail(err, PIER_E_..., "...")`.
+ */
+pier_status pier__fail(pier_error *err, pier_status status, const char *fmt,
+                       ...) PIER__PRINTF(3, 4);
+pier_status pier__failv(pier_error *err, pier_status status, const char *fmt,
+                        va_list ap) PIER__PRINTF(3, 0);
+/* Sets structured fields after pier__fail; NULL-safe, NULL value ignored. */
+void pier__error_board(pier_error *err, const char *board);
+void pier__error_column(pier_error *err, const char *column);
+void pier__error_types(pier_error *err, const char *column_type,
+                       const char *value_type);
+/* Resets `err` to "no error" (status PIER_OK, tag "OK"). */
+void pier__error_clear(pier_error *err);
+/* Out of memory: needs no allocation to report. */
+pier_status pier__oom(pier_error *err);
+
+/* ---- buffers (buf.c) ---- */
+
+/* A growable byte buffer, always NUL-terminated once anything was added.
+ * `oom` latches the first allocation failure; later appends do nothing. */
+typedef struct pier__buf {
+    char *p;
+    size_t len;
+    size_t cap;
+    bool oom;
+} pier__buf;
+
+void pier__buf_init(pier__buf *b);
+void pier__buf_free(pier__buf *b);
+void pier__buf_reset(pier__buf *b);            /* len = 0, keeps memory */
+bool pier__buf_reserve(pier__buf *b, size_t extra);
+void pier__buf_append(pier__buf *b, const void *p, size_t n);
+void pier__buf_puts(pier__buf *b, const char *s);
+void pier__buf_putc(pier__buf *b, char c);
+void pier__buf_printf(pier__buf *b, const char *fmt, ...) PIER__PRINTF(2, 3);
+/* Appends `s` as a JSON string literal, quotes included. `s` is UTF-8. */
+void pier__buf_json_string(pier__buf *b, const char *s, size_t n);
+/* Hands the buffer's memory to the caller (for pier_free); NULL on OOM. */
+char *pier__buf_detach(pier__buf *b);
+
+/* ---- arena (arena.c) ---- */
+
+/* A bump allocator: many small allocations, freed together. */
+typedef struct pier__arena_block pier__arena_block;
+typedef struct pier__arena {
+    pier__arena_block *head;
+} pier__arena;
+
+void pier__arena_init(pier__arena *a);
+void pier__arena_free(pier__arena *a);
+void pier__arena_reset(pier__arena *a);        /* frees all but one block */
+void *pier__arena_alloc(pier__arena *a, size_t n);   /* 8-aligned; NULL=OOM */
+char *pier__arena_strndup(pier__arena *a, const char *s, size_t n);
+
+/* ---- UTF-8 and names (utf8.c) ---- */
+
+/* Whether s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
+bool pier__utf8_valid(const char *s, size_t n);
+/* ASCII case-insensitive equality of two byte strings, as SQLite compares
+ * identifiers. */
+bool pier__name_eq(const char *a, size_t an, const char *b, size_t bn);
+/* strdup/strndup that report failure as NULL. */
+char *pier__strdup(const char *s);
+char *pier__strndup(const char *s, size_t n);
+/* Copies `src` into a fixed field, truncating at a UTF-8 boundary. */
+void pier__copy_field(char *dst, size_t cap, const char *src);
+
+/* ---- clock (clock.c) ---- */
+
+/* The system clock: microseconds since the Unix epoch, UTC. */
+int64_t pier__clock_system(void *payload);
+
+#endif /* PIER_BASE_H */

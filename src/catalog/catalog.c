@@ -1,0 +1,180 @@
+/*
+ * catalog.c: boards and their columns in memory, and the catalog that holds
+ * them sorted by id.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+
+static const struct {
+    const char *name;
+    pier_kind kind;
+} base_columns[PIER__BASE_COLUMNS] = {
+    [PIER__COL_ID] = { "id", PIER_KIND_TEXT },
+    [PIER__COL_UPDATED_AT] = { "updated_at", PIER_KIND_TIMESTAMP },
+    [PIER__COL_STATE] = { "state", PIER_KIND_TEXT },
+};
+
+pier__board *pier__board_new(const char *id, bool strict, int64_t created_at)
+{
+    pier__board *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->id = pier__strdup(id);
+    b->strict = strict;
+    b->created_at = created_at;
+    if (b->id == NULL)
+        goto fail;
+    for (int i = 0; i < PIER__BASE_COLUMNS; i++) {
+        pier__type t = { base_columns[i].kind };
+        if (!pier__board_append(b, base_columns[i].name,
+                                strlen(base_columns[i].name), t,
+                                PIER_ORIGIN_BASE))
+            goto fail;
+    }
+    return b;
+fail:
+    pier__board_free(b);
+    return NULL;
+}
+
+void pier__board_free(pier__board *b)
+{
+    if (b == NULL)
+        return;
+    for (size_t i = 0; i < b->ncolumns; i++)
+        free(b->columns[i].name);
+    free(b->columns);
+    free(b->id);
+    free(b);
+}
+
+pier__board *pier__board_clone(const pier__board *src)
+{
+    pier__board *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->id = pier__strdup(src->id);
+    b->strict = src->strict;
+    b->created_at = src->created_at;
+    if (b->id == NULL)
+        goto fail;
+    for (size_t i = 0; i < src->ncolumns; i++) {
+        const pier__column *c = &src->columns[i];
+        if (!pier__board_append(b, c->name, strlen(c->name), c->type,
+                                c->origin))
+            goto fail;
+        b->columns[i].id = c->id;
+    }
+    return b;
+fail:
+    pier__board_free(b);
+    return NULL;
+}
+
+ptrdiff_t pier__board_find(const pier__board *b, const char *name, size_t len)
+{
+    for (size_t i = 0; i < b->ncolumns; i++) {
+        const char *cn = b->columns[i].name;
+        if (pier__name_eq(cn, strlen(cn), name, len))
+            return (ptrdiff_t)i;
+    }
+    return -1;
+}
+
+bool pier__board_append(pier__board *b, const char *name, size_t len,
+                        pier__type type, pier_column_origin origin)
+{
+    if (b->ncolumns == b->cap) {
+        size_t cap = b->cap == 0 ? 8 : b->cap * 2;
+        pier__column *cols = realloc(b->columns, cap * sizeof *cols);
+        if (cols == NULL)
+            return false;
+        b->columns = cols;
+        b->cap = cap;
+    }
+    char *copy = pier__strndup(name, len);
+    if (copy == NULL)
+        return false;
+    b->columns[b->ncolumns++] = (pier__column){
+        .id = 0, .name = copy, .type = type, .origin = origin,
+    };
+    return true;
+}
+
+void pier__catalog_init(pier__catalog *c)
+{
+    c->boards = NULL;
+    c->nboards = 0;
+    c->cap = 0;
+    c->version = -1;
+}
+
+void pier__catalog_clear(pier__catalog *c)
+{
+    for (size_t i = 0; i < c->nboards; i++)
+        pier__board_free(c->boards[i]);
+    free(c->boards);
+    pier__catalog_init(c);
+}
+
+/* The index where `id` is or would be inserted; *found says which. */
+static size_t lower_bound(const pier__catalog *c, const char *id, bool *found)
+{
+    size_t lo = 0, hi = c->nboards;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(c->boards[mid]->id, id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = lo < c->nboards && strcmp(c->boards[lo]->id, id) == 0;
+    return lo;
+}
+
+pier__board *pier__catalog_find(const pier__catalog *c, const char *id)
+{
+    bool found;
+    size_t i = lower_bound(c, id, &found);
+    return found ? c->boards[i] : NULL;
+}
+
+bool pier__catalog_put(pier__catalog *c, pier__board *b)
+{
+    bool found;
+    size_t i = lower_bound(c, b->id, &found);
+    if (found) {
+        pier__board_free(c->boards[i]);
+        c->boards[i] = b;
+        return true;
+    }
+    if (c->nboards == c->cap) {
+        size_t cap = c->cap == 0 ? 16 : c->cap * 2;
+        pier__board **bs = realloc(c->boards, cap * sizeof *bs);
+        if (bs == NULL) {
+            pier__board_free(b);
+            return false;
+        }
+        c->boards = bs;
+        c->cap = cap;
+    }
+    memmove(c->boards + i + 1, c->boards + i,
+            (c->nboards - i) * sizeof *c->boards);
+    c->boards[i] = b;
+    c->nboards++;
+    return true;
+}
+
+void pier__catalog_remove(pier__catalog *c, const char *id)
+{
+    bool found;
+    size_t i = lower_bound(c, id, &found);
+    if (!found)
+        return;
+    pier__board_free(c->boards[i]);
+    memmove(c->boards + i, c->boards + i + 1,
+            (c->nboards - i - 1) * sizeof *c->boards);
+    c->nboards--;
+}

@@ -1,0 +1,95 @@
+/*
+ * catalog.h: the catalog model: boards, their columns, and the naming rules.
+ *
+ * The model is plain memory; the store persists it (src/store) and the
+ * engine keeps one copy per open lake as a cache, valid for one catalog
+ * version. A write works on a clone of the board it changes and installs
+ * the clone only after its transaction commits, so a failed write leaves
+ * the cache exactly as it was.
+ *
+ * Invariants: a board's columns are in board order, the three base columns
+ * first (id, updated_at, state); names are unique under ASCII case folding;
+ * every persisted column has a stable id > 0 that is never reused; the
+ * catalog's boards are sorted by id (bytewise).
+ */
+#ifndef PIER_CATALOG_H
+#define PIER_CATALOG_H
+
+#include "base/base.h"
+#include "types/types.h"
+
+/* The longest board id and column name, in bytes. */
+#define PIER__NAME_MAX 63
+/* Column names starting with this are the engine's own. */
+#define PIER__RESERVED_PREFIX '_'
+
+enum { PIER__COL_ID = 0, PIER__COL_UPDATED_AT = 1, PIER__COL_STATE = 2,
+       PIER__BASE_COLUMNS = 3 };
+
+typedef struct pier__column {
+    int64_t id;               /* stable; 0 until the store assigns it */
+    char *name;               /* the first spelling, kept */
+    pier__type type;
+    pier_column_origin origin;
+} pier__column;
+
+typedef struct pier__board {
+    char *id;
+    bool strict;
+    int64_t created_at;       /* microseconds, UTC */
+    pier__column *columns;
+    size_t ncolumns;
+    size_t cap;
+} pier__board;
+
+typedef struct pier__catalog {
+    pier__board **boards;     /* sorted by id */
+    size_t nboards;
+    size_t cap;
+    int64_t version;          /* the lake's catalog version it reflects;
+                                 -1: never loaded */
+} pier__catalog;
+
+/* ---- names (names.c) ---- */
+
+/* A board id matches [a-z][a-z0-9_]{0,62}; else PIER_E_INVALID_BOARD_ID. */
+pier_status pier__board_id_check(const char *id, pier_error *err);
+/*
+ * A column name is 1 to 63 bytes of UTF-8 without control characters
+ * (PIER_E_INVALID_COLUMN_NAME) and does not start with '_'
+ * (PIER_E_RESERVED_COLUMN_NAME). `board` only names the board in the error.
+ */
+pier_status pier__column_name_check(const char *name, size_t len,
+                                    const char *board, pier_error *err);
+/* Whether `name` is one of the base columns (case-insensitive); if so its
+ * index (PIER__COL_*). */
+int pier__base_column_index(const char *name, size_t len);
+/* Appends a name for an error message: printable ASCII and valid UTF-8 as
+ * they are, anything else as \xNN, cut after 64 bytes with "...". */
+void pier__quote_name(pier__buf *b, const char *s, size_t n);
+
+/* ---- boards (catalog.c) ---- */
+
+/* A new board with only its base columns (ids 0). NULL if out of memory. */
+pier__board *pier__board_new(const char *id, bool strict,
+                             int64_t created_at);
+pier__board *pier__board_clone(const pier__board *b);
+void pier__board_free(pier__board *b);
+/* The index of a column by name (case-insensitive), or -1. */
+ptrdiff_t pier__board_find(const pier__board *b, const char *name,
+                           size_t len);
+/* Appends a column (id 0 until the store assigns one). False if out of
+ * memory; the board is then unchanged. */
+bool pier__board_append(pier__board *b, const char *name, size_t len,
+                        pier__type type, pier_column_origin origin);
+
+void pier__catalog_init(pier__catalog *c);
+void pier__catalog_clear(pier__catalog *c);   /* frees the boards */
+pier__board *pier__catalog_find(const pier__catalog *c, const char *id);
+/* Puts `b` in the catalog, replacing (and freeing) a board with its id.
+ * Takes ownership of `b` even on failure (false: out of memory). */
+bool pier__catalog_put(pier__catalog *c, pier__board *b);
+/* Removes and frees the board with this id, if any. */
+void pier__catalog_remove(pier__catalog *c, const char *id);
+
+#endif /* PIER_CATALOG_H */

@@ -1,0 +1,654 @@
+/*
+ * json_rows.c: the JSON row reader behind pier_insert_json(). It turns one
+ * object, an array of objects, or white-space-separated objects (JSON
+ * lines) into a pier_rows batch, in a single pass over the text.
+ *
+ * Why not jansson: an integer beyond 64 bits must decide hugeint, and
+ * jansson cannot represent one. So the top level (the rows and their
+ * members) is read here, and only nested objects and arrays, which are
+ * kept as documents, go to pier__json_canonical.
+ *
+ * Invariants:
+ * - The input is `len` bytes and need not be NUL-terminated; nothing reads
+ *   past it.
+ * - Every offset reported (err->offset and the " at byte N" of a message)
+ *   is relative to the start of the whole input, BOM included.
+ * - Names and strings are decoded straight into the batch's arena (never
+ *   longer than their JSON text), so the fields are pushed as "owned".
+ * - On failure the batch may hold the rows read so far; the caller releases
+ *   it. Everything this file allocates outside the batch is freed here.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/rows.h"
+
+/* Deep enough for any real document, shallow enough that a hostile one
+ * cannot make the canonicalizer recurse without bound. */
+#define MAX_DEPTH 512
+
+/* An integer of at most 18 digits always fits int64 (which has 19); up to
+ * 39 digits it may fit 128 bits (whose limit has 39). */
+#define INT64_SAFE_DIGITS 18
+#define I128_MAX_DIGITS 39
+
+typedef struct reader {
+    const char *s;
+    size_t n;              /* bytes of input */
+    size_t i;              /* the next byte to read */
+    pier_rows *rows;
+    pier_error *err;
+    pier__buf scratch;     /* number text for strtod; canonical documents */
+} reader;
+
+static pier_status bad(reader *r, size_t at, const char *what)
+{
+    pier__fail(r->err, PIER_E_INVALID_JSON, "%s at byte %zu", what, at);
+    if (r->err != NULL)
+        r->err->offset = (int64_t)at;
+    return PIER_E_INVALID_JSON;
+}
+
+static bool is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static void skip_ws(reader *r)
+{
+    while (r->i < r->n && is_ws(r->s[r->i]))
+        r->i++;
+}
+
+/* The next byte, or -1 at the end of the input. */
+static int peek(const reader *r)
+{
+    return r->i < r->n ? (unsigned char)r->s[r->i] : -1;
+}
+
+/* ---- strings ---- */
+
+/* The length of the well-formed UTF-8 sequence at s[0..n) (no overlongs,
+ * no surrogates, nothing beyond U+10FFFF), or 0 if it is not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t len;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t k = 1; k < len; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+/* Four hex digits at s[0..n) as a code unit; false if they are not. */
+static bool hex4(const char *s, size_t n, uint32_t *out)
+{
+    if (n < 4)
+        return false;
+    uint32_t u = 0;
+    for (size_t k = 0; k < 4; k++) {
+        char c = s[k];
+        uint32_t d;
+        if (c >= '0' && c <= '9')
+            d = (uint32_t)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (uint32_t)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            d = (uint32_t)(c - 'A' + 10);
+        else
+            return false;
+        u = u << 4 | d;
+    }
+    *out = u;
+    return true;
+}
+
+static size_t utf8_put(char *d, uint32_t cp)
+{
+    if (cp < 0x80) {
+        d[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        d[0] = (char)(0xC0 | cp >> 6);
+        d[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        d[0] = (char)(0xE0 | cp >> 12);
+        d[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+        d[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    d[0] = (char)(0xF0 | cp >> 18);
+    d[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+    d[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+    d[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/*
+ * Decodes the escape at s[p] (a backslash) of a string ending at `end`
+ * into d; sets *adv to the escape's length in the input and returns the
+ * bytes written, or 0 for a bad escape (the error is filled).
+ */
+static size_t decode_escape(reader *r, size_t p, size_t end, char *d,
+                            size_t *adv, pier_status *rc)
+{
+    const char *s = r->s;
+    char c = s[p + 1];     /* exists: the closing quote was found after it */
+    *adv = 2;
+    switch (c) {
+    case '"': *d = '"'; return 1;
+    case '\\': *d = '\\'; return 1;
+    case '/': *d = '/'; return 1;
+    case 'b': *d = '\b'; return 1;
+    case 'f': *d = '\f'; return 1;
+    case 'n': *d = '\n'; return 1;
+    case 'r': *d = '\r'; return 1;
+    case 't': *d = '\t'; return 1;
+    case 'u': break;
+    default:
+        *rc = bad(r, p, "invalid escape");
+        return 0;
+    }
+    uint32_t u;
+    if (!hex4(s + p + 2, end - (p + 2), &u)) {
+        *rc = bad(r, p, "invalid escape: \\u needs four hex digits");
+        return 0;
+    }
+    *adv = 6;
+    if (u >= 0xDC00 && u <= 0xDFFF) {
+        *rc = bad(r, p, "invalid escape: lone surrogate");
+        return 0;
+    }
+    if (u >= 0xD800 && u <= 0xDBFF) {
+        /* A high surrogate is only half a character: the low half must
+         * follow at once, or the text is not Unicode. */
+        uint32_t lo;
+        size_t q = p + 6;
+        if (end - q < 6 || s[q] != '\\' || s[q + 1] != 'u' ||
+            !hex4(s + q + 2, 4, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
+            *rc = bad(r, p, "invalid escape: lone surrogate");
+            return 0;
+        }
+        u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+        *adv = 12;
+    }
+    return utf8_put(d, u);
+}
+
+/*
+ * Reads the string whose opening quote is at r->i into the batch's arena
+ * (NUL-terminated, for convenience), leaving r->i after the closing quote.
+ */
+static pier_status read_string(reader *r, const char **out, size_t *out_len)
+{
+    const char *s = r->s;
+    size_t open = r->i;
+    /* Find the closing quote first: the decoded text is never longer than
+     * the raw one, so one arena allocation of that size holds it. */
+    size_t end = open + 1;
+    for (;;) {
+        if (end >= r->n)
+            return bad(r, open, "unterminated string");
+        unsigned char c = (unsigned char)s[end];
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return bad(r, end, "control character in string");
+        end += c == '\\' ? 2 : 1;
+    }
+    char *d = pier__arena_alloc(&r->rows->arena, end - open);
+    if (d == NULL)
+        return pier__oom(r->err);
+    size_t k = 0;
+    size_t p = open + 1;
+    while (p < end) {
+        unsigned char c = (unsigned char)s[p];
+        if (c == '\\') {
+            size_t adv;
+            pier_status rc = PIER_OK;
+            size_t w = decode_escape(r, p, end, d + k, &adv, &rc);
+            if (w == 0)
+                return rc;
+            k += w;
+            p += adv;
+        } else if (c < 0x80) {
+            d[k++] = (char)c;
+            p++;
+        } else {
+            size_t m = utf8_seq((const unsigned char *)s + p, end - p);
+            if (m == 0)
+                return bad(r, p, "invalid UTF-8 in string");
+            memcpy(d + k, s + p, m);
+            k += m;
+            p += m;
+        }
+    }
+    d[k] = '\0';
+    *out = d;
+    *out_len = k;
+    r->i = end + 1;
+    return PIER_OK;
+}
+
+/* ---- numbers ---- */
+
+/* strtod on s[0..n), which the grammar has already checked. strtod reads
+ * the locale's decimal point, so a '.' is translated to it first. */
+static pier_status read_double(reader *r, size_t start, size_t n, double *out)
+{
+    const char *dp = localeconv()->decimal_point;
+    if (dp == NULL || dp[0] == '\0')
+        dp = ".";
+    pier__buf *b = &r->scratch;
+    pier__buf_reset(b);
+    const char *s = r->s + start;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] == '.')
+            pier__buf_puts(b, dp);
+        else
+            pier__buf_putc(b, s[k]);
+    }
+    if (b->oom)
+        return pier__oom(r->err);
+    char *endp;
+    errno = 0;
+    double d = strtod(b->p, &endp);
+    assert(*endp == '\0');
+    /* An underflow to zero or a subnormal is a fine approximation; an
+     * overflow to infinity is not a number any column can hold. */
+    if (isinf(d))
+        return bad(r, start, "number out of range");
+    *out = d;
+    return PIER_OK;
+}
+
+/* Reads a number at r->i (a '-' or a digit) by JSON's strict grammar. */
+static pier_status read_number(reader *r, pier__value *v)
+{
+    const char *s = r->s;
+    size_t n = r->n;
+    size_t start = r->i;
+    size_t p = start;
+    bool neg = false;
+    bool integral = true;
+    if (s[p] == '-') {
+        neg = true;
+        p++;
+    }
+    if (p >= n || !is_digit(s[p]))
+        return bad(r, p, "expected a digit");
+    if (s[p] == '0') {
+        p++;
+        if (p < n && is_digit(s[p]))
+            return bad(r, p - 1, "leading zero in a number");
+    } else {
+        while (p < n && is_digit(s[p]))
+            p++;
+    }
+    size_t ndigits = p - start - (neg ? 1 : 0);
+    if (p < n && s[p] == '.') {
+        integral = false;
+        p++;
+        if (p >= n || !is_digit(s[p]))
+            return bad(r, p, "expected a digit after '.'");
+        while (p < n && is_digit(s[p]))
+            p++;
+    }
+    if (p < n && (s[p] == 'e' || s[p] == 'E')) {
+        integral = false;
+        p++;
+        if (p < n && (s[p] == '+' || s[p] == '-'))
+            p++;
+        if (p >= n || !is_digit(s[p]))
+            return bad(r, p, "expected a digit in the exponent");
+        while (p < n && is_digit(s[p]))
+            p++;
+    }
+    r->i = p;
+    if (integral && ndigits <= INT64_SAFE_DIGITS) {
+        uint64_t m = 0;
+        for (size_t k = start + (neg ? 1 : 0); k < p; k++)
+            m = m * 10 + (uint64_t)(s[k] - '0');
+        v->kind = PIER_KIND_BIGINT;
+        v->u.i = neg ? -(int64_t)m : (int64_t)m;
+        return PIER_OK;
+    }
+    pier__i128 h;
+    if (integral && ndigits <= I128_MAX_DIGITS &&
+        pier__i128_parse(s + start, p - start, &h)) {
+        if (h >= INT64_MIN && h <= INT64_MAX) {
+            v->kind = PIER_KIND_BIGINT;
+            v->u.i = (int64_t)h;
+        } else {
+            v->kind = PIER_KIND_HUGEINT;
+            v->u.h = h;
+        }
+        return PIER_OK;
+    }
+    /* A fraction, an exponent, or an integer beyond 128 bits. */
+    v->kind = PIER_KIND_DOUBLE;
+    return read_double(r, start, p - start, &v->u.d);
+}
+
+/* ---- nested documents ---- */
+
+/*
+ * Makes the error pier__json_canonical reported on the span starting at
+ * `base` relative to the whole input: the offset, and the " at byte N" in
+ * its message (appended if the message has none).
+ */
+static void relocate(pier_error *err, size_t base)
+{
+    if (err == NULL)
+        return;
+    int64_t rel = err->offset >= 0 ? err->offset : 0;
+    int64_t abs = rel + (int64_t)base;
+    char from[48], to[48];
+    snprintf(from, sizeof from, " at byte %" PRId64, rel);
+    snprintf(to, sizeof to, " at byte %" PRId64, abs);
+    size_t fl = strlen(from);
+    size_t ml = strlen(err->message);
+    char *hit = NULL;
+    for (char *m = strstr(err->message, from); m != NULL;
+         m = strstr(m + 1, from)) {
+        if (!is_digit(m[fl])) {      /* " at byte 1" must not match 12 */
+            hit = m;
+            break;
+        }
+    }
+    char msg[sizeof err->message];
+    if (hit != NULL) {
+        size_t head = (size_t)(hit - err->message);
+        snprintf(msg, sizeof msg, "%.*s%s%s", (int)head, err->message, to,
+                 hit + fl);
+    } else {
+        snprintf(msg, sizeof msg, "%.*s%s", (int)ml, err->message, to);
+    }
+    memcpy(err->message, msg, sizeof msg);
+    err->offset = abs;
+}
+
+/*
+ * Reads the object or array at r->i as a JSON value: finds its end by
+ * scanning (strings and escapes respected, depth counted), then has
+ * pier__json_canonical validate and canonicalize exactly that span.
+ */
+static pier_status read_nested(reader *r, pier__value *v)
+{
+    const char *s = r->s;
+    size_t n = r->n;
+    size_t start = r->i;
+    size_t p = start;
+    size_t end = n;        /* stays n if the document never closes */
+    int depth = 0;
+    while (p < n) {
+        char c = s[p];
+        if (c == '"') {
+            p++;
+            while (p < n && s[p] != '"')
+                p += s[p] == '\\' ? 2 : 1;
+            if (p >= n)
+                break;
+        } else if (c == '{' || c == '[') {
+            if (++depth > MAX_DEPTH)
+                return bad(r, p, "nesting too deep");
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0) {
+                end = p + 1;
+                break;
+            }
+        }
+        p++;
+    }
+    /* Brackets that do not match, bad members and an unclosed document are
+     * all the canonicalizer's to describe, on the span found. */
+    pier__buf *b = &r->scratch;
+    pier__buf_reset(b);
+    pier_status rc = pier__json_canonical(b, s + start, end - start, r->err);
+    if (rc == PIER_E_INVALID_JSON) {
+        relocate(r->err, start);
+        return rc;
+    }
+    if (rc != PIER_OK)
+        return rc;
+    if (b->oom)
+        return pier__oom(r->err);
+    if (depth != 0)        /* cannot be valid; never trust that it was */
+        return bad(r, n, "unexpected end of input");
+    char *copy = pier__arena_strndup(&r->rows->arena,
+                                     b->p != NULL ? b->p : "", b->len);
+    if (copy == NULL)
+        return pier__oom(r->err);
+    v->kind = PIER_KIND_JSON;
+    v->s = copy;
+    v->n = b->len;
+    r->i = end;
+    return PIER_OK;
+}
+
+/* ---- values, rows, the top level ---- */
+
+static bool literal(reader *r, const char *word)
+{
+    size_t len = strlen(word);
+    if (r->n - r->i < len || memcmp(r->s + r->i, word, len) != 0)
+        return false;
+    r->i += len;
+    return true;
+}
+
+static pier_status read_value(reader *r, pier__value *v)
+{
+    memset(v, 0, sizeof *v);
+    int c = peek(r);
+    switch (c) {
+    case '"':
+        v->kind = PIER_KIND_TEXT;
+        return read_string(r, &v->s, &v->n);
+    case '{':
+    case '[':
+        return read_nested(r, v);
+    case 't':
+    case 'f':
+        if (!literal(r, c == 't' ? "true" : "false"))
+            break;
+        v->kind = PIER_KIND_BOOLEAN;
+        v->u.b = c == 't';
+        return PIER_OK;
+    case 'n':
+        if (!literal(r, "null"))
+            break;
+        v->kind = PIER_KIND_NULL;
+        return PIER_OK;
+    default:
+        if (c == '-' || (c >= '0' && c <= '9'))
+            return read_number(r, v);
+        break;
+    }
+    return bad(r, r->i, "expected a value");
+}
+
+static pier_status row_too_big(reader *r, size_t row, size_t start)
+{
+    return pier__fail(r->err, PIER_E_LIMIT_EXCEEDED,
+                      "row %zu (at byte %zu) is larger than %d bytes, the "
+                      "most one row may take", row, start,
+                      PIER_MAX_ROW_BYTES);
+}
+
+/* Reads the object at r->i as one row. */
+static pier_status read_row(reader *r)
+{
+    size_t start = r->i;
+    size_t row = r->rows->nrows;
+    pier_status rc = pier__rows_begin(r->rows, r->err);
+    if (rc != PIER_OK)
+        return rc;
+    r->i++;
+    skip_ws(r);
+    if (peek(r) == '}') {
+        r->i++;
+    } else {
+        bool first = true;
+        for (;;) {
+            if (peek(r) != '"')
+                return bad(r, r->i, first ? "expected a member name or '}'"
+                                          : "expected a member name");
+            first = false;
+            const char *name;
+            size_t name_len;
+            rc = read_string(r, &name, &name_len);
+            if (rc != PIER_OK)
+                return rc;
+            skip_ws(r);
+            if (peek(r) != ':')
+                return bad(r, r->i, "expected ':'");
+            r->i++;
+            skip_ws(r);
+            pier__value v;
+            rc = read_value(r, &v);
+            if (rc == PIER_OK)
+                rc = pier__rows_push_owned(r->rows, name, name_len, &v,
+                                           r->err);
+            if (rc != PIER_OK)
+                return rc;
+            /* Fail a huge row as soon as it is known to be one. */
+            if (r->i - start > PIER_MAX_ROW_BYTES)
+                return row_too_big(r, row, start);
+            skip_ws(r);
+            int c = peek(r);
+            if (c == '}') {
+                r->i++;
+                break;
+            }
+            if (c != ',')
+                return bad(r, r->i, "expected ',' or '}'");
+            r->i++;
+            skip_ws(r);
+        }
+    }
+    if (r->i - start > PIER_MAX_ROW_BYTES)
+        return row_too_big(r, row, start);
+    r->rows->row_bytes[row] = r->i - start;
+    return PIER_OK;
+}
+
+/* An array of objects, at r->i. */
+static pier_status read_array(reader *r)
+{
+    r->i++;
+    skip_ws(r);
+    if (peek(r) == ']') {
+        r->i++;
+    } else {
+        bool first = true;
+        for (;;) {
+            if (peek(r) != '{')
+                return bad(r, r->i, first ? "expected an object or ']'"
+                                          : "expected an object");
+            first = false;
+            pier_status rc = read_row(r);
+            if (rc != PIER_OK)
+                return rc;
+            skip_ws(r);
+            int c = peek(r);
+            if (c == ']') {
+                r->i++;
+                break;
+            }
+            if (c != ',')
+                return bad(r, r->i, "expected ',' or ']'");
+            r->i++;
+            skip_ws(r);
+        }
+    }
+    skip_ws(r);
+    if (r->i < r->n)
+        return bad(r, r->i, "trailing characters after the value");
+    return PIER_OK;
+}
+
+/* One object, or several separated by white space (JSON lines). */
+static pier_status read_lines(reader *r)
+{
+    for (;;) {
+        pier_status rc = read_row(r);
+        if (rc != PIER_OK)
+            return rc;
+        size_t after = r->i;
+        skip_ws(r);
+        if (r->i == r->n)
+            return PIER_OK;
+        if (peek(r) != '{')
+            return bad(r, r->i, "trailing characters after the value");
+        if (r->i == after)
+            return bad(r, r->i, "expected white space between objects");
+    }
+}
+
+pier_status pier__json_rows_read(pier_rows *rows, const char *json,
+                                 size_t len, pier_error *err)
+{
+    assert(rows->nrows == 0 && rows->nfields == 0);
+    /* Checked before reading a byte: the limit exists so that no write
+     * makes the engine hold more than this much text and its rows. */
+    if (len > PIER_MAX_BATCH_BYTES)
+        return pier__fail(err, PIER_E_LIMIT_EXCEEDED,
+                          "input is %zu bytes; one write takes at most %d",
+                          len, PIER_MAX_BATCH_BYTES);
+    if (json == NULL && len > 0)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT, "json is NULL");
+    reader r = { .s = json != NULL ? json : "", .n = len, .i = 0,
+                 .rows = rows, .err = err };
+    pier__buf_init(&r.scratch);
+    /* Editors on some systems start UTF-8 files with a byte order mark. */
+    if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
+        r.i = 3;
+    skip_ws(&r);
+    pier_status rc;
+    int c = peek(&r);
+    if (c == -1)
+        rc = bad(&r, r.i, "empty input");
+    else if (c == '[')
+        rc = read_array(&r);
+    else if (c == '{')
+        rc = read_lines(&r);
+    else
+        rc = bad(&r, r.i, "expected an object or an array of objects");
+    pier__buf_free(&r.scratch);
+    return rc;
+}

@@ -1,0 +1,192 @@
+/*
+ * open.c: pier_open and pier_close, removing a lake, and the transaction
+ * steps every call shares.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+static pier_status check_options(const pier_open_options *o,
+                                 pier_error *err)
+{
+    if (o->version < 1 || o->version > PIER_OPEN_OPTIONS_VERSION)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "open options version %u is not supported "
+                          "(this Pier knows 1 to %d)", o->version,
+                          PIER_OPEN_OPTIONS_VERSION);
+    if (o->auto_create != PIER_AUTO_CREATE_ON_WRITE &&
+        o->auto_create != PIER_AUTO_CREATE_NEVER)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "auto_create must be on-write or never");
+    if (o->columns != PIER_COLUMNS_INFER &&
+        o->columns != PIER_COLUMNS_DECLARED)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "columns must be infer or declared");
+    if (o->durability != PIER_DURABILITY_FULL &&
+        o->durability != PIER_DURABILITY_NORMAL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "durability must be full or normal");
+    if (o->busy_timeout_ms < 0)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "busy_timeout_ms cannot be negative");
+    return PIER_OK;
+}
+
+PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
+                               const pier_open_options *opts,
+                               pier_error *err)
+{
+    static const pier_open_options defaults = PIER_OPEN_OPTIONS_INIT;
+    pier__error_clear(err);
+    if (out == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_open needs somewhere to put the engine");
+    *out = NULL;
+    if (data_dir == NULL || data_dir[0] == '\0')
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "a data directory is required");
+    if (opts == NULL)
+        opts = &defaults;
+    pier_status rc = check_options(opts, err);
+    if (rc != PIER_OK)
+        return rc;
+
+    pier_engine *e = calloc(1, sizeof *e);
+    if (e == NULL)
+        return pier__oom(err);
+    if (pthread_mutex_init(&e->lock, NULL) != 0) {
+        free(e);
+        return pier__oom(err);
+    }
+    e->opts = *opts;
+    if (e->opts.clock == NULL)
+        e->opts.clock = pier__clock_system;
+    pier__catalog_init(&e->catalog);
+    e->data_dir = pier__strdup(data_dir);
+    if (e->data_dir == NULL) {
+        rc = pier__oom(err);
+        goto done;
+    }
+    pier__lake_config cfg = {
+        .durability = opts->durability,
+        .busy_timeout_ms = opts->busy_timeout_ms,
+    };
+    rc = pier__sqlite_lake_open(&e->lake, data_dir, &cfg, err);
+    if (rc != PIER_OK)
+        goto done;
+    *out = e;                              /* ownership moves to the caller */
+    e = NULL;
+done:
+    pier_close(&e);
+    return rc;
+}
+
+PIER_API void pier_close(pier_engine **engine)
+{
+    if (engine == NULL || *engine == NULL)
+        return;
+    pier_engine *e = *engine;
+    *engine = NULL;
+    if (e->lake != NULL)
+        e->lake->ops->close(e->lake);
+    pier__catalog_clear(&e->catalog);
+    pthread_mutex_destroy(&e->lock);
+    free(e->data_dir);
+    free(e);
+}
+
+PIER_API const char *pier_data_dir(const pier_engine *engine)
+{
+    return engine != NULL ? engine->data_dir : NULL;
+}
+
+PIER_API pier_status pier_reset_lake(const char *data_dir, pier_error *err)
+{
+    pier__error_clear(err);
+    if (data_dir == NULL || data_dir[0] == '\0')
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "a data directory is required");
+    return pier__sqlite_lake_reset(data_dir, err);
+}
+
+int64_t pier__engine_now(const pier_engine *e)
+{
+    return e->opts.clock(e->opts.clock_payload);
+}
+
+/* Reloads the catalog cache if another transaction (of this process or
+ * another) changed the catalog since it was loaded. */
+static pier_status refresh(pier_engine *e, pier_error *err)
+{
+    int64_t version;
+    pier_status rc = e->lake->ops->catalog_version(e->lake, &version, err);
+    if (rc != PIER_OK || version == e->catalog.version)
+        return rc;
+    pier__catalog fresh;
+    pier__catalog_init(&fresh);
+    rc = e->lake->ops->catalog_load(e->lake, &fresh, err);
+    if (rc != PIER_OK) {
+        pier__catalog_clear(&fresh);
+        return rc;
+    }
+    pier__catalog_clear(&e->catalog);
+    e->catalog = fresh;
+    e->catalog.version = version;
+    return PIER_OK;
+}
+
+pier_status pier__engine_begin(pier_engine *e, bool write, pier_error *err)
+{
+    pier__error_clear(err);
+    pthread_mutex_lock(&e->lock);
+    pier_status rc = write ? e->lake->ops->begin_write(e->lake, err)
+                           : e->lake->ops->begin_read(e->lake, err);
+    if (rc == PIER_OK) {
+        rc = refresh(e, err);
+        if (rc != PIER_OK)
+            e->lake->ops->rollback(e->lake);
+    }
+    if (rc != PIER_OK)
+        pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+pier_status pier__engine_end(pier_engine *e, pier_status rc,
+                             pier_error *err)
+{
+    if (rc != PIER_OK) {
+        e->lake->ops->rollback(e->lake);
+    } else if ((rc = e->lake->ops->commit(e->lake, err)) != PIER_OK) {
+        e->lake->ops->rollback(e->lake);
+        /* The call installed its catalog changes in the cache before the
+         * commit failed: forget them by forcing a reload. */
+        e->catalog.version = -1;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+pier_status pier__engine_board(pier_engine *e, const char *id,
+                               pier__board **out, pier_error *err)
+{
+    *out = pier__catalog_find(&e->catalog, id);
+    if (*out != NULL)
+        return PIER_OK;
+    pier__fail(err, PIER_E_BOARD_NOT_FOUND, "no board '%s'", id);
+    pier__error_board(err, id);
+    return PIER_E_BOARD_NOT_FOUND;
+}
+
+PIER_API pier_status pier_head(int64_t *out, pier_engine *engine,
+                               pier_error *err)
+{
+    if (engine == NULL || out == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_head needs an engine and an output");
+    pier_status rc = pier__engine_begin(engine, false, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = engine->lake->ops->head(engine->lake, out, err);
+    return pier__engine_end(engine, rc, err);
+}

@@ -1,0 +1,105 @@
+/*
+ * lake.h: the lake behind one interface, so that the PostgreSQL lake of the
+ * clustered topology can join the SQLite one without touching the engine.
+ *
+ * A lake holds the catalog, the rows of every board and the change log.
+ * The engine drives it in transactions: begin_write (or begin_read), any
+ * number of calls, then commit or rollback. Every call that changes
+ * something must run inside a write transaction; a failed call leaves the
+ * transaction to be rolled back by the engine. The lake never decides
+ * policy (types, names, strictness): it stores what the engine decided.
+ */
+#ifndef PIER_STORE_LAKE_H
+#define PIER_STORE_LAKE_H
+
+#include "base/base.h"
+#include "catalog/catalog.h"
+#include "types/types.h"
+
+typedef struct pier__lake pier__lake;
+
+typedef struct pier__lake_config {
+    pier_durability durability;
+    int busy_timeout_ms;
+} pier__lake_config;
+
+/* Called once per stored row, in order, with one cell per column of the
+ * board (board order). Cells are valid during the call only. A non-zero
+ * return stops the scan. */
+typedef int (*pier__row_cb)(const pier__cell *cells, size_t ncells,
+                            void *payload);
+
+typedef struct pier__lake_ops {
+    const char *name;                                  /* "sqlite" */
+    void (*close)(pier__lake *lake);
+
+    pier_status (*begin_write)(pier__lake *lake, pier_error *err);
+    pier_status (*begin_read)(pier__lake *lake, pier_error *err);
+    pier_status (*commit)(pier__lake *lake, pier_error *err);
+    void (*rollback)(pier__lake *lake);
+
+    /* The catalog version: bumped by every transaction that changes the
+     * catalog, so that a cached model knows when to reload. */
+    pier_status (*catalog_version)(pier__lake *lake, int64_t *out,
+                                   pier_error *err);
+    pier_status (*catalog_bump)(pier__lake *lake, int64_t *out,
+                                pier_error *err);
+    /* Loads every board into an empty catalog. */
+    pier_status (*catalog_load)(pier__lake *lake, pier__catalog *out,
+                                pier_error *err);
+
+    /* Creates a board (its physical table and catalog rows) and assigns
+     * ids to its columns. */
+    pier_status (*board_create)(pier__lake *lake, pier__board *b,
+                                pier_error *err);
+    pier_status (*board_drop)(pier__lake *lake, const pier__board *b,
+                              pier_error *err);
+    pier_status (*board_truncate)(pier__lake *lake, const pier__board *b,
+                                  pier_error *err);
+    /* Adds b->columns[col] (already appended to the model); assigns its
+     * id. */
+    pier_status (*column_add)(pier__lake *lake, pier__board *b, size_t col,
+                              pier_error *err);
+    /* Records b->columns[col]'s new type, `from` being the old one, and
+     * rewrites the stored cells when pier__type_widen_rewrites says so. */
+    pier_status (*column_widen)(pier__lake *lake, const pier__board *b,
+                                size_t col, pier__type from,
+                                pier_error *err);
+
+    /* Inserts nrows rows of b->ncolumns cells each (row-major). A row whose
+     * id is already stored fails with PIER_E_DUPLICATE_ID and *failed_row
+     * set to its index. */
+    pier_status (*rows_insert)(pier__lake *lake, const pier__board *b,
+                               const pier__cell *cells, size_t nrows,
+                               size_t *failed_row, pier_error *err);
+    /* Calls cb for the row with this id (id != NULL) or for every row in
+     * id order (id == NULL). */
+    pier_status (*rows_scan)(pier__lake *lake, const pier__board *b,
+                             const char *id, pier__row_cb cb, void *payload,
+                             pier_error *err);
+    pier_status (*rows_count)(pier__lake *lake, const pier__board *b,
+                              int64_t *out, pier_error *err);
+
+    /* Appends a change record; *watermark is its position. */
+    pier_status (*change_append)(pier__lake *lake, const char *board,
+                                 const char *kind, const char *payload,
+                                 size_t len, int64_t committed_at,
+                                 int64_t *watermark, pier_error *err);
+    /* The newest watermark ever handed out (0 if none). */
+    pier_status (*head)(pier__lake *lake, int64_t *out, pier_error *err);
+} pier__lake_ops;
+
+struct pier__lake {
+    const pier__lake_ops *ops;
+};
+
+/* The embedded lake: `lake.sqlite` in data_dir (created with the directory
+ * if missing). */
+#define PIER__SQLITE_LAKE_FILE "lake.sqlite"
+pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
+                                   const pier__lake_config *cfg,
+                                   pier_error *err);
+/* Removes the embedded lake in data_dir (see pier_reset_lake). */
+pier_status pier__sqlite_lake_reset(const char *data_dir, pier_error *err);
+
+#endif /* PIER_STORE_LAKE_H */

@@ -1,0 +1,374 @@
+/*
+ * sqlite_catalog.c: the catalog tables and the DDL of board tables.
+ *
+ * Every catalog change happens inside the engine's write transaction, next
+ * to the physical DDL it describes, so the catalog and the tables can never
+ * disagree after a crash. Column ids come from an AUTOINCREMENT key: SQLite
+ * then never hands out an id twice, even after the board that held it is
+ * dropped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sqlite_int.h"
+
+static const char *const origin_names[] = {
+    [PIER_ORIGIN_BASE] = "base",
+    [PIER_ORIGIN_DECLARED] = "declared",
+    [PIER_ORIGIN_INFERRED] = "inferred",
+};
+
+static bool origin_parse(const char *s, pier_column_origin *out)
+{
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(s, origin_names[i]) == 0) {
+            *out = (pier_column_origin)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,
+                                         pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_stmt *st = l->get_version;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the catalog version");
+    l->catalog_version = *out;
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_catalog_bump(pier__lake *lake, int64_t *out,
+                                      pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_stmt *st = l->bump_version;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot update the catalog version");
+    l->catalog_version = *out;
+    return PIER_OK;
+}
+
+static pier_status corrupt(pier_error *err, const char *board,
+                           const char *what)
+{
+    return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                      "the catalog entry of board '%s' is damaged: %s",
+                      board, what);
+}
+
+pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
+                                      pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_stmt *boards = NULL, *cols = NULL;
+    pier_status rc = PIER_OK;
+    if (sqlite3_prepare_v2(l->db,
+                           "SELECT board, strict, created_at "
+                           "FROM _pier_boards ORDER BY board",
+                           -1, &boards, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(l->db,
+                           "SELECT column_id, name, type, origin, position "
+                           "FROM _pier_columns WHERE board = ?1 "
+                           "ORDER BY position",
+                           -1, &cols, NULL) != SQLITE_OK) {
+        rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                               "cannot read the catalog");
+        goto done;
+    }
+    int step;
+    while (rc == PIER_OK && (step = sqlite3_step(boards)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(boards, 0);
+        pier__board *b = pier__board_new(id,
+                                         sqlite3_column_int(boards, 1) != 0,
+                                         sqlite3_column_int64(boards, 2));
+        if (b == NULL) {
+            rc = pier__oom(err);
+            break;
+        }
+        sqlite3_bind_text(cols, 1, id, -1, SQLITE_STATIC);
+        size_t n = 0;
+        while (rc == PIER_OK && sqlite3_step(cols) == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(cols, 1);
+            const char *type = (const char *)sqlite3_column_text(cols, 2);
+            const char *origin = (const char *)sqlite3_column_text(cols, 3);
+            pier__type t;
+            pier_column_origin o;
+            if (name == NULL || type == NULL || origin == NULL ||
+                !pier__type_parse(&t, type) || !origin_parse(origin, &o)) {
+                rc = corrupt(err, id, "a column has an unknown type or "
+                             "origin");
+            } else if (n < PIER__BASE_COLUMNS) {
+                if (strcmp(b->columns[n].name, name) != 0)
+                    rc = corrupt(err, id, "base columns out of order");
+                else
+                    b->columns[n].id = sqlite3_column_int64(cols, 0);
+            } else if (!pier__board_append(b, name, strlen(name), t, o)) {
+                rc = pier__oom(err);
+            } else {
+                b->columns[n].id = sqlite3_column_int64(cols, 0);
+            }
+            n++;
+        }
+        sqlite3_reset(cols);
+        if (rc == PIER_OK && n < PIER__BASE_COLUMNS)
+            rc = corrupt(err, id, "base columns missing");
+        if (rc != PIER_OK) {
+            pier__board_free(b);
+            break;
+        }
+        if (!pier__catalog_put(out, b))
+            rc = pier__oom(err);
+    }
+    if (rc == PIER_OK && step != SQLITE_DONE)
+        rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                               "cannot read the catalog");
+done:
+    sqlite3_finalize(boards);
+    sqlite3_finalize(cols);
+    return rc;
+}
+
+/* Runs one statement whose parameters are given by `types`: 't' binds the
+ * next of t1, t2 as text, 'i' binds i1. */
+static pier_status run(pier__sqlite_lake *l, const char *sql,
+                       const char *types, const char *t1, int64_t i1,
+                       const char *t2, pier_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot change the catalog");
+    int p = 1;
+    for (const char *c = types; *c != '\0'; c++, p++) {
+        if (*c == 't') {
+            sqlite3_bind_text(st, p, t1, -1, SQLITE_STATIC);
+            t1 = t2;
+        } else {
+            sqlite3_bind_int64(st, p, i1);
+        }
+    }
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot change the catalog");
+    return PIER_OK;
+}
+
+/* Records b->columns[col] in _pier_columns and takes the id it got. */
+static pier_status insert_column(pier__sqlite_lake *l, pier__board *b,
+                                 size_t col, pier_error *err)
+{
+    pier__column *c = &b->columns[col];
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db,
+                           "INSERT INTO _pier_columns(board, position, "
+                           "name, type, origin) VALUES (?1, ?2, ?3, ?4, ?5)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a column");
+    sqlite3_bind_text(st, 1, b->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, (int64_t)col);
+    sqlite3_bind_text(st, 3, c->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, pier__type_name(c->type), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, origin_names[c->origin], -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a column");
+    c->id = sqlite3_last_insert_rowid(l->db);
+    return PIER_OK;
+}
+
+static pier_status exec_buf(pier__sqlite_lake *l, pier__buf *sql,
+                            pier_error *err)
+{
+    if (sql->oom)
+        return pier__oom(err);
+    return pier__sqlite_exec(l, sql->p, PIER_E_WRITE_FAILED, err);
+}
+
+static pier_status insert_board(pier__sqlite_lake *l, const pier__board *b,
+                                pier_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, "INSERT INTO _pier_boards VALUES "
+                           "(?1, ?2, ?3)", -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a board");
+    sqlite3_bind_text(st, 1, b->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, b->strict);
+    sqlite3_bind_int64(st, 3, b->created_at);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a board");
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
+                                      pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier_status rc = insert_board(l, b, err);
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "CREATE TABLE ");
+    pier__sql_board_table(&sql, b->id);
+    pier__buf_puts(&sql, " (id TEXT PRIMARY KEY NOT NULL, "
+                         "updated_at INTEGER NOT NULL, state TEXT");
+    for (size_t i = PIER__BASE_COLUMNS; i < b->ncolumns; i++) {
+        pier__buf_puts(&sql, ", ");
+        pier__sql_ident(&sql, b->columns[i].name);
+        pier__buf_puts(&sql, " ANY");
+    }
+    pier__buf_puts(&sql, ") STRICT");
+    if (rc == PIER_OK)
+        rc = exec_buf(l, &sql, err);
+    pier__buf_free(&sql);
+    for (size_t i = 0; rc == PIER_OK && i < b->ncolumns; i++)
+        rc = insert_column(l, b, i, err);
+    return rc;
+}
+
+pier_status pier__sqlite_board_drop(pier__lake *lake, const pier__board *b,
+                                    pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__sqlite_forget_inserts(l, b->id);
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "DROP TABLE ");
+    pier__sql_board_table(&sql, b->id);
+    pier_status rc = exec_buf(l, &sql, err);
+    pier__buf_free(&sql);
+    if (rc == PIER_OK)
+        rc = run(l, "DELETE FROM _pier_columns WHERE board = ?1", "t",
+                 b->id, 0, NULL, err);
+    if (rc == PIER_OK)
+        rc = run(l, "DELETE FROM _pier_boards WHERE board = ?1", "t", b->id,
+                 0, NULL, err);
+    return rc;
+}
+
+pier_status pier__sqlite_board_truncate(pier__lake *lake,
+                                        const pier__board *b,
+                                        pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf sql;
+    pier__buf_init(&sql);
+    /* Without a WHERE clause SQLite empties the table in one step instead
+     * of deleting row by row. */
+    pier__buf_puts(&sql, "DELETE FROM ");
+    pier__sql_board_table(&sql, b->id);
+    pier_status rc = exec_buf(l, &sql, err);
+    pier__buf_free(&sql);
+    return rc;
+}
+
+pier_status pier__sqlite_column_add(pier__lake *lake, pier__board *b,
+                                    size_t col, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__sqlite_forget_inserts(l, b->id);
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "ALTER TABLE ");
+    pier__sql_board_table(&sql, b->id);
+    pier__buf_puts(&sql, " ADD COLUMN ");
+    pier__sql_ident(&sql, b->columns[col].name);
+    pier__buf_puts(&sql, " ANY");
+    pier_status rc = exec_buf(l, &sql, err);
+    pier__buf_free(&sql);
+    if (rc == PIER_OK)
+        rc = insert_column(l, b, col, err);
+    return rc;
+}
+
+pier_status pier__sqlite_column_widen(pier__lake *lake, const pier__board *b,
+                                      size_t col, pier__type from,
+                                      pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    const pier__column *c = &b->columns[col];
+    pier_status rc = run(l, "UPDATE _pier_columns SET type = ?1 "
+                         "WHERE column_id = ?2", "ti",
+                         pier__type_name(c->type), c->id, NULL, err);
+    if (rc != PIER_OK || !pier__type_widen_rewrites(from, c->type))
+        return rc;
+    /* Widening to text re-renders every stored value, in this same
+     * transaction: all rows change or none do. */
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "UPDATE ");
+    pier__sql_board_table(&sql, b->id);
+    pier__buf_puts(&sql, " SET ");
+    pier__sql_ident(&sql, c->name);
+    pier__buf_printf(&sql, " = _pier_to_text(");
+    pier__sql_ident(&sql, c->name);
+    pier__buf_printf(&sql, ", '%s') WHERE ", pier__type_name(from));
+    pier__sql_ident(&sql, c->name);
+    pier__buf_puts(&sql, " IS NOT NULL");
+    rc = exec_buf(l, &sql, err);
+    pier__buf_free(&sql);
+    return rc;
+}
+
+/* _pier_to_text(value, from_type): a stored value re-rendered as text. */
+static void to_text_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    pier__type from;
+    const char *tname = (const char *)sqlite3_value_text(argv[1]);
+    if (tname == NULL || !pier__type_parse(&from, tname)) {
+        sqlite3_result_error(ctx, "_pier_to_text: unknown type", -1);
+        return;
+    }
+    pier__cell in = pier__sqlite_cell(argv[0]), out;
+    pier__arena a;
+    pier__arena_init(&a);
+    switch (pier__cell_to_text(&out, &in, from, &a)) {
+    case PIER__FIT_OK:
+        if (out.st == PIER__ST_NULL)
+            sqlite3_result_null(ctx);
+        else
+            sqlite3_result_text(ctx, out.p, (int)out.n, SQLITE_TRANSIENT);
+        break;
+    case PIER__FIT_OOM:
+        sqlite3_result_error_nomem(ctx);
+        break;
+    default:
+        sqlite3_result_error(ctx, "_pier_to_text: a stored value does not "
+                             "match its column's type", -1);
+    }
+    pier__arena_free(&a);
+}
+
+pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
+                                            pier_error *err)
+{
+    if (sqlite3_create_function_v2(l->db, "_pier_to_text", 2,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+                                       SQLITE_DIRECTONLY,
+                                   NULL, to_text_fn, NULL, NULL,
+                                   NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
+                                 "cannot register the lake's functions");
+    return PIER_OK;
+}

@@ -1,0 +1,112 @@
+/*
+ * sqlite_int.h: the SQLite lake's private state, shared by its files
+ * (sqlite_lake.c: open, format, transactions; sqlite_catalog.c: the catalog
+ * tables and board DDL; sqlite_rows.c: rows and the change log).
+ *
+ * The file holds, beside one physical table per board:
+ *   _pier_meta(key, value)          format, catalog version
+ *   _pier_boards(board, strict, created_at)
+ *   _pier_columns(column_id AUTOINCREMENT, board, position, name, type,
+ *                 origin)            ids are never reused
+ *   _pier_changes(watermark AUTOINCREMENT, board, kind, payload,
+ *                 committed_at)      the change log; its key is the
+ *                                    watermark, monotonic even across
+ *                                    deletions
+ * A board's rows live in "_pier_b_<board>": id TEXT PRIMARY KEY,
+ * updated_at INTEGER (microseconds), state TEXT, then one ANY column per
+ * user column, named as the user named it. ANY keeps whatever encoding the
+ * type registry chose, so numeric widening never touches a row.
+ */
+#ifndef PIER_STORE_SQLITE_INT_H
+#define PIER_STORE_SQLITE_INT_H
+
+#include <sqlite3.h>
+
+#include "store/lake.h"
+
+/* "PIER" in ASCII, in the header's application_id field. */
+#define PIER__APPLICATION_ID 0x50494552
+/* The on-disk format this code writes and reads. */
+#define PIER__FORMAT 1
+
+/* A prepared INSERT for one board's current column set. */
+typedef struct pier__insert_stmt {
+    char *board;
+    size_t ncolumns;
+    int64_t catalog_version;
+    sqlite3_stmt *stmt;
+} pier__insert_stmt;
+
+/* Insert statements kept prepared, most recently used first. Eight boards
+ * written in turn cover the common case of an application's hot boards;
+ * preparing one costs a few microseconds when it falls out. */
+#define PIER__INSERT_CACHE 8
+
+typedef struct pier__sqlite_lake {
+    pier__lake base;
+    sqlite3 *db;
+    char *path;
+    sqlite3_stmt *get_version;     /* persistent statements */
+    sqlite3_stmt *bump_version;
+    sqlite3_stmt *append_change;
+    sqlite3_stmt *get_head;
+    int64_t catalog_version;       /* as of the last read in this
+                                      transaction, for the insert cache */
+    pier__insert_stmt inserts[PIER__INSERT_CACHE];
+} pier__sqlite_lake;
+
+/* Reports a SQLite failure as `status` with SQLite's message. */
+pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
+                              pier_status status, const char *what);
+/* Runs SQL without results. */
+pier_status pier__sqlite_exec(pier__sqlite_lake *l, const char *sql,
+                              pier_status status, pier_error *err);
+/* Appends a double-quoted SQL identifier. */
+void pier__sql_ident(pier__buf *b, const char *name);
+/* Appends the quoted physical table name of a board. */
+void pier__sql_board_table(pier__buf *b, const char *board);
+/* Forgets the cached insert statement of a board (all if NULL). */
+void pier__sqlite_forget_inserts(pier__sqlite_lake *l, const char *board);
+
+/* sqlite_catalog.c */
+pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,
+                                         pier_error *err);
+pier_status pier__sqlite_catalog_bump(pier__lake *lake, int64_t *out,
+                                      pier_error *err);
+pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
+                                      pier_error *err);
+pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
+                                      pier_error *err);
+pier_status pier__sqlite_board_drop(pier__lake *lake, const pier__board *b,
+                                    pier_error *err);
+pier_status pier__sqlite_board_truncate(pier__lake *lake,
+                                        const pier__board *b,
+                                        pier_error *err);
+pier_status pier__sqlite_column_add(pier__lake *lake, pier__board *b,
+                                    size_t col, pier_error *err);
+pier_status pier__sqlite_column_widen(pier__lake *lake, const pier__board *b,
+                                      size_t col, pier__type from,
+                                      pier_error *err);
+/* Registers the SQL functions the catalog's DDL uses. */
+pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
+                                            pier_error *err);
+
+/* sqlite_rows.c */
+/* The cell a SQLite value holds; bytes borrowed from the value. */
+pier__cell pier__sqlite_cell(sqlite3_value *v);
+pier_status pier__sqlite_rows_insert(pier__lake *lake, const pier__board *b,
+                                     const pier__cell *cells, size_t nrows,
+                                     size_t *failed_row, pier_error *err);
+pier_status pier__sqlite_rows_scan(pier__lake *lake, const pier__board *b,
+                                   const char *id, pier__row_cb cb,
+                                   void *payload, pier_error *err);
+pier_status pier__sqlite_rows_count(pier__lake *lake, const pier__board *b,
+                                    int64_t *out, pier_error *err);
+pier_status pier__sqlite_change_append(pier__lake *lake, const char *board,
+                                       const char *kind, const char *payload,
+                                       size_t len, int64_t committed_at,
+                                       int64_t *watermark, pier_error *err);
+pier_status pier__sqlite_head(pier__lake *lake, int64_t *out,
+                              pier_error *err);
+
+#endif /* PIER_STORE_SQLITE_INT_H */

@@ -1,0 +1,462 @@
+/*
+ * sqlite_lake.c: the embedded lake on SQLite: opening (and recognizing) the
+ * lake file, its pragmas, transactions, and removing a lake.
+ *
+ * A file is a Pier lake when its header's application_id is "PIER"; its
+ * user_version is the on-disk format. A new file (or an empty one left by
+ * a crash during creation) is initialized in one transaction, so a lake is
+ * either complete or absent. Two processes creating the same lake at once
+ * both take the write lock before initializing, and the second finds the
+ * work done.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/sqlite_int.h"
+
+static const pier__lake_ops sqlite_ops;
+
+pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
+                              pier_status status, const char *what)
+{
+    int code = sqlite3_extended_errcode(l->db);
+    pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(l->db));
+    if (err != NULL)
+        err->backend_code = code;
+    return status;
+}
+
+pier_status pier__sqlite_exec(pier__sqlite_lake *l, const char *sql,
+                              pier_status status, pier_error *err)
+{
+    if (sqlite3_exec(l->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, status, "the lake refused a "
+                                 "statement");
+    return PIER_OK;
+}
+
+void pier__sql_ident(pier__buf *b, const char *name)
+{
+    pier__buf_putc(b, '"');
+    for (const char *p = name; *p != '\0'; p++) {
+        if (*p == '"')
+            pier__buf_putc(b, '"');
+        pier__buf_putc(b, *p);
+    }
+    pier__buf_putc(b, '"');
+}
+
+void pier__sql_board_table(pier__buf *b, const char *board)
+{
+    /* Board ids are [a-z][a-z0-9_]*: nothing to escape. */
+    pier__buf_printf(b, "\"_pier_b_%s\"", board);
+}
+
+void pier__sqlite_forget_inserts(pier__sqlite_lake *l, const char *board)
+{
+    for (size_t i = 0; i < PIER__INSERT_CACHE; i++) {
+        pier__insert_stmt *s = &l->inserts[i];
+        if (s->board == NULL ||
+            (board != NULL && strcmp(s->board, board) != 0))
+            continue;
+        sqlite3_finalize(s->stmt);
+        free(s->board);
+        *s = (pier__insert_stmt){ 0 };
+    }
+}
+
+/* ---- opening ---- */
+
+/* Creates `dir` and its missing parents, as mkdir -p does. */
+static int mkdir_p(const char *dir)
+{
+    char *path = pier__strdup(dir);
+    if (path == NULL)
+        return ENOMEM;
+    int rc = 0;
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            rc = errno;
+            break;
+        }
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    free(path);
+    return rc;
+}
+
+static char *lake_path(const char *data_dir, const char *suffix)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, data_dir);
+    if (b.len > 0 && b.p[b.len - 1] != '/')
+        pier__buf_putc(&b, '/');
+    pier__buf_puts(&b, PIER__SQLITE_LAKE_FILE);
+    pier__buf_puts(&b, suffix);
+    return pier__buf_detach(&b);
+}
+
+/* Reads one integer pragma. */
+static pier_status pragma_int(pier__sqlite_lake *l, const char *sql,
+                              int64_t *out, pier_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_OK)
+        return PIER_OK;
+    if ((rc & 0xff) == SQLITE_NOTADB)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "'%s' is not a Pier lake (not a SQLite database)",
+                          l->path);
+    return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
+                             "cannot read the lake");
+}
+
+static const char schema_sql[] =
+    "CREATE TABLE _pier_meta(key TEXT PRIMARY KEY, value ANY) STRICT;"
+    "INSERT INTO _pier_meta VALUES ('catalog_version', 0);"
+    "CREATE TABLE _pier_boards("
+    "  board TEXT PRIMARY KEY,"
+    "  strict INTEGER NOT NULL,"
+    "  created_at INTEGER NOT NULL) STRICT;"
+    "CREATE TABLE _pier_columns("
+    "  column_id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  board TEXT NOT NULL REFERENCES _pier_boards(board),"
+    "  position INTEGER NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  type TEXT NOT NULL,"
+    "  origin TEXT NOT NULL,"
+    "  UNIQUE (board, name COLLATE NOCASE),"
+    "  UNIQUE (board, position)) STRICT;"
+    "CREATE TABLE _pier_changes("
+    "  watermark INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  board TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  payload TEXT NOT NULL,"
+    "  committed_at INTEGER NOT NULL) STRICT;"
+    "CREATE INDEX _pier_changes_board ON _pier_changes(board, watermark);";
+
+/* Makes a new (empty) file a lake, unless another process just did. */
+static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
+{
+    pier_status rc = pier__sqlite_exec(l, "BEGIN IMMEDIATE",
+                                       PIER_E_LAKE_UNAVAILABLE, err);
+    if (rc != PIER_OK)
+        return rc;
+    int64_t app = 0, objects = 0;
+    rc = pragma_int(l, "PRAGMA application_id", &app, err);
+    if (rc == PIER_OK)
+        rc = pragma_int(l, "SELECT count(*) FROM sqlite_schema", &objects,
+                        err);
+    if (rc == PIER_OK && app == 0 && objects == 0) {
+        char pragmas[96];
+        snprintf(pragmas, sizeof pragmas,
+                 "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+                 PIER__APPLICATION_ID, PIER__FORMAT);
+        rc = pier__sqlite_exec(l, schema_sql, PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pragmas, PIER_E_LAKE_UNAVAILABLE, err);
+    }
+    if (rc == PIER_OK)
+        rc = pier__sqlite_exec(l, "COMMIT", PIER_E_LAKE_UNAVAILABLE, err);
+    if (rc != PIER_OK)
+        sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+/* Checks that the open file is a lake this code can read, initializing a
+ * new one. */
+static pier_status check_format(pier__sqlite_lake *l, pier_error *err)
+{
+    int64_t app = 0, format = 0, objects = 0;
+    pier_status rc = pragma_int(l, "PRAGMA application_id", &app, err);
+    if (rc == PIER_OK && app == 0) {
+        rc = pragma_int(l, "SELECT count(*) FROM sqlite_schema", &objects,
+                        err);
+        if (rc != PIER_OK)
+            return rc;
+        if (objects > 0)
+            return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                              "'%s' is not a Pier lake (a SQLite database "
+                              "of another application)", l->path);
+        rc = initialize(l, err);
+        if (rc == PIER_OK)
+            rc = pragma_int(l, "PRAGMA application_id", &app, err);
+    }
+    if (rc != PIER_OK)
+        return rc;
+    if (app != PIER__APPLICATION_ID)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "'%s' is not a Pier lake (application id %lld)",
+                          l->path, (long long)app);
+    rc = pragma_int(l, "PRAGMA user_version", &format, err);
+    if (rc != PIER_OK)
+        return rc;
+    if (format > PIER__FORMAT)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "'%s' was written by a newer Pier (format %lld; "
+                          "this Pier reads format %d)", l->path,
+                          (long long)format, PIER__FORMAT);
+    if (format < 1)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "'%s' is not a Pier lake (format %lld)", l->path,
+                          (long long)format);
+    return PIER_OK;
+}
+
+static pier_status prepare(pier__sqlite_lake *l, const char *sql,
+                           sqlite3_stmt **out, pier_error *err)
+{
+    if (sqlite3_prepare_v3(l->db, sql, -1, SQLITE_PREPARE_PERSISTENT, out,
+                           NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
+                                 "cannot prepare the lake's statements");
+    return PIER_OK;
+}
+
+static pier_status configure(pier__sqlite_lake *l,
+                             const pier__lake_config *cfg, pier_error *err)
+{
+    sqlite3_busy_timeout(l->db, cfg->busy_timeout_ms);
+    sqlite3_extended_result_codes(l->db, 1);
+    /* WAL lets readers run beside the writer and makes a commit one
+     * append; FULL syncs the WAL on every commit, so an acknowledged write
+     * survives power loss. NORMAL syncs only at checkpoints. */
+    const char *sync = cfg->durability == PIER_DURABILITY_FULL
+                           ? "PRAGMA synchronous = FULL"
+                           : "PRAGMA synchronous = NORMAL";
+    pier_status rc = pier__sqlite_exec(l, "PRAGMA journal_mode = WAL",
+                                       PIER_E_LAKE_UNAVAILABLE, err);
+    if (rc == PIER_OK)
+        rc = pier__sqlite_exec(l, sync, PIER_E_LAKE_UNAVAILABLE, err);
+    if (rc == PIER_OK)
+        rc = pier__sqlite_exec(l, "PRAGMA foreign_keys = ON; "
+                               "PRAGMA trusted_schema = OFF",
+                               PIER_E_LAKE_UNAVAILABLE, err);
+    return rc;
+}
+
+pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
+                                   const pier__lake_config *cfg,
+                                   pier_error *err)
+{
+    *out = NULL;
+    int e = mkdir_p(data_dir);
+    if (e != 0)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot create data directory '%s': %s", data_dir,
+                          strerror(e));
+    struct stat st;
+    if (stat(data_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "data directory '%s' is not a directory",
+                          data_dir);
+
+    pier__sqlite_lake *l = calloc(1, sizeof *l);
+    if (l == NULL)
+        return pier__oom(err);
+    l->base.ops = &sqlite_ops;
+    l->path = lake_path(data_dir, "");
+    pier_status rc = PIER_OK;
+    if (l->path == NULL) {
+        rc = pier__oom(err);
+        goto done;
+    }
+    bool exists = stat(l->path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                        "'%s' is not a Pier lake (not a regular file)",
+                        l->path);
+        goto done;
+    }
+    /* The engine serializes calls on its connections itself. */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                (exists ? 0 : SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(l->path, &l->db, flags, NULL) != SQLITE_OK) {
+        int sys = l->db != NULL ? sqlite3_system_errno(l->db) : 0;
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                        "cannot open lake '%s': %s", l->path,
+                        sys != 0 ? strerror(sys)
+                        : l->db != NULL ? sqlite3_errmsg(l->db)
+                                        : "out of memory");
+        goto done;
+    }
+    if (sqlite3_db_readonly(l->db, "main") == 1) {
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                        "cannot open lake '%s' for writing: %s", l->path,
+                        strerror(EACCES));
+        goto done;
+    }
+    rc = configure(l, cfg, err);
+    if (rc == PIER_OK)
+        rc = check_format(l, err);
+    if (rc == PIER_OK)
+        rc = pier__sqlite_register_functions(l, err);
+    if (rc == PIER_OK)
+        rc = prepare(l, "SELECT value FROM _pier_meta "
+                     "WHERE key = 'catalog_version'", &l->get_version, err);
+    if (rc == PIER_OK)
+        rc = prepare(l, "UPDATE _pier_meta SET value = value + 1 "
+                     "WHERE key = 'catalog_version' RETURNING value",
+                     &l->bump_version, err);
+    if (rc == PIER_OK)
+        rc = prepare(l, "INSERT INTO _pier_changes(board, kind, payload, "
+                     "committed_at) VALUES (?1, ?2, ?3, ?4)",
+                     &l->append_change, err);
+    if (rc == PIER_OK)
+        rc = prepare(l, "SELECT coalesce((SELECT seq FROM sqlite_sequence "
+                     "WHERE name = '_pier_changes'), 0)", &l->get_head,
+                     err);
+done:
+    if (rc != PIER_OK) {
+        sqlite_ops.close(&l->base);
+        return rc;
+    }
+    *out = &l->base;
+    return PIER_OK;
+}
+
+static void sqlite_close(pier__lake *lake)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__sqlite_forget_inserts(l, NULL);
+    sqlite3_finalize(l->get_version);
+    sqlite3_finalize(l->bump_version);
+    sqlite3_finalize(l->append_change);
+    sqlite3_finalize(l->get_head);
+    sqlite3_close(l->db);           /* NULL is a no-op */
+    free(l->path);
+    free(l);
+}
+
+/* ---- transactions ---- */
+
+static pier_status begin_write(pier__lake *lake, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    /* IMMEDIATE takes the write lock now, waiting up to the busy timeout,
+     * so that a write never fails half-way for want of the lock. */
+    if (sqlite3_exec(l->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ==
+        SQLITE_OK)
+        return PIER_OK;
+    if ((sqlite3_extended_errcode(l->db) & 0xff) == SQLITE_BUSY)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "the lake is locked by another writer");
+    return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                             "cannot start a write");
+}
+
+static pier_status begin_read(pier__lake *lake, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    if (sqlite3_exec(l->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot start a read");
+    return PIER_OK;
+}
+
+static pier_status commit(pier__lake *lake, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    if (sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot commit");
+    return PIER_OK;
+}
+
+static void rollback(pier__lake *lake)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    if (!sqlite3_get_autocommit(l->db))
+        sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static const pier__lake_ops sqlite_ops = {
+    .name = "sqlite",
+    .close = sqlite_close,
+    .begin_write = begin_write,
+    .begin_read = begin_read,
+    .commit = commit,
+    .rollback = rollback,
+    .catalog_version = pier__sqlite_catalog_version,
+    .catalog_bump = pier__sqlite_catalog_bump,
+    .catalog_load = pier__sqlite_catalog_load,
+    .board_create = pier__sqlite_board_create,
+    .board_drop = pier__sqlite_board_drop,
+    .board_truncate = pier__sqlite_board_truncate,
+    .column_add = pier__sqlite_column_add,
+    .column_widen = pier__sqlite_column_widen,
+    .rows_insert = pier__sqlite_rows_insert,
+    .rows_scan = pier__sqlite_rows_scan,
+    .rows_count = pier__sqlite_rows_count,
+    .change_append = pier__sqlite_change_append,
+    .head = pier__sqlite_head,
+};
+
+/* ---- removing a lake ---- */
+
+pier_status pier__sqlite_lake_reset(const char *data_dir, pier_error *err)
+{
+    struct stat st;
+    if (stat(data_dir, &st) != 0 && errno == ENOENT)
+        return PIER_OK;
+    char *path = lake_path(data_dir, "");
+    if (path == NULL)
+        return pier__oom(err);
+    pier_status rc = PIER_OK;
+    if (stat(path, &st) == 0 && st.st_size > 0) {
+        /* Only a lake is removed: look at the header first. */
+        sqlite3 *db = NULL;
+        sqlite3_stmt *q = NULL;
+        int64_t app = -1;
+        if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) ==
+                SQLITE_OK &&
+            sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &q, NULL) ==
+                SQLITE_OK &&
+            sqlite3_step(q) == SQLITE_ROW)
+            app = sqlite3_column_int64(q, 0);
+        sqlite3_finalize(q);
+        sqlite3_close(db);
+        if (app != PIER__APPLICATION_ID)
+            rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                            "'%s' is not a Pier lake; it was left alone",
+                            path);
+    }
+    static const char *const suffixes[] = { "-wal", "-shm", "-journal", "" };
+    for (size_t i = 0; rc == PIER_OK && i < 4; i++) {
+        char *f = lake_path(data_dir, suffixes[i]);
+        if (f == NULL) {
+            rc = pier__oom(err);
+            break;
+        }
+        if (unlink(f) != 0 && errno != ENOENT)
+            rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                            "cannot remove '%s': %s", f, strerror(errno));
+        free(f);
+    }
+    if (rc == PIER_OK && rmdir(data_dir) != 0 && errno != ENOTEMPTY &&
+        errno != EEXIST && errno != ENOENT)
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                        "cannot remove data directory '%s': %s", data_dir,
+                        strerror(errno));
+    free(path);
+    return rc;
+}

@@ -1,0 +1,186 @@
+/*
+ * types.h: the logical type registry.
+ *
+ * One place knows every logical type: its spellings, where it sits on the
+ * widening lattice, which values fit it, how a value is encoded for storage
+ * (a pier__cell, which the store binds to SQLite) and how a stored cell is
+ * decoded back to a logical value. Everything here is pure: no I/O, no
+ * SQLite handle, so it is tested exhaustively by tests/unit/test_types.c.
+ *
+ * Storage encodings (docs/types.md says why):
+ *   boolean                 INT 0/1
+ *   tinyint .. bigint       INT
+ *   hugeint                 INT when it fits 64 bits, else a 16-byte BLOB:
+ *                           big-endian two's complement, sign bit flipped
+ *   float, double           REAL (float values rounded to 32 bits)
+ *   text, json              TEXT (json as canonical JSON text)
+ *   timestamp               INT microseconds since the Unix epoch, UTC
+ * Because a column that widens keeps its old cells, decoding accepts every
+ * encoding of every type below the column's type: a bigint column may hold
+ * INT cells written as boolean, a double column INT or BLOB cells written
+ * as integers. Widening within the numeric chain is therefore a catalog
+ * change; widening to text re-renders every cell (pier__cell_to_text).
+ */
+#ifndef PIER_TYPES_H
+#define PIER_TYPES_H
+
+#include "base/base.h"
+
+/*
+ * A logical type. Only the kind for now; parameterized types (decimal
+ * precision and scale, varchar length, enum labels) add fields here.
+ */
+typedef struct pier__type {
+    pier_kind kind;
+} pier__type;
+
+/* Parses a board type spelling: the lowercase board vocabulary ("bigint",
+ * "timestamp", "json"...) or its uppercase underlying names ("VARCHAR",
+ * "BIGINT"...), case-insensitively. False if unknown. */
+bool pier__type_parse(pier__type *out, const char *spelling);
+
+/* The canonical board spelling ("bigint"). */
+const char *pier__type_name(pier__type t);
+
+/* Position on the lattice boolean(0) .. text(8); -1 for timestamp, json
+ * and null, which sit outside it. */
+int pier__type_rank(pier__type t);
+
+/*
+ * The least upper bound of two types, for inference over one write's
+ * values: null is the identity, equal types give themselves, two lattice
+ * types give the higher, anything else gives text (everything fits text).
+ */
+pier__type pier__type_lub(pier__type a, pier__type b);
+
+/* Whether a column of type `from` may be widened to `to`: `to` is at or
+ * above `from` on the lattice, or from json to text. Same type: true. */
+bool pier__type_can_widen(pier__type from, pier__type to);
+
+/* Whether that widening must rewrite the stored cells (to text from any
+ * type but text and json); false for a widening that is not allowed. */
+bool pier__type_widen_rewrites(pier__type from, pier__type to);
+
+/* ---- values given to a write ---- */
+
+/*
+ * A value as a writer gave it, before it meets a column. Its kind is its
+ * own type: JSON gives NULL, BOOLEAN, BIGINT (an integer within 64 bits),
+ * HUGEINT (within 128 bits), DOUBLE (any other number), TEXT or JSON (an
+ * object or array, as canonical text); the C builder may also give
+ * TIMESTAMP. Strings are borrowed from the batch that holds the value.
+ */
+typedef struct pier__value {
+    pier_kind kind;
+    union {
+        bool b;          /* BOOLEAN */
+        int64_t i;       /* BIGINT; TIMESTAMP (microseconds, UTC) */
+        pier__i128 h;    /* HUGEINT */
+        double d;        /* DOUBLE; always finite */
+    } u;
+    const char *s;       /* TEXT, JSON: UTF-8, not necessarily NUL-ended */
+    size_t n;
+} pier__value;
+
+/* The type a value decides for a new column (its kind; TIMESTAMP and JSON
+ * included; NULL decides nothing). */
+pier__type pier__value_type(const pier__value *v);
+
+/* ---- stored cells ---- */
+
+typedef enum pier__storage {
+    PIER__ST_NULL = 0,
+    PIER__ST_INT,
+    PIER__ST_REAL,
+    PIER__ST_TEXT,
+    PIER__ST_BLOB
+} pier__storage;
+
+/* A value in its storage encoding; bytes are borrowed (from the input
+ * value, an arena, or the storage engine). */
+typedef struct pier__cell {
+    pier__storage st;
+    int64_t i;           /* INT */
+    double d;            /* REAL */
+    const char *p;       /* TEXT, BLOB */
+    size_t n;
+} pier__cell;
+
+typedef enum pier__fit {
+    PIER__FIT_OK = 0,        /* *out holds the encoded value */
+    PIER__FIT_CONFLICT = 1,  /* the value does not fit the column */
+    PIER__FIT_OOM = 2        /* the arena could not grow */
+} pier__fit;
+
+/*
+ * Encodes `v` for a column of type `col`, if it fits: its type is at or
+ * below `col` on the lattice and, for integer columns, within range; any
+ * value fits text (rendered as its canonical text, into `scratch`); a
+ * TEXT value fits timestamp when it is an RFC 3339 instant; a TIMESTAMP
+ * value fits timestamp; a JSON value fits json. A null encodes as NULL.
+ */
+pier__fit pier__value_encode(pier__cell *out, const pier__value *v,
+                             pier__type col, pier__arena *scratch);
+
+/*
+ * Decodes a stored cell of a column of type `col` into a public value,
+ * with its canonical text in `a`. Returns PIER__FIT_CONFLICT if the cell
+ * is not an encoding this column can hold (a corrupt or foreign lake).
+ * A null cell gives kind PIER_KIND_NULL, text NULL and len 0.
+ */
+pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
+                            pier__type col, pier__arena *a);
+
+/* Appends the logical value of a stored cell as JSON (numbers as numbers,
+ * timestamp as an RFC 3339 string, json as the document itself). A cell
+ * that pier__cell_decode would refuse appends null. */
+void pier__cell_to_json(pier__buf *b, const pier__cell *c, pier__type col);
+
+/* Re-renders a cell of a column of type `from` as its canonical text, for
+ * widening to text; NULL stays NULL. */
+pier__fit pier__cell_to_text(pier__cell *out, const pier__cell *in,
+                             pier__type from, pier__arena *a);
+
+/* ---- scalar formats ---- */
+
+/* "2026-01-02T03:04:05.123456Z" and the NUL: always six fraction digits. */
+#define PIER__TIMESTAMP_BUF 32
+/*
+ * Parses an RFC 3339 date-time ("2026-01-02T03:04:05Z",
+ * "2026-01-02t03:04:05.5+02:00"; 'T' or 't' or ' ' between date and time;
+ * 'Z', 'z' or an offset required; 1 to 9 fraction digits, truncated to
+ * microseconds; years 0001 to 9999, also once the offset is applied) into
+ * microseconds since the epoch, UTC.
+ */
+bool pier__timestamp_parse(const char *s, size_t n, int64_t *micros);
+/* Formats microseconds since the epoch; returns the length. Years outside
+ * 0001..9999 are clamped to the range's ends. */
+size_t pier__timestamp_format(int64_t micros, char out[PIER__TIMESTAMP_BUF]);
+
+/* A 128-bit integer's decimal digits with sign, and the NUL. */
+#define PIER__I128_BUF 42
+/* Parses an optional '-' and decimal digits (no '+'; leading zeros are
+ * accepted); false on overflow or bad syntax. */
+bool pier__i128_parse(const char *s, size_t n, pier__i128 *out);
+size_t pier__i128_format(pier__i128 v, char out[PIER__I128_BUF]);
+/* The public struct form and back. */
+pier_hugeint pier__i128_to_public(pier__i128 v);
+pier__i128 pier__i128_from_public(pier_hugeint v);
+
+/* Shortest text of 15, 16 or 17 significant digits (%g) that reads back as
+ * the same double, with ".0" added when it would otherwise read as an
+ * integer ("2.0", "0.1", "1e+300"). */
+#define PIER__DOUBLE_BUF 32
+size_t pier__double_format(double d, char out[PIER__DOUBLE_BUF]);
+
+/*
+ * Validates a JSON document (an object or an array) and appends its
+ * canonical form to `out`: compact, object keys sorted by bytes, numbers as
+ * pier__double_format / integer digits. Returns PIER_OK, or
+ * PIER_E_INVALID_JSON with err->offset relative to `s`, or
+ * PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__json_canonical(pier__buf *out, const char *s, size_t n,
+                                 pier_error *err);
+
+#endif /* PIER_TYPES_H */
