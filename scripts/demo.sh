@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# make demo: a short tour of Pier on the embedded default, in a fresh data
+# directory under the work tree. Every command is printed before it runs,
+# with what it printed; refusals are part of the tour.
+set -uo pipefail
+pier=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+data=$2
+rm -rf "$data"
+mkdir -p "$data"
+export PIER_DATA
+PIER_DATA=$(cd "$data" && pwd)
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+run() {
+    printf '$ pier'
+    printf ' %q' "$@"
+    printf '\n'
+    "$pier" "$@"
+    local rc=$?
+    [ $rc -eq 0 ] || printf '(exit %d)\n' $rc
+    return 0
+}
+
+step "A board is created by its first write; the write returns its watermark"
+run insert acme_roadmap '{"id":"task-1","state":"active","title":"Ship it","priority":3}'
+run boards
+run schema acme_roadmap
+
+step "Column types are inferred once, then enforced"
+run insert acme_roadmap '{"id":"task-9","state":"active","priority":"N/A"}'
+run count acme_roadmap
+
+step "The recovery is explicit: widen the column, then retry"
+run widen acme_roadmap priority text
+run insert acme_roadmap '{"id":"task-9","state":"active","priority":"N/A"}'
+run get acme_roadmap task-1
+
+step "Columns only widen: narrowing is refused"
+run widen acme_roadmap priority tinyint
+
+step "One write decides a new column from all its values: [1, 2.5] is double"
+run insert metrics '[{"id":"m1","value":1},{"id":"m2","value":2.5},{"id":"m3","tags":["a","b"],"big":123456789012345678901234567890}]'
+run schema metrics
+run dump metrics
+
+step "Strings stay strings: \"007\" is text, never guessed into a number"
+run insert agents '{"id":"bond","code":"007"}'
+run --json get agents bond
+
+step "Declared columns and a strict board refuse undeclared columns"
+run create-board billing --column amount=double --column currency=text --column paid=boolean --column due=timestamp --strict
+run insert billing '{"id":"b1","state":"active","amount":5,"memo":"late fee"}'
+run add-column billing memo text
+run insert billing '{"id":"b1","state":"active","amount":5,"memo":"late fee","due":"2026-03-01T10:00:00+02:00"}'
+run get billing b1
+
+step "Base columns: id is required and unique, updated_at is the engine's, _ names are reserved"
+run insert billing '{"state":"active","amount":1}'
+run insert billing '{"id":"b1","amount":1}'
+run insert billing '{"id":"b2","_v":1}'
+run create-board other --column state=text
+
+step "A failed batch leaves nothing behind"
+run insert fresh '[{"id":"f1","n":1},{"id":"f2","n":"two"}]'
+run has-board fresh
+
+step "Auto-create can be turned off"
+run --auto-create=never insert typo_board '{"id":"x"}'
+run has-board typo_board
+
+step "Bad input is refused with a clear error"
+run insert acme_roadmap '{"id":"task-2", "title": }'
+run insert 'Bad-Board' '{"id":"x"}'
+run --json get acme_roadmap nope
+
+step "Lifecycle: truncate keeps the columns, drop removes the board"
+run truncate metrics
+run count metrics
+run schema metrics
+run drop metrics
+run boards
+
+printf '\nThe lake is in %s (one SQLite file).\n' "$data"
