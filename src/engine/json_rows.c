@@ -502,11 +502,12 @@ static pier_status read_value(reader *r, pier__value *v)
     return bad(r, r->i, "expected a value");
 }
 
+/* Rows are numbered from 1 in messages, as the insert path numbers them. */
 static pier_status row_too_big(reader *r, size_t row, size_t start)
 {
     return pier__fail(r->err, PIER_E_LIMIT_EXCEEDED,
                       "row %zu (at byte %zu) is larger than %d bytes, the "
-                      "most one row may take", row, start,
+                      "most one row may take", row + 1, start,
                       PIER_MAX_ROW_BYTES);
 }
 
