@@ -11,9 +11,16 @@ export PIER_DATA
 PIER_DATA=$(cd "$data" && pwd)
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+quote() {  # an argument as a person would type it
+    if [[ $1 =~ ^[A-Za-z0-9_=./:,-]+$ ]]; then
+        printf ' %s' "$1"
+    else
+        printf " '%s'" "${1//\'/\'\\\'\'}"
+    fi
+}
 run() {
     printf '$ pier'
-    printf ' %q' "$@"
+    for a in "$@"; do quote "$a"; done
     printf '\n'
     "$pier" "$@"
     local rc=$?
@@ -61,8 +68,10 @@ run insert billing '{"id":"b2","_v":1}'
 run create-board other --column state=text
 
 step "A failed batch leaves nothing behind"
-run insert fresh '[{"id":"f1","n":1},{"id":"f2","n":"two"}]'
+run insert fresh '[{"id":"f1","n":1},{"id":"f2","n":2},{"n":3}]'
 run has-board fresh
+run insert acme_roadmap '[{"id":"task-3","estimate":2},{"id":"task-4","estimate":3},{"id":"task-1"}]'
+run schema acme_roadmap
 
 step "Auto-create can be turned off"
 run --auto-create=never insert typo_board '{"id":"x"}'
