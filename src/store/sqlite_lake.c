@@ -232,11 +232,11 @@ static pier_status prepare(pier__sqlite_lake *l, const char *sql,
     return PIER_OK;
 }
 
+/* Sets the pragmas of an open lake (after check_format: a file that is
+ * not a lake must be refused before anything is written to it). */
 static pier_status configure(pier__sqlite_lake *l,
                              const pier__lake_config *cfg, pier_error *err)
 {
-    sqlite3_busy_timeout(l->db, cfg->busy_timeout_ms);
-    sqlite3_extended_result_codes(l->db, 1);
     /* WAL lets readers run beside the writer and makes a commit one
      * append; FULL syncs the WAL on every commit, so an acknowledged write
      * survives power loss. NORMAL syncs only at checkpoints. */
@@ -305,9 +305,11 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
                         strerror(EACCES));
         goto done;
     }
-    rc = configure(l, cfg, err);
+    sqlite3_busy_timeout(l->db, cfg->busy_timeout_ms);
+    sqlite3_extended_result_codes(l->db, 1);
+    rc = check_format(l, err);
     if (rc == PIER_OK)
-        rc = check_format(l, err);
+        rc = configure(l, cfg, err);
     if (rc == PIER_OK)
         rc = pier__sqlite_register_functions(l, err);
     if (rc == PIER_OK)
