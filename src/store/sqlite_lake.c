@@ -24,6 +24,8 @@ pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
                               pier_status status, const char *what)
 {
     int code = sqlite3_extended_errcode(l->db);
+    if ((code & 0xff) == SQLITE_NOMEM)
+        status = PIER_E_OUT_OF_MEMORY;      /* whatever was being done */
     pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(l->db));
     if (err != NULL)
         err->backend_code = code;

@@ -1,0 +1,249 @@
+/*
+ * test_oom.c: every allocation Pier makes may fail, and each failure ends
+ * the call cleanly: OutOfMemory (or a status that says why), no leak, no
+ * crash, and nothing half-written in the lake.
+ *
+ * The program is linked with --wrap=malloc,calloc,realloc (see
+ * CMakeLists.txt), so every allocation in libpier's own code goes through
+ * the counters below; the Nth one fails, for N = 1, 2, ... until a run
+ * completes without reaching N. SQLite and jansson keep their own
+ * allocators: their failures are theirs to test.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pier.h"
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+
+static long fail_at = -1;   /* the allocation to fail; -1: none */
+static long calls;
+
+static bool should_fail(void)
+{
+    return fail_at >= 0 && ++calls == fail_at;
+}
+
+void *__wrap_malloc(size_t n)
+{
+    return should_fail() ? NULL : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return should_fail() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    return should_fail() ? NULL : __real_realloc(p, n);
+}
+
+static void arm(long n)
+{
+    calls = 0;
+    fail_at = n;
+}
+
+/* Disarms; returns whether the armed failure happened. */
+static bool disarm(void)
+{
+    bool hit = fail_at >= 0 && calls >= fail_at;
+    fail_at = -1;
+    return hit;
+}
+
+static char dir[64];
+
+static void fresh_dir(void)
+{
+    pier_error err;
+    if (dir[0] != '\0')
+        assert_int_equal(pier_reset_lake(dir, &err), PIER_OK);
+    strcpy(dir, "/tmp/pier-oom-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static const char rows_json[] =
+    "[{\"id\":\"a\",\"n\":1,\"t\":\"x\",\"doc\":{\"k\":[1,2]}},"
+    "{\"id\":\"b\",\"n\":2.5,\"big\":123456789012345678901234567890},"
+    "{\"id\":\"c\",\"state\":\"done\",\"t\":\"y\"}]";
+
+/* What a fresh engine, with allocations working, sees of board "b". */
+static int64_t stored_rows(bool *has)
+{
+    pier_engine *e = NULL;
+    pier_error err;
+    int64_t n = 0;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    assert_int_equal(pier_board_has(has, e, "b", &err), PIER_OK);
+    if (*has)
+        assert_int_equal(pier_row_count(&n, e, "b", &err), PIER_OK);
+    pier_close(&e);
+    return n;
+}
+
+static void check_failure(pier_status rc, const pier_error *err)
+{
+    if (rc == PIER_OK)
+        return;
+    /* The lake may also fail to open when its own setup cannot allocate;
+     * any other status would be a wrong report of an allocation failure. */
+    if (rc != PIER_E_OUT_OF_MEMORY && rc != PIER_E_LAKE_UNAVAILABLE)
+        fail_msg("an allocation failure was reported as %s: %s", err->tag,
+                 err->message);
+}
+
+static void open_and_insert_survive_every_failure(void **state)
+{
+    (void)state;
+    long n;
+    for (n = 1;; n++) {
+        fresh_dir();
+        pier_engine *e = NULL;
+        pier_error err;
+        pier_status ins = PIER_E_OUT_OF_MEMORY;
+        arm(n);
+        pier_status rc = pier_open(&e, dir, NULL, &err);
+        check_failure(rc, &err);
+        if (rc == PIER_OK) {
+            ins = pier_insert_json(NULL, e, "b", rows_json,
+                                   sizeof rows_json - 1, &err);
+            check_failure(ins, &err);
+        }
+        pier_close(&e);
+        bool hit = disarm();
+        bool has = false;
+        int64_t stored = stored_rows(&has);
+        if (ins == PIER_OK)
+            assert_int_equal(stored, 3);
+        else
+            assert_false(has);                  /* nothing half-written */
+        if (!hit)
+            break;
+    }
+    print_message("open + insert: %ld allocation points\n", n - 1);
+}
+
+static void reads_and_lifecycle_survive_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    long n;
+    for (n = 1;; n++) {
+        /* The same starting board every time. */
+        bool has = false;
+        assert_int_equal(pier_board_has(&has, e, "b", &err), PIER_OK);
+        if (has)
+            assert_int_equal(pier_board_drop(NULL, e, "b", &err), PIER_OK);
+        assert_int_equal(pier_insert_json(NULL, e, "b", rows_json,
+                                          sizeof rows_json - 1, &err),
+                         PIER_OK);
+        pier_row *row = NULL;
+        pier_board_info *info = NULL;
+        char **list = NULL;
+        char *json = NULL;
+        const char more[] = "{\"id\":\"d\",\"added\":true}";
+        arm(n);
+        pier_status get = pier_row_get(&row, e, "b", "a", &err);
+        check_failure(get, &err);
+        if (get == PIER_OK)
+            json = pier_row_to_json(row);
+        check_failure(pier_board_describe(&info, e, "b", &err), &err);
+        check_failure(pier_board_list(&list, e, &err), &err);
+        pier_status add = pier_insert_json(NULL, e, "b", more,
+                                           sizeof more - 1, &err);
+        check_failure(add, &err);
+        pier_status widen = pier_board_widen_column(NULL, e, "b", "n", "text",
+                                                    &err);
+        check_failure(widen, &err);
+        bool hit = disarm();
+        pier_free(json);
+        pier_row_free(row);
+        pier_board_info_free(info);
+        pier_strings_free(list);
+        /* Whatever failed, the engine still works and the lake is whole. */
+        int64_t count = 0;
+        assert_int_equal(pier_row_count(&count, e, "b", &err), PIER_OK);
+        assert_int_equal(count, add == PIER_OK ? 4 : 3);
+        pier_board_info *after = NULL;
+        assert_int_equal(pier_board_describe(&after, e, "b", &err), PIER_OK);
+        assert_int_equal(after->ncolumns, add == PIER_OK ? 8 : 7);
+        assert_string_equal(after->columns[3].name, "n");
+        assert_string_equal(after->columns[3].type,
+                            widen == PIER_OK ? "text" : "double");
+        pier_board_info_free(after);
+        if (!hit)
+            break;
+    }
+    pier_close(&e);
+    print_message("reads and lifecycle: %ld allocation points\n", n - 1);
+}
+
+static void the_row_builder_survives_every_failure(void **state)
+{
+    (void)state;
+    long n;
+    for (n = 1;; n++) {
+        pier_error err;
+        arm(n);
+        pier_rows *rows = pier_rows_new();
+        pier_status rc = rows != NULL ? PIER_OK : PIER_E_OUT_OF_MEMORY;
+        for (int i = 0; rc == PIER_OK && i < 50; i++) {
+            rc = pier_rows_add(rows, &err);
+            if (rc == PIER_OK)
+                rc = pier_rows_set_text(rows, "id", "some id", &err);
+            if (rc == PIER_OK)
+                rc = pier_rows_set_json(rows, "doc", "{\"a\":[1,2,3]}", &err);
+            if (rc == PIER_OK)
+                rc = pier_rows_set_int64(rows, "n", i, &err);
+        }
+        bool hit = disarm();
+        if (rc != PIER_OK)
+            assert_int_equal(rc, PIER_E_OUT_OF_MEMORY);
+        else
+            assert_int_equal(pier_rows_count(rows), 50);
+        pier_rows_free(rows);
+        if (!hit)
+            break;
+    }
+    print_message("row builder: %ld allocation points\n", n - 1);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    pier_error err;
+    if (dir[0] != '\0')
+        pier_reset_lake(dir, &err);
+    dir[0] = '\0';
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(open_and_insert_survive_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(reads_and_lifecycle_survive_every_failure,
+                                  teardown),
+        cmocka_unit_test(the_row_builder_survives_every_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
