@@ -217,7 +217,7 @@ static pier_status resolve(insert_ctx *c, pier_error *err)
             if (at >= 0) {
                 idx = (size_t)at;
             } else {
-                size_t k;
+                size_t k = 0;
                 pier_status rc = pend_column(c, f, r, &k, err);
                 if (rc != PIER_OK)
                     return rc;

@@ -88,7 +88,7 @@ static bool expect(const char *s, size_t n, size_t *i, char c)
 bool pier__timestamp_parse(const char *s, size_t n, int64_t *micros)
 {
     size_t i = 0;
-    int year, month, day, hour, minute, second;
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     if (!read_digits(s, n, &i, 4, &year) || !expect(s, n, &i, '-') ||
         !read_digits(s, n, &i, 2, &month) || !expect(s, n, &i, '-') ||
         !read_digits(s, n, &i, 2, &day))

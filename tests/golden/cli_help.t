@@ -1,0 +1,212 @@
+# The help texts are part of the CLI's surface: `pier --help`, `pier help`
+# and every `pier COMMAND --help` print to stdout and exit 0, and
+# `pier --version` prints the library's version. Help never opens the lake,
+# so nothing is created in the working directory.
+$ pier --help
+Usage: pier [OPTIONS] COMMAND [ARGS]
+
+Pier keeps many user-defined tables ("boards") in one data directory.
+A board is created by its first write; its column types are inferred
+once and then enforced, or declared up front with create-board.
+
+Commands:
+  create-board  Create a board, with declared columns if any
+  insert        Insert rows given as JSON, or streamed from stdin
+  boards        List every board
+  has-board     Tell whether a board exists
+  schema        Show a board's columns and their types
+  get           Show one row
+  count         Print the number of rows on a board
+  dump          Print every row as JSON lines, in id order
+  add-column    Declare a column on an existing board
+  widen         Widen a column's type up the lattice
+  truncate      Empty a board, keeping its columns
+  drop          Remove a board and all its rows
+  help          Show this help, or a command's
+
+Options (before the command):
+  --data DIR          The data directory, created if missing (default:
+                      $PIER_DATA, else ./pier-data)
+  --json              Print results and errors as JSON
+  --auto-create=on-write|never
+                      Whether a write to an unknown board creates it
+                      (default: on-write); reads never create one
+  --columns=infer|declared
+                      Whether writes may add columns (infer, the
+                      default), or every board behaves as strict
+  --durability=full|normal
+                      full (default): a write survives power loss;
+                      normal: it survives a crash of the process
+  --help              Show this help
+  --version           Print the version
+
+Environment:
+  PIER_DATA  The data directory when --data is not given
+  PIER_NOW   Fixes the engine's clock (the updated_at of writes) to an
+             RFC 3339 instant, e.g. 2026-01-01T00:00:00Z, for
+             reproducible output; a malformed value is a usage error
+
+Exit status: 0 success, 1 the operation failed (the error's tag says
+why), 2 usage error.
+Run 'pier COMMAND --help' for a command's arguments and output.
+$ diff <(pier help) <(pier --help) && echo same
+same
+$ pier -h | head -1
+Usage: pier [OPTIONS] COMMAND [ARGS]
+$ pier --version
+pier 0.1.0
+$ diff <(pier help insert) <(pier insert --help) && echo same
+same
+$ pier create-board --help
+Usage: pier [OPTIONS] create-board BOARD [--column NAME=TYPE]... [--strict]
+
+Creates BOARD. Each --column declares a column and its type up front,
+so that the first value written never decides it. --strict makes the
+board refuse any column not declared (add-column can declare more).
+Board ids match [a-z][a-z0-9_]{0,62}. A column name holding '=' is
+split at its last '='.
+
+Types: boolean, tinyint, smallint, integer, bigint, hugeint, float,
+double, text, timestamp, json.
+
+Options:
+  --column NAME=TYPE  Declare a column (repeatable)
+  --strict            Refuse writes naming undeclared columns
+
+Output: the watermark the board was created at; with --json,
+{"watermark":N}. Fails with BoardExists if it is already there.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier insert --help
+Usage: pier [OPTIONS] insert BOARD JSON|-
+
+Inserts rows into BOARD (created by the write unless
+--auto-create=never). JSON is one object or an array of objects, each
+with an "id"; all its rows are one atomic write.
+
+With '-', stdin holds a JSON array of objects, or objects separated
+by white space (JSON lines). It is streamed: every 1000 rows are one
+atomic write (fewer if their text passes 64 MiB). If a batch fails,
+the batches before it stay committed: the error says how many rows
+that was, and its byte offsets count from the start of stdin.
+
+Output: the watermark of the last write; with --json,
+{"watermark":N}. An empty stdin writes nothing and prints the current
+head.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier boards --help
+Usage: pier [OPTIONS] boards
+
+Lists every board of the lake, sorted.
+
+Output: one id per line; with --json, a JSON array of ids.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier has-board --help
+Usage: pier [OPTIONS] has-board BOARD
+
+Tells whether BOARD exists. Never creates it; the exit status is 0
+either way.
+
+Output: true or false (the same with --json).
+
+OPTIONS are the global options of 'pier --help'.
+$ pier schema --help
+Usage: pier [OPTIONS] schema BOARD
+
+Shows BOARD's columns in board order, base columns first, with their
+types and where each came from: base (id, updated_at, state),
+declared (create-board, add-column) or inferred (the first write
+that named it).
+
+Output: a line "board BOARD", followed by " (strict)" for a strict
+board, then an aligned table with the header "column  type  origin".
+With --json: {"board":"BOARD","strict":false,"columns":
+[{"name":"id","type":"text"},...]} on one line.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier get --help
+Usage: pier [OPTIONS] get BOARD ID
+
+Shows the row of BOARD whose id is ID. An ID starting with '-' goes
+after "--".
+
+Output: an aligned two-column table, one line per column in board
+order: the column's name, then its value (null for a null value;
+control characters shown as \n, \t, \r or \xHH). With --json, the
+row as one JSON object. Fails with RowNotFound if there is no such
+row.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier count --help
+Usage: pier [OPTIONS] count BOARD
+
+Prints the number of rows on BOARD.
+
+Output: the number alone; with --json, {"count":N}.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier dump --help
+Usage: pier [OPTIONS] dump BOARD
+
+Prints every row of BOARD, in id order (byte order of the ids), as
+one JSON object per line, columns in board order. The same with
+--json.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier add-column --help
+Usage: pier [OPTIONS] add-column BOARD COLUMN TYPE
+
+Declares COLUMN with TYPE on BOARD: the way a strict board gains a
+column, or a way to fix a column's type before any value decides it.
+A column name starting with '-' goes after "--".
+
+Output: the watermark; with --json, {"watermark":N}. Fails with
+ColumnExists if BOARD already has COLUMN.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier widen --help
+Usage: pier [OPTIONS] widen BOARD COLUMN TYPE
+
+Widens COLUMN of BOARD to TYPE, only ever upward:
+  boolean < tinyint < smallint < integer < bigint < hugeint
+          < float < double < text
+(json may widen to text; timestamp never widens). Within the numbers
+this changes the catalog only; widening to text rewrites every row.
+Widening to the column's own type changes nothing.
+
+Output: the watermark; with --json, {"watermark":N}. Fails with
+ColumnTypeConflict for a narrowing or off-lattice TYPE.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier truncate --help
+Usage: pier [OPTIONS] truncate BOARD
+
+Removes every row of BOARD; its columns and strict bit stay.
+
+Output: the watermark; with --json, {"watermark":N}.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier drop --help
+Usage: pier [OPTIONS] drop BOARD
+
+Removes BOARD, its columns and every row.
+
+Output: the watermark; with --json, {"watermark":N}. Fails with
+BoardNotFound if there is no such board.
+
+OPTIONS are the global options of 'pier --help'.
+$ pier help --help
+Usage: pier [OPTIONS] help [COMMAND]
+
+Prints the list of commands, or with COMMAND that command's help.
+
+OPTIONS are the global options of 'pier --help'.
+
+# --help wins over other mistakes on the same line.
+$ pier count --help a b c --bogus | head -1
+Usage: pier [OPTIONS] count BOARD
+$ pier create-board --column x --help | head -1
+Usage: pier [OPTIONS] create-board BOARD [--column NAME=TYPE]... [--strict]
+$ ls -A

@@ -1,0 +1,167 @@
+/*
+ * cli.h: what the files of the pier command share.
+ *
+ * The command is one process per invocation: main.c parses the global
+ * options into a cli_ctx, finds the command in its table and runs it. A
+ * command parses its own arguments (cli_args), opens the engine only once
+ * they are valid (cli_open), prints its result to stdout and, on failure,
+ * one diagnostic to stderr (cli_fail). main.c closes the engine on every
+ * path, whatever the command returned.
+ *
+ * Exit codes are API (docs/cli.md): never renumbered, only appended.
+ */
+#ifndef PIER_CLI_H
+#define PIER_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pier.h"
+
+#define CLI_EXIT_OK 0       /* success */
+#define CLI_EXIT_FAILED 1   /* the operation failed; the tag says why */
+#define CLI_EXIT_USAGE 2    /* the command line (or PIER_NOW) was wrong */
+#define CLI_CONTINUE (-1)   /* cli_args: arguments fine, run the command */
+
+/*
+ * Rows per write when `insert` reads stdin. Each batch is one atomic
+ * pier_insert_json call: 1000 rows amortise the commit (an fsync under
+ * durability=full) well, while a failure loses at most 1000 rows of work
+ * and the CLI never holds more than one batch of text. A batch is also cut
+ * early when its text would pass PIER_MAX_BATCH_BYTES.
+ */
+#define CLI_STDIN_BATCH_ROWS 1000
+
+/* The state of one invocation. */
+typedef struct cli_ctx {
+    const char *data_dir;       /* --data, or NULL: $PIER_DATA, ./pier-data */
+    bool json;                  /* --json: JSON results and errors */
+    pier_open_options opts;     /* from the global options */
+    int64_t now_us;             /* PIER_NOW, when set; the clock's payload */
+    pier_engine *engine;        /* opened by cli_open, closed by main */
+    int stdout_errno;           /* why a write to stdout failed, or 0 */
+} cli_ctx;
+
+struct cli_command;
+typedef int (*cli_run_fn)(cli_ctx *ctx, const struct cli_command *cmd,
+                          int argc, char **argv);
+
+/* One command: its name, its line in `pier --help`, its own --help. */
+typedef struct cli_command {
+    const char *name;
+    const char *summary;   /* one line, for the command list */
+    const char *usage;     /* arguments after the name, e.g. "BOARD ID" */
+    const char *help;      /* the body of `pier NAME --help` */
+    cli_run_fn run;        /* argv[0] is the command name */
+} cli_command;
+
+/* The command table (board.c, rows.c, main.c). */
+extern const cli_command cli_cmd_create_board;
+extern const cli_command cli_cmd_insert;
+extern const cli_command cli_cmd_boards;
+extern const cli_command cli_cmd_has_board;
+extern const cli_command cli_cmd_schema;
+extern const cli_command cli_cmd_get;
+extern const cli_command cli_cmd_count;
+extern const cli_command cli_cmd_dump;
+extern const cli_command cli_cmd_add_column;
+extern const cli_command cli_cmd_widen;
+extern const cli_command cli_cmd_truncate;
+extern const cli_command cli_cmd_drop;
+
+/* ---- main.c: arguments, engine ---- */
+
+/* An option a command accepts besides --help. */
+typedef struct cli_optspec {
+    const char *name;      /* "--column" */
+    bool has_value;        /* "--column X" or "--column=X" */
+} cli_optspec;
+
+/* Called for each option given; returns 0 to go on, or an exit code (the
+ * callback printed the usage error). `value` is NULL for a flag. */
+typedef int (*cli_opt_fn)(cli_ctx *ctx, const cli_command *cmd,
+                          const char *name, const char *value,
+                          void *payload);
+
+/*
+ * Parses a command's arguments: --help (and -h) print the command's help;
+ * "--" ends the options; "-" alone is an argument. `names` names the
+ * positional arguments for "missing" messages; `min` of them are required,
+ * at most `max` are taken, into `pos`.
+ * @return CLI_CONTINUE to run the command, or the exit code to return.
+ */
+int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
+             const cli_optspec *opts, cli_opt_fn on_opt, void *payload,
+             const char *const *names, int min, int max, char **pos);
+
+/* Opens the engine (data directory, global options, PIER_NOW) unless it
+ * is open. @return 0, or the exit code after printing why. */
+int cli_open(cli_ctx *ctx);
+
+/* Parses an RFC 3339 instant into microseconds since the epoch, UTC.
+ * @return false if `s` is not one. */
+bool cli_parse_instant(const char *s, int64_t *out);
+
+/* ---- output.c: diagnostics and formats ---- */
+
+void cli_error_init(pier_error *err);
+
+/* Prints a failed call's error (`pier: error: Tag: message`, or the JSON
+ * shape under --json) on stderr. @return CLI_EXIT_FAILED. */
+int cli_fail(const cli_ctx *ctx, const pier_error *err);
+/* The same from a tag and a message. */
+int cli_fail_msg(const cli_ctx *ctx, const char *tag, const char *message);
+/* Prints `pier: usage: ...` and the "Try" line naming `cmd` (or pier
+ * itself when NULL) on stderr. @return CLI_EXIT_USAGE. */
+int cli_usage(const cli_command *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* A watermark: the number alone, or {"watermark":N}. @return 0. */
+int cli_print_watermark(const cli_ctx *ctx, int64_t watermark);
+
+/* Writes `s` (len bytes) as a quoted JSON string. Invalid UTF-8 bytes
+ * become U+FFFD, so the output is always valid JSON. */
+void cli_json_string(FILE *f, const char *s, size_t len);
+
+/*
+ * An aligned text table: cells are added row by row; columns are padded
+ * to their widest cell (counted in code points) and separated by two
+ * spaces; the last column is not padded. Control characters and invalid
+ * UTF-8 in a cell are shown as \n, \t, \r or \xHH so that one cell stays
+ * on one line.
+ */
+typedef struct cli_table cli_table;
+cli_table *cli_table_new(size_t ncols);
+/* @return false if out of memory (the table stays usable, to be freed). */
+bool cli_table_add(cli_table *t, const char *s, size_t len);
+void cli_table_print(const cli_table *t, FILE *f);
+void cli_table_free(cli_table *t);
+
+/* ---- stream.c: splitting stdin into batches ---- */
+
+/*
+ * Receives one batch: `len` bytes of JSON-lines text holding `rows`
+ * objects, whose first byte was at offset `base` of the input. Returns
+ * PIER_OK to go on; anything else stops the stream with that error.
+ */
+typedef pier_status (*cli_batch_fn)(const char *text, size_t len,
+                                    int64_t base, size_t rows,
+                                    void *payload, pier_error *err);
+
+/*
+ * Reads `in` to its end: a JSON array of objects, or objects separated by
+ * white space. Hands the objects to `fn` in batches of `batch_rows` (fewer
+ * when the text would pass PIER_MAX_BATCH_BYTES, and for the last batch),
+ * holding no more than one batch in memory. A syntax error the splitter
+ * sees itself (outside the objects) is PIER_E_INVALID_JSON with err->offset
+ * relative to the start of `in`; a batch in progress then is not passed.
+ */
+pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
+                             void *payload, pier_error *err);
+
+#endif /* PIER_CLI_H */

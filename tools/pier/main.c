@@ -1,0 +1,463 @@
+/*
+ * main.c: the pier command's entry point: global options, the command
+ * table and dispatch, help, argument parsing shared by the commands, and
+ * opening the engine (data directory, PIER_NOW).
+ *
+ * Invariants: global options come before the command; nothing touches the
+ * data directory until the command's arguments are known to be valid; the
+ * engine is closed on every path out of main; exit codes are those of
+ * cli.h (0, 1, 2).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define DEFAULT_DATA_DIR "./pier-data"
+
+static int run_help(cli_ctx *ctx, const cli_command *cmd, int argc,
+                    char **argv);
+
+static const cli_command cmd_help = {
+    "help", "Show this help, or a command's", "[COMMAND]",
+    "Prints the list of commands, or with COMMAND that command's help.\n",
+    run_help,
+};
+
+static const cli_command *const commands[] = {
+    &cli_cmd_create_board, &cli_cmd_insert, &cli_cmd_boards,
+    &cli_cmd_has_board, &cli_cmd_schema, &cli_cmd_get, &cli_cmd_count,
+    &cli_cmd_dump, &cli_cmd_add_column, &cli_cmd_widen, &cli_cmd_truncate,
+    &cli_cmd_drop, &cmd_help,
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const char main_help_head[] =
+    "Usage: pier [OPTIONS] COMMAND [ARGS]\n"
+    "\n"
+    "Pier keeps many user-defined tables (\"boards\") in one data directory.\n"
+    "A board is created by its first write; its column types are inferred\n"
+    "once and then enforced, or declared up front with create-board.\n"
+    "\n"
+    "Commands:\n";
+
+static const char main_help_tail[] =
+    "\n"
+    "Options (before the command):\n"
+    "  --data DIR          The data directory, created if missing (default:\n"
+    "                      $PIER_DATA, else ./pier-data)\n"
+    "  --json              Print results and errors as JSON\n"
+    "  --auto-create=on-write|never\n"
+    "                      Whether a write to an unknown board creates it\n"
+    "                      (default: on-write); reads never create one\n"
+    "  --columns=infer|declared\n"
+    "                      Whether writes may add columns (infer, the\n"
+    "                      default), or every board behaves as strict\n"
+    "  --durability=full|normal\n"
+    "                      full (default): a write survives power loss;\n"
+    "                      normal: it survives a crash of the process\n"
+    "  --help              Show this help\n"
+    "  --version           Print the version\n"
+    "\n"
+    "Environment:\n"
+    "  PIER_DATA  The data directory when --data is not given\n"
+    "  PIER_NOW   Fixes the engine's clock (the updated_at of writes) to an\n"
+    "             RFC 3339 instant, e.g. 2026-01-01T00:00:00Z, for\n"
+    "             reproducible output; a malformed value is a usage error\n"
+    "\n"
+    "Exit status: 0 success, 1 the operation failed (the error's tag says\n"
+    "why), 2 usage error.\n"
+    "Run 'pier COMMAND --help' for a command's arguments and output.\n";
+
+static void print_main_help(void)
+{
+    fputs(main_help_head, stdout);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        printf("  %-12s  %s\n", commands[i]->name, commands[i]->summary);
+    fputs(main_help_tail, stdout);
+}
+
+static void print_command_help(const cli_command *cmd)
+{
+    printf("Usage: pier [OPTIONS] %s%s%s\n\n%s", cmd->name,
+           cmd->usage[0] != '\0' ? " " : "", cmd->usage, cmd->help);
+    fputs("\nOPTIONS are the global options of 'pier --help'.\n", stdout);
+}
+
+static const cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i]->name, name) == 0)
+            return commands[i];
+    return NULL;
+}
+
+static int run_help(cli_ctx *ctx, const cli_command *cmd, int argc,
+                    char **argv)
+{
+    static const char *const names[] = { "COMMAND" };
+    char *pos[1] = { NULL };
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 0, 1,
+                      pos);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if (pos[0] == NULL) {
+        print_main_help();
+        return CLI_EXIT_OK;
+    }
+    const cli_command *which = find_command(pos[0]);
+    if (which == NULL)
+        return cli_usage(NULL, "unknown command '%s'", pos[0]);
+    print_command_help(which);
+    return CLI_EXIT_OK;
+}
+
+/* ---- command arguments ---- */
+
+/* Whether `arg` is option `name`, alone or as "name=value"; *value gets
+ * what follows '=' (NULL without one). */
+static bool option_is(const char *arg, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return false;
+    if (arg[n] == '\0') {
+        *value = NULL;
+        return true;
+    }
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return true;
+    }
+    return false;
+}
+
+static bool is_option(const char *arg)
+{
+    return arg[0] == '-' && arg[1] != '\0';
+}
+
+int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
+             const cli_optspec *opts, cli_opt_fn on_opt, void *payload,
+             const char *const *names, int min, int max, char **pos)
+{
+    /* --help wins over any other mistake on the line. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            print_command_help(cmd);
+            return CLI_EXIT_OK;
+        }
+    }
+    int npos = 0;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (!options_done && strcmp(a, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        if (!options_done && is_option(a)) {
+            const cli_optspec *o = opts;
+            const char *value = NULL;
+            while (o != NULL && o->name != NULL &&
+                   !option_is(a, o->name, &value))
+                o++;
+            if (o == NULL || o->name == NULL)
+                return cli_usage(cmd, "%s: unknown option '%s'", cmd->name,
+                                 a);
+            if (o->has_value && value == NULL) {
+                if (i + 1 == argc)
+                    return cli_usage(cmd, "%s: option '%s' needs a value",
+                                     cmd->name, o->name);
+                value = argv[++i];
+            } else if (!o->has_value && value != NULL) {
+                return cli_usage(cmd, "%s: option '%s' takes no value",
+                                 cmd->name, o->name);
+            }
+            int rc = on_opt(ctx, cmd, o->name, value, payload);
+            if (rc != 0)
+                return rc;
+            continue;
+        }
+        if (npos == max)
+            return cli_usage(cmd, "%s: unexpected argument '%s'", cmd->name,
+                             a);
+        pos[npos++] = a;
+    }
+    if (npos < min)
+        return cli_usage(cmd, "%s: missing argument %s", cmd->name,
+                         names[npos]);
+    return CLI_CONTINUE;
+}
+
+/* ---- PIER_NOW ---- */
+
+/* Reads exactly `n` decimal digits. */
+static bool digits(const char **s, int n, int *out)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        char c = (*s)[i];
+        if (c < '0' || c > '9')
+            return false;
+        v = v * 10 + (c - '0');
+    }
+    *s += n;
+    *out = v;
+    return true;
+}
+
+static bool expect(const char **s, char c)
+{
+    if (**s != c)
+        return false;
+    (*s)++;
+    return true;
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
+ * (Howard Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int days_in_month(int y, int m)
+{
+    static const int days[12] = { 31, 28, 31, 30, 31, 30,
+                                  31, 31, 30, 31, 30, 31 };
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : days[m - 1];
+}
+
+/* YYYY-MM-DD(T| )HH:MM:SS[.fraction](Z|+HH:MM|-HH:MM); the fraction is
+ * kept to the microsecond (further digits are dropped). A leap second
+ * (60) is refused: the engine's clock has none; so is an instant outside
+ * the years 0001 to 9999 (UTC), which the engine cannot store. */
+bool cli_parse_instant(const char *s, int64_t *out)
+{
+    int y, mo, d, h, mi, sec;
+    if (!digits(&s, 4, &y) || !expect(&s, '-') || !digits(&s, 2, &mo) ||
+        !expect(&s, '-') || !digits(&s, 2, &d))
+        return false;
+    if (*s != 'T' && *s != 't' && *s != ' ')
+        return false;
+    s++;
+    if (!digits(&s, 2, &h) || !expect(&s, ':') || !digits(&s, 2, &mi) ||
+        !expect(&s, ':') || !digits(&s, 2, &sec))
+        return false;
+    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 ||
+        mi > 59 || sec > 59)
+        return false;
+    int64_t frac_us = 0;
+    if (*s == '.') {
+        s++;
+        int n = 0;
+        while (*s >= '0' && *s <= '9') {
+            if (n < 6)
+                frac_us = frac_us * 10 + (*s - '0');
+            n++;
+            s++;
+        }
+        if (n == 0)
+            return false;
+        for (; n < 6; n++)
+            frac_us *= 10;
+    }
+    int64_t offset_s = 0;
+    if (*s == 'Z' || *s == 'z') {
+        s++;
+    } else if (*s == '+' || *s == '-') {
+        int sign = *s == '-' ? -1 : 1, oh, om;
+        s++;
+        if (!digits(&s, 2, &oh) || !expect(&s, ':') || !digits(&s, 2, &om) ||
+            oh > 23 || om > 59)
+            return false;
+        offset_s = sign * (oh * 3600 + om * 60);
+    } else {
+        return false;
+    }
+    if (*s != '\0')
+        return false;
+    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+                   sec - offset_s;
+    int64_t us = secs * 1000000 + frac_us;
+    /* The engine's timestamps span years 0001 to 9999, offset applied. */
+    int64_t lo = days_from_civil(1, 1, 1) * 86400 * 1000000;
+    int64_t hi = (days_from_civil(9999, 12, 31) + 1) * 86400 * 1000000 - 1;
+    if (us < lo || us > hi)
+        return false;
+    *out = us;
+    return true;
+}
+
+static int64_t fixed_clock(void *payload)
+{
+    return *(const int64_t *)payload;
+}
+
+/* ---- the engine ---- */
+
+int cli_open(cli_ctx *ctx)
+{
+    if (ctx->engine != NULL)
+        return CLI_EXIT_OK;
+    const char *now = getenv("PIER_NOW");
+    if (now != NULL && now[0] != '\0') {
+        if (!cli_parse_instant(now, &ctx->now_us))
+            return cli_usage(NULL,
+                             "PIER_NOW: '%s' is not an RFC 3339 instant of "
+                             "the years 0001 to 9999, like "
+                             "2026-01-01T00:00:00Z", now);
+        ctx->opts.clock = fixed_clock;
+        ctx->opts.clock_payload = &ctx->now_us;
+    }
+    const char *dir = ctx->data_dir;
+    if (dir == NULL) {
+        dir = getenv("PIER_DATA");
+        if (dir == NULL || dir[0] == '\0')
+            dir = DEFAULT_DATA_DIR;
+    }
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_open(&ctx->engine, dir, &ctx->opts, &err) != PIER_OK) {
+        ctx->engine = NULL;
+        return cli_fail(ctx, &err);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- global options and dispatch ---- */
+
+/* Parses the option values that pick one of two settings. */
+static int choice(const char *option, const char *value, const char *a,
+                  const char *b, int *out)
+{
+    if (strcmp(value, a) == 0)
+        *out = 0;
+    else if (strcmp(value, b) == 0)
+        *out = 1;
+    else
+        return cli_usage(NULL, "option '%s' takes %s or %s, not '%s'",
+                         option, a, b, value);
+    return CLI_EXIT_OK;
+}
+
+/* Parses the global options from argv[1]; *next gets the index of the
+ * command. @return CLI_CONTINUE, or an exit code. */
+static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
+{
+    static const char *const valued[] = {
+        "--data", "--auto-create", "--columns", "--durability", NULL,
+    };
+    int i = 1;
+    for (; i < argc && is_option(argv[i]); i++) {
+        const char *a = argv[i], *value = NULL;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            print_main_help();
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("pier %s\n", pier_version());
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(a, "--json") == 0) {
+            ctx->json = true;
+            continue;
+        }
+        const char *const *v = valued;
+        while (*v != NULL && !option_is(a, *v, &value))
+            v++;
+        if (*v == NULL) {
+            if (strncmp(a, "--json=", 7) == 0)
+                return cli_usage(NULL, "option '--json' takes no value");
+            return cli_usage(NULL, "unknown option '%s'", a);
+        }
+        if (value == NULL) {
+            if (i + 1 == argc)
+                return cli_usage(NULL, "option '%s' needs a value", *v);
+            value = argv[++i];
+        }
+        int which = 0, rc = CLI_EXIT_OK;
+        if (strcmp(*v, "--data") == 0) {
+            if (value[0] == '\0')
+                return cli_usage(NULL, "option '--data' needs a directory");
+            ctx->data_dir = value;
+        } else if (strcmp(*v, "--auto-create") == 0) {
+            rc = choice(*v, value, "on-write", "never", &which);
+            ctx->opts.auto_create = which ? PIER_AUTO_CREATE_NEVER
+                                          : PIER_AUTO_CREATE_ON_WRITE;
+        } else if (strcmp(*v, "--columns") == 0) {
+            rc = choice(*v, value, "infer", "declared", &which);
+            ctx->opts.columns = which ? PIER_COLUMNS_DECLARED
+                                      : PIER_COLUMNS_INFER;
+        } else {
+            rc = choice(*v, value, "full", "normal", &which);
+            ctx->opts.durability = which ? PIER_DURABILITY_NORMAL
+                                         : PIER_DURABILITY_FULL;
+        }
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    *next = i;
+    return CLI_CONTINUE;
+}
+
+static int run(cli_ctx *ctx, int argc, char **argv)
+{
+    int next = 0;
+    int rc = parse_global(ctx, argc, argv, &next);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if (next >= argc)
+        return cli_usage(NULL, "no command given");
+    const cli_command *cmd = find_command(argv[next]);
+    if (cmd == NULL)
+        return cli_usage(NULL, "unknown command '%s'", argv[next]);
+    return cmd->run(ctx, cmd, argc - next, argv + next);
+}
+
+int main(int argc, char **argv)
+{
+    static const pier_open_options defaults = PIER_OPEN_OPTIONS_INIT;
+    cli_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.opts = defaults;
+    /* A reader that goes away (`pier dump b | head`) makes writes fail
+     * with EPIPE instead of killing the process, so that the engine is
+     * still closed. */
+    signal(SIGPIPE, SIG_IGN);
+    int rc = argc > 0 ? run(&ctx, argc, argv)
+                      : cli_usage(NULL, "no command given");
+    pier_close(&ctx.engine);
+    /* A result that never reached stdout (a full disk) is a failure, even
+     * if the operation itself succeeded. A closed pipe is one too, but
+     * nobody is left to read about it: it fails quietly. */
+    errno = 0;
+    int flushed = fflush(stdout);
+    int why = ctx.stdout_errno != 0 ? ctx.stdout_errno : errno;
+    if (flushed != 0 || ferror(stdout)) {
+        int frc = CLI_EXIT_FAILED;
+        if (why != EPIPE) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "cannot write to stdout: %s",
+                     why != 0 ? strerror(why) : "write error");
+            frc = cli_fail_msg(&ctx, pier_status_tag(PIER_E_WRITE_FAILED),
+                               msg);
+        }
+        if (rc == CLI_EXIT_OK)
+            rc = frc;
+    }
+    return rc;
+}

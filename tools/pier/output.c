@@ -1,0 +1,262 @@
+/*
+ * output.c: how the pier command prints: diagnostics, watermarks, JSON
+ * strings and aligned tables.
+ *
+ * Invariants: results go to stdout, diagnostics to stderr; every
+ * diagnostic is one line (the usage "Try" hint aside); whatever bytes a
+ * message or a value holds, --json output stays valid JSON and a table
+ * cell stays on one line.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- UTF-8 ---- */
+
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0 if the
+ * byte at s does not start one (overlongs and surrogates are invalid). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;   /* bounds of the second byte */
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (n < len || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return len;
+}
+
+/* ---- JSON ---- */
+
+void cli_json_string(FILE *f, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    for (size_t i = 0; i < len;) {
+        unsigned char c = p[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+            i++;
+        } else if (c < 0x20) {
+            switch (c) {
+            case '\n': fputs("\\n", f); break;
+            case '\r': fputs("\\r", f); break;
+            case '\t': fputs("\\t", f); break;
+            case '\b': fputs("\\b", f); break;
+            case '\f': fputs("\\f", f); break;
+            default: fprintf(f, "\\u%04x", (unsigned)c); break;
+            }
+            i++;
+        } else {
+            size_t n = utf8_len(p + i, len - i);
+            if (n == 0) {
+                fputs("\\ufffd", f);
+                i++;
+            } else {
+                fwrite(p + i, 1, n, f);
+                i += n;
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+/* ---- diagnostics ---- */
+
+void cli_error_init(pier_error *err)
+{
+    memset(err, 0, sizeof *err);
+    err->offset = -1;
+}
+
+int cli_fail_msg(const cli_ctx *ctx, const char *tag, const char *message)
+{
+    if (tag == NULL)
+        tag = "Unknown";
+    if (message == NULL || message[0] == '\0')
+        message = "unknown error";
+    fflush(stdout);   /* results already printed come first on a tty */
+    if (ctx != NULL && ctx->json) {
+        fputs("{\"error\":", stderr);
+        cli_json_string(stderr, tag, strlen(tag));
+        fputs(",\"message\":", stderr);
+        cli_json_string(stderr, message, strlen(message));
+        fputs("}\n", stderr);
+    } else {
+        fprintf(stderr, "pier: error: %s: %s\n", tag, message);
+    }
+    return CLI_EXIT_FAILED;
+}
+
+int cli_fail(const cli_ctx *ctx, const pier_error *err)
+{
+    /* A library that failed without filling err still gets a tag. */
+    const char *tag = err->tag != NULL ? err->tag
+                                       : pier_status_tag(err->status);
+    char message[sizeof err->message];
+    memcpy(message, err->message, sizeof message);
+    message[sizeof message - 1] = '\0';
+    return cli_fail_msg(ctx, tag, message);
+}
+
+int cli_usage(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("pier: usage: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cmd != NULL)
+        fprintf(stderr, "\nTry 'pier %s --help'.\n", cmd->name);
+    else
+        fputs("\nTry 'pier --help'.\n", stderr);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_print_watermark(const cli_ctx *ctx, int64_t watermark)
+{
+    if (ctx->json)
+        printf("{\"watermark\":%" PRId64 "}\n", watermark);
+    else
+        printf("%" PRId64 "\n", watermark);
+    return CLI_EXIT_OK;
+}
+
+/* ---- tables ---- */
+
+struct cli_table {
+    size_t ncols;
+    size_t ncells;       /* cells added so far, row-major */
+    size_t cap;
+    char **cells;        /* display text, escaped, NUL-terminated */
+    size_t *widths;      /* code points of each cell */
+};
+
+cli_table *cli_table_new(size_t ncols)
+{
+    cli_table *t = calloc(1, sizeof *t);
+    if (t != NULL)
+        t->ncols = ncols > 0 ? ncols : 1;
+    return t;
+}
+
+void cli_table_free(cli_table *t)
+{
+    if (t == NULL)
+        return;
+    for (size_t i = 0; i < t->ncells; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    free(t->widths);
+    free(t);
+}
+
+/* Escapes s for one table cell into a new string; *width gets its code
+ * points. NULL if out of memory. */
+static char *cell_text(const char *s, size_t len, size_t *width)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    /* The worst case is "\xHH", four bytes for each byte. */
+    if (len > (SIZE_MAX - 1) / 4)
+        return NULL;
+    char *out = malloc(len * 4 + 1);
+    if (out == NULL)
+        return NULL;
+    size_t o = 0, w = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = p[i];
+        size_t n = c < 0x20 || c == 0x7F ? 0 : utf8_len(p + i, len - i);
+        if (n == 0) {
+            if (c == '\n')
+                o += (size_t)sprintf(out + o, "\\n");
+            else if (c == '\t')
+                o += (size_t)sprintf(out + o, "\\t");
+            else if (c == '\r')
+                o += (size_t)sprintf(out + o, "\\r");
+            else
+                o += (size_t)sprintf(out + o, "\\x%02X", (unsigned)c);
+            w += c == '\n' || c == '\t' || c == '\r' ? 2 : 4;
+            i++;
+        } else {
+            memcpy(out + o, p + i, n);
+            o += n;
+            w++;
+            i += n;
+        }
+    }
+    out[o] = '\0';
+    *width = w;
+    return out;
+}
+
+bool cli_table_add(cli_table *t, const char *s, size_t len)
+{
+    if (t->ncells == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        char **cells = realloc(t->cells, cap * sizeof *cells);
+        if (cells == NULL)
+            return false;
+        t->cells = cells;
+        size_t *widths = realloc(t->widths, cap * sizeof *widths);
+        if (widths == NULL)
+            return false;
+        t->widths = widths;
+        t->cap = cap;
+    }
+    size_t w = 0;
+    char *cell = cell_text(s != NULL ? s : "", s != NULL ? len : 0, &w);
+    if (cell == NULL)
+        return false;
+    t->cells[t->ncells] = cell;
+    t->widths[t->ncells] = w;
+    t->ncells++;
+    return true;
+}
+
+void cli_table_print(const cli_table *t, FILE *f)
+{
+    size_t col_width[16] = { 0 };   /* the CLI's tables have 2 or 3 */
+    size_t ncols = t->ncols < 16 ? t->ncols : 16;
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t c = i % t->ncols;
+        if (c < ncols && t->widths[i] > col_width[c])
+            col_width[c] = t->widths[i];
+    }
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t c = i % t->ncols;
+        bool last = c + 1 == t->ncols || i + 1 == t->ncells;
+        fputs(t->cells[i], f);
+        if (last) {
+            fputc('\n', f);
+            continue;
+        }
+        size_t pad = c < ncols ? col_width[c] - t->widths[i] : 0;
+        for (size_t k = 0; k < pad + 2; k++)
+            fputc(' ', f);
+    }
+}

@@ -1,0 +1,321 @@
+/*
+ * stream.c: splits a stream of JSON objects (stdin of `insert BOARD -`)
+ * into batches for pier_insert_json, without parsing the objects.
+ *
+ * The input is either one JSON array of objects or objects separated by
+ * white space (JSON lines). The splitter only finds where each top-level
+ * object starts and ends: it follows strings, their escapes and the depth
+ * of brackets, and leaves the objects' contents for the library to check.
+ *
+ * Invariants:
+ * - buf holds the input's bytes from offset `base` on, exactly, except
+ *   that the commas between array elements become spaces: a batch is then
+ *   valid JSON-lines text, and an offset in it plus `base` is the offset
+ *   in the input.
+ * - buf holds at most one batch and the object in progress: a batch is
+ *   handed on at batch_rows objects, or before its text would pass
+ *   PIER_MAX_BATCH_BYTES; an object longer than PIER_MAX_ROW_BYTES stops
+ *   the stream (the library would refuse it anyway), so memory stays under
+ *   their sum whatever the input.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Bytes read from the input at a time. */
+#define CHUNK_BYTES 65536
+
+typedef enum scan_state {
+    ST_START,        /* before the first non-blank byte */
+    ST_ARRAY_FIRST,  /* after '[': an object or ']' */
+    ST_ARRAY_NEXT,   /* after an element: ',' or ']' */
+    ST_ARRAY_ITEM,   /* after ',': an object */
+    ST_ARRAY_DONE,   /* after ']': only white space */
+    ST_LINES,        /* between objects of JSON lines */
+    ST_OBJECT        /* inside an object */
+} scan_state;
+
+typedef struct scanner {
+    cli_batch_fn fn;
+    void *payload;
+    pier_error *err;
+    size_t batch_rows;
+    char *buf;
+    size_t len, cap;
+    int64_t base;          /* input offset of buf[0] */
+    size_t rows;           /* complete objects in buf */
+    size_t complete;       /* bytes of buf through the last complete one */
+    size_t obj_start;      /* where in buf the object in progress starts */
+    int64_t pos;           /* input offset of the byte being scanned */
+    scan_state state;
+    bool array;            /* the input is an array, not JSON lines */
+    size_t depth;          /* brackets open in the current object */
+    bool in_string, escaped;
+} scanner;
+
+static pier_status fail(scanner *s, pier_status status, int64_t offset,
+                        const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static pier_status fail(scanner *s, pier_status status, int64_t offset,
+                        const char *fmt, ...)
+{
+    pier_error *err = s->err;
+    cli_error_init(err);
+    err->status = status;
+    err->tag = pier_status_tag(status);
+    err->offset = offset;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static pier_status flush(scanner *s);
+
+/* Adds a byte to buf, handing the batch on first if the byte would take
+ * it past PIER_MAX_BATCH_BYTES. */
+static pier_status append(scanner *s, char c)
+{
+    if (s->rows > 0 && s->len >= PIER_MAX_BATCH_BYTES) {
+        pier_status rc = flush(s);
+        if (rc != PIER_OK || (s->state != ST_OBJECT && s->rows == 0))
+            return rc;   /* a separator after a flushed batch is dropped */
+    }
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : CHUNK_BYTES;
+        char *buf = realloc(s->buf, cap);
+        if (buf == NULL)
+            return fail(s, PIER_E_OUT_OF_MEMORY, -1, "out of memory");
+        s->buf = buf;
+        s->cap = cap;
+    }
+    s->buf[s->len++] = c;
+    return PIER_OK;
+}
+
+/* Hands the complete objects in buf to the callback, and keeps the object
+ * in progress, if any, at the start of buf. */
+static pier_status flush(scanner *s)
+{
+    if (s->rows == 0)
+        return PIER_OK;
+    pier_status rc = s->fn(s->buf, s->complete, s->base, s->rows, s->payload,
+                           s->err);
+    if (rc != PIER_OK)
+        return rc;
+    if (s->state == ST_OBJECT) {
+        memmove(s->buf, s->buf + s->obj_start, s->len - s->obj_start);
+        s->len -= s->obj_start;
+        s->base += (int64_t)s->obj_start;
+        s->obj_start = 0;
+    } else {
+        s->len = 0;
+    }
+    s->rows = 0;
+    s->complete = 0;
+    return PIER_OK;
+}
+
+static pier_status begin_object(scanner *s)
+{
+    if (s->rows == 0) {   /* a new batch starts with this object */
+        s->len = 0;
+        s->base = s->pos;
+    }
+    s->obj_start = s->len;
+    s->state = ST_OBJECT;
+    s->depth = 1;
+    s->in_string = s->escaped = false;
+    return append(s, '{');
+}
+
+/* White space, or an array's comma as a space, between two objects of one
+ * batch; dropped when no batch is open. */
+static pier_status separator(scanner *s, char c)
+{
+    return s->rows > 0 ? append(s, c) : PIER_OK;
+}
+
+static pier_status in_object(scanner *s, char c)
+{
+    pier_status rc = append(s, c);
+    if (rc != PIER_OK)
+        return rc;
+    if (s->in_string) {
+        if (s->escaped)
+            s->escaped = false;
+        else if (c == '\\')
+            s->escaped = true;
+        else if (c == '"')
+            s->in_string = false;
+    } else if (c == '"') {
+        s->in_string = true;
+    } else if (c == '{' || c == '[') {
+        s->depth++;
+    } else if (c == '}' || c == ']') {
+        s->depth--;
+    }
+    if (s->depth == 0) {
+        s->rows++;
+        s->complete = s->len;
+        s->state = s->array ? ST_ARRAY_NEXT : ST_LINES;
+        return s->rows == s->batch_rows ? flush(s) : PIER_OK;
+    }
+    if (s->len - s->obj_start > PIER_MAX_ROW_BYTES) {
+        int64_t at = s->base + (int64_t)s->obj_start;
+        return fail(s, PIER_E_LIMIT_EXCEEDED, at,
+                    "the object at byte %" PRId64 " of stdin is larger "
+                    "than %d bytes, the most one row may take", at,
+                    PIER_MAX_ROW_BYTES);
+    }
+    return PIER_OK;
+}
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static pier_status step(scanner *s, char c)
+{
+    switch (s->state) {
+    case ST_OBJECT:
+        return in_object(s, c);
+    case ST_START:
+        if (blank(c))
+            return PIER_OK;
+        if (c == '[') {
+            s->array = true;
+            s->state = ST_ARRAY_FIRST;
+            return PIER_OK;
+        }
+        if (c == '{')
+            return begin_object(s);
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "expected an object or an array of objects at byte "
+                    "%" PRId64 " of stdin", s->pos);
+    case ST_ARRAY_FIRST:
+        if (blank(c))
+            return PIER_OK;
+        if (c == ']') {
+            s->state = ST_ARRAY_DONE;
+            return PIER_OK;
+        }
+        if (c == '{')
+            return begin_object(s);
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "expected an object or ']' at byte %" PRId64
+                    " of stdin", s->pos);
+    case ST_ARRAY_NEXT:
+        if (blank(c))
+            return separator(s, c);
+        if (c == ',') {
+            s->state = ST_ARRAY_ITEM;
+            return separator(s, ' ');
+        }
+        if (c == ']') {
+            s->state = ST_ARRAY_DONE;
+            return PIER_OK;
+        }
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "expected ',' or ']' at byte %" PRId64 " of stdin",
+                    s->pos);
+    case ST_ARRAY_ITEM:
+        if (blank(c))
+            return separator(s, c);
+        if (c == '{')
+            return begin_object(s);
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "expected an object at byte %" PRId64 " of stdin",
+                    s->pos);
+    case ST_ARRAY_DONE:
+        if (blank(c))
+            return PIER_OK;
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "unexpected data after the array at byte %" PRId64
+                    " of stdin", s->pos);
+    case ST_LINES:
+        if (blank(c))
+            return separator(s, c);
+        if (c == '{')
+            return begin_object(s);
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "expected an object at byte %" PRId64 " of stdin "
+                    "(JSON lines are objects separated by white space)",
+                    s->pos);
+    }
+    return PIER_OK;
+}
+
+/* What the end of the input means in each state. */
+static pier_status finish(scanner *s)
+{
+    switch (s->state) {
+    case ST_OBJECT: {
+        int64_t start = s->base + (int64_t)s->obj_start;
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "stdin ends at byte %" PRId64 ", inside the object "
+                    "that starts at byte %" PRId64, s->pos, start);
+    }
+    case ST_ARRAY_FIRST:
+    case ST_ARRAY_NEXT:
+    case ST_ARRAY_ITEM:
+        return fail(s, PIER_E_INVALID_JSON, s->pos,
+                    "stdin ends at byte %" PRId64 ", before the array is "
+                    "closed", s->pos);
+    case ST_START:
+    case ST_ARRAY_DONE:
+    case ST_LINES:
+        break;
+    }
+    return flush(s);
+}
+
+pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
+                             void *payload, pier_error *err)
+{
+    static const unsigned char bom[3] = { 0xEF, 0xBB, 0xBF };
+    scanner s;
+    memset(&s, 0, sizeof s);
+    s.fn = fn;
+    s.payload = payload;
+    s.err = err;
+    s.batch_rows = batch_rows > 0 ? batch_rows : 1;
+    s.state = ST_START;
+    char *chunk = malloc(CHUNK_BYTES);
+    if (chunk == NULL)
+        return fail(&s, PIER_E_OUT_OF_MEMORY, -1, "out of memory");
+    pier_status rc = PIER_OK;
+    size_t n;
+    bool first = true;
+    while (rc == PIER_OK && (n = fread(chunk, 1, CHUNK_BYTES, in)) > 0) {
+        size_t i = 0;
+        /* Editors on some systems start UTF-8 files with a byte order
+         * mark; the library skips it too. fread fills the chunk unless
+         * the input ends, so a BOM is never split across two reads. */
+        if (first && n >= 3 && memcmp(chunk, bom, 3) == 0) {
+            i = 3;
+            s.pos = 3;
+        }
+        first = false;
+        for (; rc == PIER_OK && i < n; i++, s.pos++)
+            rc = step(&s, chunk[i]);
+    }
+    if (rc == PIER_OK && ferror(in))
+        rc = fail(&s, PIER_E_READ_FAILED, -1, "cannot read stdin: %s",
+                  strerror(errno));
+    if (rc == PIER_OK)
+        rc = finish(&s);
+    free(chunk);
+    free(s.buf);
+    return rc;
+}
