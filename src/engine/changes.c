@@ -6,7 +6,8 @@
  *   schema    {"op":"create_board","strict":B,"columns":[COLUMN...]}
  *             {"op":"add_column","column":COLUMN}
  *             {"op":"widen_column","column":COLUMN,"from":TYPE}
- *   insert    {"rows":[ROW...]}      every column, logical values
+ *   insert    {"rows":[ROW...]}      every non-null column (an absent
+ *                                    column reads null), logical values
  *   truncate  {}
  *   drop      {"drop":true}
  * where COLUMN is {"id":N,"name":S,"type":S,"origin":S}: the stable id

@@ -413,8 +413,9 @@ static pier_status write_rows(insert_ctx *c, int64_t *wm, pier_error *err)
     for (size_t r = 0; rc == PIER_OK && r < rows->nrows; r++) {
         if (rows->row_bytes[r] > PIER_MAX_ROW_BYTES) {
             rc = pier__fail(err, PIER_E_LIMIT_EXCEEDED,
-                            "row %zu is %zu bytes; a row holds at most %d",
-                            r + 1, rows->row_bytes[r], PIER_MAX_ROW_BYTES);
+                            "row %zu is larger than %d bytes, the most one "
+                            "row may take", r + 1, PIER_MAX_ROW_BYTES);
+            pier__error_board(err, c->board_id);
             break;
         }
         pier__arena_reset(&scratch);

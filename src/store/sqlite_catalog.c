@@ -225,6 +225,7 @@ pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
                                       pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__sqlite_forget_inserts(l, b->id);
     pier_status rc = insert_board(l, b, err);
     pier__buf sql;
     pier__buf_init(&sql);

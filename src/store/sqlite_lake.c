@@ -391,6 +391,10 @@ static void rollback(pier__lake *lake)
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     if (!sqlite3_get_autocommit(l->db))
         sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+    /* An insert prepared inside the rolled-back transaction may name
+     * columns that no longer exist, under a catalog version that the next
+     * committed change will reuse: forget every cached insert. */
+    pier__sqlite_forget_inserts(l, NULL);
 }
 
 static const pier__lake_ops sqlite_ops = {

@@ -118,12 +118,32 @@ static bool write_value(pier__buf *out, json_t *v)
     return true;
 }
 
+/*
+ * The offset of the first byte of the fault. jansson reports the position
+ * after the token it could not take, and names that token in its message
+ * ("']' expected near '}'"); stepping back over it gives the offset the
+ * top-level row reader reports for the same mistake.
+ */
+static int fault_offset(const json_error_t *je)
+{
+    int pos = je->position;
+    const char *near = strstr(je->text, "near '");
+    if (near == NULL)
+        return pos;                     /* e.g. "near end of file" */
+    near += strlen("near '");
+    const char *end = strrchr(near, '\'');
+    if (end == NULL || end < near)
+        return pos;
+    int token = (int)(end - near);
+    return pos >= token ? pos - token : 0;
+}
+
 static pier_status parse_error(pier_error *err, const json_error_t *je)
 {
     enum json_error_code code = json_error_code(je);
     if (code == json_error_out_of_memory)
         return pier__oom(err);
-    int pos = je->position;
+    int pos = fault_offset(je);
     /* jansson says "too big integer" for integers and "real number
      * overflow" for reals under the same code; only the first is ours to
      * explain specially. */

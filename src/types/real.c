@@ -1,5 +1,5 @@
 /*
- * real.c: the canonical text of a double.
+ * real.c: the canonical text of a double, and of a float.
  *
  * The text is the shortest of %.15g, %.16g and %.17g that strtod reads
  * back as the same double: 15 digits round-trip every decimal a person
@@ -18,6 +18,18 @@
 
 #include "types/types.h"
 
+/* Without a point, an exponent or "inf"/"nan" the text reads as an
+ * integer; ".0" keeps it a real number in JSON and in text. */
+static size_t mark_real(char *out, int len)
+{
+    if (strpbrk(out, ".eni") == NULL) {
+        out[len++] = '.';
+        out[len++] = '0';
+        out[len] = '\0';
+    }
+    return (size_t)len;
+}
+
 size_t pier__double_format(double d, char out[PIER__DOUBLE_BUF])
 {
     int len = 0;
@@ -30,12 +42,20 @@ size_t pier__double_format(double d, char out[PIER__DOUBLE_BUF])
         if (memcmp(&back, &d, sizeof d) == 0)
             break;
     }
-    /* Without a point, an exponent or "inf"/"nan" the text reads as an
-     * integer; ".0" keeps it a real number in JSON and in text. */
-    if (strpbrk(out, ".eni") == NULL) {
-        out[len++] = '.';
-        out[len++] = '0';
-        out[len] = '\0';
+    return mark_real(out, len);
+}
+
+/* The same for a 32-bit float: the shortest of 6 to 9 significant digits
+ * that reads back as the same float, so that a float column holding 0.1
+ * reads "0.1", not the double nearest to the float ("0.10000000149..."). */
+size_t pier__float_format(float f, char out[PIER__DOUBLE_BUF])
+{
+    int len = 0;
+    for (int prec = 6; prec <= 9; prec++) {
+        len = snprintf(out, PIER__DOUBLE_BUF, "%.*g", prec, (double)f);
+        float back = strtof(out, NULL);
+        if (memcmp(&back, &f, sizeof f) == 0)
+            break;
     }
-    return (size_t)len;
+    return mark_real(out, len);
 }

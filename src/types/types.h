@@ -172,6 +172,9 @@ pier__i128 pier__i128_from_public(pier_hugeint v);
  * integer ("2.0", "0.1", "1e+300"). */
 #define PIER__DOUBLE_BUF 32
 size_t pier__double_format(double d, char out[PIER__DOUBLE_BUF]);
+/* The same for a float column's values: 6 to 9 significant digits, the
+ * fewest that read back as the same float ("0.1", not "0.100000001"). */
+size_t pier__float_format(float f, char out[PIER__DOUBLE_BUF]);
 
 /*
  * Validates a JSON document (an object or an array) and appends its

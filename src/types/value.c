@@ -102,6 +102,7 @@ static size_t scalar_text(const logical *l, char out[SCALAR_BUF])
     case PIER_KIND_HUGEINT:
         return pier__i128_format(l->h, out);
     case PIER_KIND_FLOAT:
+        return pier__float_format((float)l->d, out);
     case PIER_KIND_DOUBLE:
         return pier__double_format(l->d, out);
     case PIER_KIND_TIMESTAMP:

@@ -25,7 +25,7 @@ $ pier insert b '{"id":"x","s":"unterminated}'
 ! pier: error: InvalidJson: unterminated string at byte 14
 [exit 1]
 $ pier insert b '{"id":"x","doc":{"a":[1,2}}'
-! pier: error: InvalidJson: invalid JSON at byte 26: ']' expected near '}'
+! pier: error: InvalidJson: invalid JSON at byte 25: ']' expected near '}'
 [exit 1]
 $ pier insert b ''
 ! pier: error: InvalidJson: empty input at byte 0
