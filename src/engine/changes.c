@@ -7,7 +7,9 @@
  *             {"op":"add_column","column":COLUMN}
  *             {"op":"widen_column","column":COLUMN,"from":TYPE}
  *   insert    {"rows":[ROW...]}      every non-null column (an absent
- *                                    column reads null), logical values
+ *                                    column reads null), logical values;
+ *                                    updated_at is left out: it is the
+ *                                    record's committed_at
  *   truncate  {}
  *   drop      {"drop":true}
  * where COLUMN is {"id":N,"name":S,"type":S,"origin":S}: the stable id

@@ -402,10 +402,26 @@ static pier_status write_rows(insert_ctx *c, int64_t *wm, pier_error *err)
     pier__cell *cells = malloc(b->ncolumns * sizeof *cells);
     pier__arena scratch;
     pier__arena_init(&scratch);
-    pier__buf payload;
+    pier__buf payload, keys;
     pier__buf_init(&payload);
+    pier__buf_init(&keys);
+    /* Each column's `"name":` for the change record, escaped once per
+     * write instead of once per row: keys.p + key_at[k] up to
+     * key_at[k + 1]. */
+    size_t *key_at = malloc((b->ncolumns + 1) * sizeof *key_at);
     pier_status rc = PIER_OK;
-    if (cells == NULL) {
+    if (cells == NULL || key_at == NULL) {
+        rc = pier__oom(err);
+        goto done;
+    }
+    for (size_t k = 0; k < b->ncolumns; k++) {
+        key_at[k] = keys.len;
+        const char *name = b->columns[k].name;
+        pier__buf_json_string(&keys, name, strlen(name));
+        pier__buf_putc(&keys, ':');
+    }
+    key_at[b->ncolumns] = keys.len;
+    if (keys.oom) {
         rc = pier__oom(err);
         goto done;
     }
@@ -459,13 +475,13 @@ static pier_status write_rows(insert_ctx *c, int64_t *wm, pier_error *err)
             pier__buf_putc(&payload, ',');
         pier__buf_putc(&payload, '{');
         for (size_t k = 0; k < b->ncolumns; k++) {
-            if (cells[k].st == PIER__ST_NULL)
+            /* updated_at is the record's committed_at: not repeated. */
+            if (cells[k].st == PIER__ST_NULL || k == PIER__COL_UPDATED_AT)
                 continue;
             if (k > 0)
                 pier__buf_putc(&payload, ',');
-            const char *name = b->columns[k].name;
-            pier__buf_json_string(&payload, name, strlen(name));
-            pier__buf_putc(&payload, ':');
+            pier__buf_append(&payload, keys.p + key_at[k],
+                             key_at[k + 1] - key_at[k]);
             pier__cell_to_json(&payload, &cells[k], b->columns[k].type);
         }
         pier__buf_putc(&payload, '}');
@@ -479,8 +495,10 @@ static pier_status write_rows(insert_ctx *c, int64_t *wm, pier_error *err)
                                             c->now, wm, err);
 done:
     free(cells);
+    free(key_at);
     pier__arena_free(&scratch);
     pier__buf_free(&payload);
+    pier__buf_free(&keys);
     return rc;
 }
 
