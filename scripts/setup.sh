@@ -21,6 +21,7 @@ need_pc() {     # need_pc PKG-CONFIG-MODULE PACKAGE
 
 need_cmd cc build-essential
 need_cmd make build-essential
+need_cmd c++ g++          # pier.h is checked to compile as C++ too
 need_cmd cmake cmake
 need_cmd pkg-config pkg-config
 need_cmd clang clang

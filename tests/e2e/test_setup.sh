@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The setup step installs what is missing on a fresh Debian machine: as
+# root it runs `apt-get update` once and `apt-get install -y` with exactly
+# the missing packages; not as root it prints that command and stops; with
+# everything present it does nothing. Commands are stubbed on PATH so that
+# the test changes nothing on the machine.
+set -euo pipefail
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+
+stub() {  # stub NAME BODY
+    printf '#!/usr/bin/env bash\n%s\n' "$2" >"$tmp/bin/$1"
+    chmod +x "$tmp/bin/$1"
+}
+# pkg-config knows every module but jansson and cmocka.
+stub pkg-config 'case "$*" in *jansson*|*cmocka*) exit 1;; *) exit 0;; esac'
+stub apt-get "echo \"apt-get \$*\" >>'$tmp/apt.log'"
+for c in cc c++ make cmake clang; do stub "$c" 'exit 0'; done
+export PATH="$tmp/bin:$PATH"
+
+# Not root: the exact command, exit 1, nothing installed.
+stub id 'echo 1000'
+if bash "$src/scripts/setup.sh" 2>"$tmp/err"; then
+    echo "setup succeeded with packages missing"; exit 1
+fi
+grep -qx 'pier setup: run as root:  apt-get update && apt-get install -y libcmocka-dev libjansson-dev' "$tmp/err" ||
+    { cat "$tmp/err"; exit 1; }
+[ ! -e "$tmp/apt.log" ] || { echo "apt-get ran without root"; exit 1; }
+
+# Root: update once, then install exactly the missing packages.
+stub id 'echo 0'
+bash "$src/scripts/setup.sh" 2>/dev/null
+printf '%s\n' 'apt-get update -q' \
+    'apt-get install -y libcmocka-dev libjansson-dev --no-install-recommends' \
+    >"$tmp/want"
+diff -u "$tmp/want" "$tmp/apt.log"
+
+# Everything present: nothing to do.
+rm "$tmp/apt.log"
+stub pkg-config 'exit 0'
+bash "$src/scripts/setup.sh"
+[ ! -e "$tmp/apt.log" ] || { echo "apt-get ran with nothing missing"; exit 1; }
+echo "setup installs exactly what is missing"
