@@ -89,6 +89,10 @@ char *pier__arena_strndup(pier__arena *a, const char *s, size_t n);
 
 /* ---- UTF-8 and names (utf8.c) ---- */
 
+/* The length of the well-formed UTF-8 sequence at the start of s[0..n) (1
+ * for ASCII), or 0 if there is none: no overlongs, no surrogates, nothing
+ * beyond U+10FFFF. */
+size_t pier__utf8_seq(const char *s, size_t n);
 /* Whether s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
 bool pier__utf8_valid(const char *s, size_t n);
 /* ASCII case-insensitive equality of two byte strings, as SQLite compares

@@ -6,40 +6,48 @@
 
 #include "base/base.h"
 
-bool pier__utf8_valid(const char *str, size_t n)
+size_t pier__utf8_seq(const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
+    if (n == 0)
+        return 0;
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t len;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;                   /* continuation byte, C0/C1, F5..FF */
+    }
+    if (n < len)
+        return 0;
+    for (size_t k = 1; k < len; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;                   /* overlong, beyond Unicode, surrogate */
+    return len;
+}
+
+bool pier__utf8_valid(const char *s, size_t n)
+{
     size_t i = 0;
     while (i < n) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return false;           /* continuation byte, C0/C1, F5..FF */
-        }
-        if (n - i < len)
+        size_t len = pier__utf8_seq(s + i, n - i);
+        if (len == 0)
             return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;           /* overlong, beyond Unicode, surrogate */
         i += len;
     }
     return true;

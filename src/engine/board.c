@@ -11,15 +11,6 @@
 
 #include "engine/engine.h"
 
-/* Puts a changed board into the cache, which then reflects `version`. */
-static void install(pier_engine *e, pier__board *b, int64_t version)
-{
-    if (pier__catalog_put(&e->catalog, b))
-        e->catalog.version = version;
-    else
-        e->catalog.version = -1;      /* out of memory: reload next time */
-}
-
 static pier_status check_args(pier_engine *e, const char *board,
                               pier_error *err)
 {
@@ -130,7 +121,7 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
         free(types);
         return rc;
     }
-    int64_t now = pier__engine_now(engine), wm = 0, version = 0;
+    int64_t now = pier__engine_now(engine), wm = 0;
     pier__board *b = NULL;
     if (pier__catalog_find(&engine->catalog, board) != NULL) {
         rc = pier__fail(err, PIER_E_BOARD_EXISTS, "board '%s' already "
@@ -155,11 +146,7 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
     if (rc == PIER_OK)
         rc = pier__change_board_created(engine, b, now, &wm, err);
     if (rc == PIER_OK)
-        rc = engine->lake->ops->catalog_bump(engine->lake, &version, err);
-    if (rc == PIER_OK) {
-        install(engine, b, version);
-        b = NULL;
-    }
+        rc = pier__engine_install(engine, &b, err);
 done:
     pier__board_free(b);
     free(types);
@@ -361,7 +348,7 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
     if (rc != PIER_OK)
         return rc;
     pier__board *b = NULL, *draft = NULL;
-    int64_t wm = 0, version = 0;
+    int64_t wm = 0;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
         goto done;
@@ -394,11 +381,7 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
         rc = pier__change_column_added(engine, draft, col,
                                        pier__engine_now(engine), &wm, err);
     if (rc == PIER_OK)
-        rc = engine->lake->ops->catalog_bump(engine->lake, &version, err);
-    if (rc == PIER_OK) {
-        install(engine, draft, version);
-        draft = NULL;
-    }
+        rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
     rc = pier__engine_end(engine, rc, err);
@@ -445,7 +428,7 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
     if (rc != PIER_OK)
         return rc;
     pier__board *b = NULL, *draft = NULL;
-    int64_t wm = 0, version = 0;
+    int64_t wm = 0;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
         goto done;
@@ -487,11 +470,7 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
         rc = pier__change_column_widened(engine, draft, (size_t)at, from,
                                          pier__engine_now(engine), &wm, err);
     if (rc == PIER_OK)
-        rc = engine->lake->ops->catalog_bump(engine->lake, &version, err);
-    if (rc == PIER_OK) {
-        install(engine, draft, version);
-        draft = NULL;
-    }
+        rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
     rc = pier__engine_end(engine, rc, err);

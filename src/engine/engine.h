@@ -31,6 +31,14 @@ pier_status pier__engine_begin(pier_engine *e, bool write, pier_error *err);
  * of the whole call: a failed commit turns success into failure. */
 pier_status pier__engine_end(pier_engine *e, pier_status rc,
                              pier_error *err);
+/*
+ * The last step of a write that changed a board's schema (inside its
+ * transaction): bumps the catalog version and puts *draft in the cache in
+ * place of the board it was cloned from, taking ownership (*draft becomes
+ * NULL). A failed commit afterwards makes pier__engine_end forget it.
+ */
+pier_status pier__engine_install(pier_engine *e, pier__board **draft,
+                                 pier_error *err);
 /* The engine's clock. */
 int64_t pier__engine_now(const pier_engine *e);
 

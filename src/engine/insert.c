@@ -8,7 +8,7 @@
  *     for it (nulls decide nothing; a column given only nulls is not
  *     created). Name rules and strictness are checked here.
  *  2. schema: a new board and new columns are created, each with its
- *     change record.
+ *     change record (the catalog version is bumped once, at the end).
  *  3. rows: each row is encoded against its columns (base columns by their
  *     own rules, updated_at set to the write's time) and stored; its
  *     logical values are appended to the insert's change record.
@@ -290,8 +290,7 @@ static pier_status plan_columns(insert_ctx *c, pier_error *err)
 }
 
 /* Pass 2: the new board or columns, each with its schema record. */
-static pier_status apply_schema(insert_ctx *c, int64_t *version,
-                                pier_error *err)
+static pier_status apply_schema(insert_ctx *c, pier_error *err)
 {
     if (c->draft == NULL)
         return PIER_OK;
@@ -313,8 +312,6 @@ static pier_status apply_schema(insert_ctx *c, int64_t *version,
                                                &wm, err);
         }
     }
-    if (rc == PIER_OK)
-        rc = lake->ops->catalog_bump(lake, version, err);
     return rc;
 }
 
@@ -514,7 +511,7 @@ pier_status pier__insert(int64_t *watermark, pier_engine *e,
         .board = pier__catalog_find(&e->catalog, board),
         .now = pier__engine_now(e),
     };
-    int64_t wm = 0, version = -1;
+    int64_t wm = 0;
     if (c.board == NULL && e->opts.auto_create == PIER_AUTO_CREATE_NEVER) {
         rc = pier__fail(err, PIER_E_BOARD_NOT_FOUND,
                         "no board '%s', and this engine creates boards only "
@@ -532,16 +529,11 @@ pier_status pier__insert(int64_t *watermark, pier_engine *e,
     if (rc == PIER_OK)
         rc = plan_columns(&c, err);
     if (rc == PIER_OK)
-        rc = apply_schema(&c, &version, err);
+        rc = apply_schema(&c, err);
     if (rc == PIER_OK)
         rc = write_rows(&c, &wm, err);
-    if (rc == PIER_OK && c.draft != NULL) {
-        if (pier__catalog_put(&e->catalog, c.draft))
-            e->catalog.version = version;
-        else
-            e->catalog.version = -1;
-        c.draft = NULL;
-    }
+    if (rc == PIER_OK && c.draft != NULL)
+        rc = pier__engine_install(e, &c.draft, err);
 done:
     pier__board_free(c.draft);
     free(c.pend);

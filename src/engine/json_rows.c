@@ -79,38 +79,6 @@ static int peek(const reader *r)
 
 /* ---- strings ---- */
 
-/* The length of the well-formed UTF-8 sequence at s[0..n) (no overlongs,
- * no surrogates, nothing beyond U+10FFFF), or 0 if it is not one. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t k = 1; k < len; k++) {
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[k] & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
 /* Four hex digits at s[0..n) as a code unit; false if they are not. */
 static bool hex4(const char *s, size_t n, uint32_t *out)
 {
@@ -249,7 +217,7 @@ static pier_status read_string(reader *r, const char **out, size_t *out_len)
             d[k++] = (char)c;
             p++;
         } else {
-            size_t m = utf8_seq((const unsigned char *)s + p, end - p);
+            size_t m = pier__utf8_seq(s + p, end - p);
             if (m == 0)
                 return bad(r, p, "invalid UTF-8 in string");
             memcpy(d + k, s + p, m);

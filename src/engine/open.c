@@ -167,6 +167,21 @@ pier_status pier__engine_end(pier_engine *e, pier_status rc,
     return rc;
 }
 
+pier_status pier__engine_install(pier_engine *e, pier__board **draft,
+                                 pier_error *err)
+{
+    int64_t version;
+    pier_status rc = e->lake->ops->catalog_bump(e->lake, &version, err);
+    if (rc != PIER_OK)
+        return rc;
+    if (pier__catalog_put(&e->catalog, *draft))
+        e->catalog.version = version;
+    else
+        e->catalog.version = -1;      /* out of memory: reload next time */
+    *draft = NULL;
+    return PIER_OK;
+}
+
 pier_status pier__engine_board(pier_engine *e, const char *id,
                                pier__board **out, pier_error *err)
 {
