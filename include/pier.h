@@ -76,11 +76,12 @@ typedef enum pier_status {
     PIER_E_READ_FAILED = 17,          /* "ReadFailed" */
     PIER_E_DUPLICATE_COLUMN = 18,     /* "DuplicateColumn" */
     PIER_E_UNKNOWN_TYPE = 19,         /* "UnknownType" */
-    PIER_E_ROW_NOT_FOUND = 20         /* "RowNotFound" */
+    PIER_E_ROW_NOT_FOUND = 20,        /* "RowNotFound" */
+    PIER_E_ENTITY_NOT_ALLOWED = 21    /* "EntityNotAllowed" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 21
+#define PIER_STATUS_COUNT 22
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
@@ -479,9 +480,296 @@ PIER_API pier_status pier_board_scan(pier_engine *engine, const char *board,
                                      pier_row_fn fn, void *payload,
                                      pier_error *err);
 
-/* The newest watermark of the lake (0 when nothing was ever written). */
-PIER_API pier_status pier_head(int64_t *out, pier_engine *engine,
-                               pier_error *err);
+/* ------------------------------------------------------------------ */
+/* More writes: update, upsert, delete, compact                         */
+
+/*
+ * Every write below follows the rules of the inserts: the same typing,
+ * strictness and reserved names (a new column in a patch or an upserted row
+ * is inferred or refused exactly as on insert), one atomic write per call,
+ * updated_at set to the time the engine accepted the write, and the
+ * watermark it committed at in *watermark (which may be NULL). Every stored
+ * version of a row carries a version stamp in the reserved column `_v`: a
+ * hybrid logical clock, strictly increasing on a lake even when the wall
+ * clock steps back.
+ */
+
+/*
+ * Patches the row `id` with the members of the JSON object `patch` (a
+ * member set to null clears that column; `id` may appear only with the
+ * row's own id).
+ * @return PIER_E_ROW_NOT_FOUND if the board has no such row (nothing is
+ *         written); the insert errors otherwise.
+ */
+PIER_API pier_status pier_update_json(int64_t *watermark, pier_engine *engine,
+                                      const char *board, const char *id,
+                                      const char *patch, size_t len,
+                                      pier_error *err);
+/*
+ * Applies many patches as one atomic write: `json` is an array of
+ * {"id": ID, "patch": {...}}. Patches apply in array order, so two patches
+ * to one id stack exactly as two calls would.
+ */
+PIER_API pier_status pier_update_many_json(int64_t *watermark,
+                                           pier_engine *engine,
+                                           const char *board,
+                                           const char *json, size_t len,
+                                           pier_error *err);
+/* The same from a C batch: each row's `id` names the row it patches, its
+ * other columns are the patch. */
+PIER_API pier_status pier_update_rows(int64_t *watermark, pier_engine *engine,
+                                      const char *board,
+                                      const pier_rows *patches,
+                                      pier_error *err);
+
+/*
+ * Writes complete rows: each replaces any stored row with the same id
+ * (columns it omits read null afterwards) or is inserted. When two
+ * versions of one id meet, the higher version stamp wins; within one call
+ * later rows win over earlier ones. JSON as for pier_insert_json.
+ */
+PIER_API pier_status pier_upsert_json(int64_t *watermark, pier_engine *engine,
+                                      const char *board, const char *json,
+                                      size_t len, pier_error *err);
+PIER_API pier_status pier_upsert_rows(int64_t *watermark, pier_engine *engine,
+                                      const char *board,
+                                      const pier_rows *rows,
+                                      pier_error *err);
+
+/* Deletes rows by id; an id that is not there is not an error. */
+PIER_API pier_status pier_delete(int64_t *watermark, pier_engine *engine,
+                                 const char *board, const char *id,
+                                 pier_error *err);
+PIER_API pier_status pier_delete_many(int64_t *watermark, pier_engine *engine,
+                                      const char *board,
+                                      const char *const *ids, size_t nids,
+                                      pier_error *err);
+
+/*
+ * Reclaims the superseded row versions the storage keeps and says how many
+ * it reclaimed. The embedded lake replaces a row in place, so it keeps none
+ * and the answer is 0.
+ */
+PIER_API pier_status pier_compact(int64_t *reclaimed, pier_engine *engine,
+                                  const char *board, pier_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Transactions                                                         */
+
+/*
+ * A transaction names the boards it may write up front, then runs any of
+ * the writes above on them and commits them as one atomic write with one
+ * watermark; every row it writes shares one updated_at. A write to a board
+ * not named fails with PIER_E_ENTITY_NOT_ALLOWED. Any failed write poisons
+ * the transaction: later writes fail at once and commit rolls everything
+ * back and returns the first failure. Boards created inside it disappear on
+ * rollback.
+ *
+ * A transaction holds the engine from begin to commit or rollback: other
+ * threads' calls on this engine wait. It belongs to one thread.
+ */
+typedef struct pier_tx pier_tx;
+
+PIER_API pier_status pier_tx_begin(pier_tx **out, pier_engine *engine,
+                                   const char *const *boards, size_t nboards,
+                                   pier_error *err);
+PIER_API pier_status pier_tx_insert_json(pier_tx *tx, const char *board,
+                                         const char *json, size_t len,
+                                         pier_error *err);
+PIER_API pier_status pier_tx_insert_rows(pier_tx *tx, const char *board,
+                                         const pier_rows *rows,
+                                         pier_error *err);
+PIER_API pier_status pier_tx_upsert_json(pier_tx *tx, const char *board,
+                                         const char *json, size_t len,
+                                         pier_error *err);
+PIER_API pier_status pier_tx_upsert_rows(pier_tx *tx, const char *board,
+                                         const pier_rows *rows,
+                                         pier_error *err);
+PIER_API pier_status pier_tx_update_json(pier_tx *tx, const char *board,
+                                         const char *id, const char *patch,
+                                         size_t len, pier_error *err);
+PIER_API pier_status pier_tx_update_rows(pier_tx *tx, const char *board,
+                                         const pier_rows *patches,
+                                         pier_error *err);
+PIER_API pier_status pier_tx_delete_many(pier_tx *tx, const char *board,
+                                         const char *const *ids, size_t nids,
+                                         pier_error *err);
+/* Commits and releases the transaction (also when the commit fails). */
+PIER_API pier_status pier_tx_commit(int64_t *watermark, pier_tx *tx,
+                                    pier_error *err);
+/* Rolls back and releases the transaction. NULL: no-op. */
+PIER_API void pier_tx_rollback(pier_tx *tx);
+
+/* ------------------------------------------------------------------ */
+/* The change feed                                                      */
+
+/*
+ * Every write appends change records in its own transaction. A record has
+ * a watermark (its position), the board, a kind ("insert", "upsert",
+ * "update", "delete", "truncate", "drop", "schema"), a JSON payload that
+ * lets a consumer rebuild the board exactly (docs/feed.md lists them) and
+ * the time it was committed. maintain() drops old records and moves the
+ * retention floor; a consumer that asks for records below it is told to
+ * resync.
+ */
+typedef struct pier_change {
+    int64_t watermark;
+    const char *board;
+    const char *kind;
+    const char *payload;       /* JSON text, NUL-terminated */
+    size_t payload_len;
+    int64_t committed_at;      /* microseconds since the Unix epoch, UTC */
+} pier_change;
+
+typedef struct pier_changes_page {
+    bool resync;               /* the records after `after` are no longer
+                                  all kept: re-read the board, then
+                                  continue after `from` */
+    int64_t from;              /* resync only */
+    int64_t next;              /* the `after` of the following page */
+    size_t nrecords;
+    const pier_change *records;  /* ascending watermarks */
+} pier_changes_page;
+
+/*
+ * The board's records with watermark > after, ascending, at most `limit`
+ * (0: a default of 1000; more than 10000 is cut to 10000). Release with
+ * pier_changes_page_free(). A dropped board's records are still returned,
+ * ending with its drop record, so a board that does not exist is not an
+ * error (the page is empty if it never had records).
+ * @return PIER_E_INVALID_BOARD_ID; PIER_E_INVALID_ARGUMENT if after < 0.
+ */
+PIER_API pier_status pier_changes(pier_changes_page **out,
+                                  pier_engine *engine, const char *board,
+                                  int64_t after, size_t limit,
+                                  pier_error *err);
+PIER_API void pier_changes_page_free(pier_changes_page *page);
+/* The page as JSON: {"resync":false,"records":[...],"next":N} or
+ * {"resync":true,"from":N}; a record is {"watermark":N,"board":B,
+ * "kind":K,"payload":{...},"committed_at":"RFC 3339"}. For pier_free(). */
+PIER_API char *pier_changes_page_to_json(const pier_changes_page *page);
+/* One record as JSON, as inside a page. For pier_free(). */
+PIER_API char *pier_change_to_json(const pier_change *change);
+
+/* Follows a board's feed: catch-up from `after`, then live. */
+typedef struct pier_watch pier_watch;
+
+typedef struct pier_watch_options {
+    unsigned version;          /* PIER_WATCH_OPTIONS_VERSION */
+    int64_t after;             /* start after this watermark */
+    int poll_ms;               /* how often to look for other processes'
+                                  writes (0: 100); this engine's writes
+                                  wake a watch at once */
+    size_t limit;              /* records per page; 0: 1000 */
+} pier_watch_options;
+
+#define PIER_WATCH_OPTIONS_VERSION 1
+#define PIER_WATCH_OPTIONS_INIT { PIER_WATCH_OPTIONS_VERSION, 0, 100, 0 }
+
+PIER_API pier_status pier_watch_open(pier_watch **out, pier_engine *engine,
+                                     const char *board,
+                                     const pier_watch_options *opts,
+                                     pier_error *err);
+/*
+ * Blocks until the next non-empty page (records, or a resync, after which
+ * the watch continues from `from`), and hands it over (*out, for
+ * pier_changes_page_free). When the watch is cancelled, returns PIER_OK
+ * with *out NULL.
+ */
+PIER_API pier_status pier_watch_next(pier_changes_page **out,
+                                     pier_watch *watch, pier_error *err);
+/* Makes a pending or later pier_watch_next return. Safe from any thread
+ * (not from a signal handler: have a thread sigwait() and call it);
+ * idempotent. */
+PIER_API void pier_watch_cancel(pier_watch *watch);
+/* Releases the watch; no pier_watch_next may be running. NULL: no-op.
+ * Watches must be closed before their engine. */
+PIER_API void pier_watch_close(pier_watch *watch);
+
+/*
+ * A listener is called once per touched board after each of this engine's
+ * own write commits, with the board and the range of watermarks the write
+ * appended for it. It runs on the engine's dispatch thread, never on the
+ * writer's call path: a slow listener delays other listeners, not writes.
+ * It may call the engine (pier_changes, to read the records), but must not
+ * close it. A listener sees only writes committed after it subscribed.
+ * pier_close frees the listeners still subscribed: do not remove them
+ * after it.
+ */
+typedef struct pier_change_event {
+    const char *board;
+    int64_t first_watermark;
+    int64_t last_watermark;
+} pier_change_event;
+typedef void (*pier_change_fn)(const pier_change_event *event,
+                               void *payload);
+typedef struct pier_listener pier_listener;
+
+PIER_API pier_status pier_on_change(pier_listener **out, pier_engine *engine,
+                                    pier_change_fn fn, void *payload,
+                                    pier_error *err);
+/* Unsubscribes: once this returns the listener is not running and is never
+ * called again (when called from inside the listener itself, after it
+ * returns). NULL: no-op. */
+PIER_API void pier_listener_remove(pier_listener *listener);
+
+/* The newest watermark this engine knows of, without I/O: its own writes
+ * and whatever its last read of the lake saw. */
+PIER_API int64_t pier_head(const pier_engine *engine);
+/* The newest watermark of the lake, read from it (0 when nothing was ever
+ * written). */
+PIER_API pier_status pier_head_from_catalog(int64_t *out,
+                                            pier_engine *engine,
+                                            pier_error *err);
+/*
+ * The watermark the board's rows reflect. In the embedded topology a
+ * board is always at the head, so this is the lake's head; the clustered
+ * topology will answer for its replica.
+ */
+PIER_API pier_status pier_watermark_of(int64_t *out, pier_engine *engine,
+                                       const char *board, pier_error *err);
+/* Catches the board's replica up to the head: a no-op in the embedded
+ * topology, which reports the head it is at in *watermark. */
+PIER_API pier_status pier_sync(int64_t *watermark, pier_engine *engine,
+                               const char *board, pier_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Operations                                                           */
+
+/*
+ * Drops change records committed more than `older_than_hours` ago (the
+ * newest record is always kept) and moves the retention floor to the
+ * highest watermark dropped, checkpoints the write-ahead log and returns
+ * free pages to the file system.
+ */
+PIER_API pier_status pier_maintain(pier_engine *engine, int older_than_hours,
+                                   pier_error *err);
+/* Writes pending buffered changes to the lake: one board or (NULL) all.
+ * The embedded lake buffers nothing, so this checks the board and returns.
+ */
+PIER_API pier_status pier_flush(pier_engine *engine, const char *board,
+                                pier_error *err);
+/* Drops a board's cached replica. The embedded lake caches none, so this
+ * checks the board and returns. */
+PIER_API pier_status pier_evict(pier_engine *engine, const char *board,
+                                pier_error *err);
+
+typedef struct pier_stats {
+    int64_t boards;
+    int64_t rows;              /* over every board */
+    int64_t change_records;    /* kept in the change log */
+    int64_t head;
+    int64_t floor;             /* retention floor: records at or below it
+                                  may be gone */
+    int64_t lake_bytes;        /* the lake file */
+    int64_t wal_bytes;         /* its write-ahead log */
+    int64_t writes;            /* writes this engine committed */
+    int64_t queries;           /* reads this engine served */
+    int64_t last_maintenance;  /* microseconds since the epoch; 0: never */
+} pier_stats;
+
+PIER_API pier_status pier_stats_get(pier_stats *out, pier_engine *engine,
+                                    pier_error *err);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@ static const char *const tags[PIER_STATUS_COUNT] = {
     [PIER_E_DUPLICATE_COLUMN] = "DuplicateColumn",
     [PIER_E_UNKNOWN_TYPE] = "UnknownType",
     [PIER_E_ROW_NOT_FOUND] = "RowNotFound",
+    [PIER_E_ENTITY_NOT_ALLOWED] = "EntityNotAllowed",
 };
 
 PIER_API const char *pier_status_tag(pier_status status)

@@ -20,12 +20,6 @@ static pier_status check_args(pier_engine *e, const char *board,
     return pier__board_id_check(board, err);
 }
 
-static void set_watermark(int64_t *out, int64_t wm)
-{
-    if (out != NULL)
-        *out = wm;
-}
-
 /* Parses a type spelling given for `column` of `board`. */
 static pier_status parse_type(const char *board, const char *column,
                               const char *spelling, pier__type *out,
@@ -116,12 +110,12 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
         return rc;
     }
 
-    rc = pier__engine_begin(engine, true, err);
+    pier__write w;
+    rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK) {
         free(types);
         return rc;
     }
-    int64_t now = pier__engine_now(engine), wm = 0;
     pier__board *b = NULL;
     if (pier__catalog_find(&engine->catalog, board) != NULL) {
         rc = pier__fail(err, PIER_E_BOARD_EXISTS, "board '%s' already "
@@ -129,7 +123,7 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
         pier__error_board(err, board);
         goto done;
     }
-    b = pier__board_new(board, opts->strict, now);
+    b = pier__board_new(board, opts->strict, w.now);
     for (size_t i = 0; b != NULL && i < opts->ncolumns; i++) {
         const char *name = opts->columns[i].name;
         if (!pier__board_append(b, name, strlen(name), types[i],
@@ -144,16 +138,13 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
     }
     rc = engine->lake->ops->board_create(engine->lake, b, err);
     if (rc == PIER_OK)
-        rc = pier__change_board_created(engine, b, now, &wm, err);
+        rc = pier__change_board_created(&w, b, err);
     if (rc == PIER_OK)
         rc = pier__engine_install(engine, &b, err);
 done:
     pier__board_free(b);
     free(types);
-    rc = pier__engine_end(engine, rc, err);
-    if (rc == PIER_OK)
-        set_watermark(watermark, wm);
-    return rc;
+    return pier__write_end(&w, rc, watermark, err);
 }
 
 PIER_API pier_status pier_board_has(bool *out, pier_engine *engine,
@@ -283,21 +274,17 @@ PIER_API pier_status pier_board_truncate(int64_t *watermark,
     pier_status rc = check_args(engine, board, err);
     if (rc != PIER_OK)
         return rc;
-    rc = pier__engine_begin(engine, true, err);
+    pier__write w;
+    rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK)
         return rc;
     pier__board *b = NULL;
-    int64_t wm = 0;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc == PIER_OK)
         rc = engine->lake->ops->board_truncate(engine->lake, b, err);
     if (rc == PIER_OK)
-        rc = pier__change_simple(engine, board, "truncate", "{}",
-                                 pier__engine_now(engine), &wm, err);
-    rc = pier__engine_end(engine, rc, err);
-    if (rc == PIER_OK)
-        set_watermark(watermark, wm);
-    return rc;
+        rc = pier__change_simple(&w, board, "truncate", "{}", err);
+    return pier__write_end(&w, rc, watermark, err);
 }
 
 PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
@@ -306,27 +293,25 @@ PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
     pier_status rc = check_args(engine, board, err);
     if (rc != PIER_OK)
         return rc;
-    rc = pier__engine_begin(engine, true, err);
+    pier__write w;
+    rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK)
         return rc;
     pier__board *b = NULL;
-    int64_t wm = 0, version = 0;
+    int64_t version = 0;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc == PIER_OK)
         rc = engine->lake->ops->board_drop(engine->lake, b, err);
     if (rc == PIER_OK)
-        rc = pier__change_simple(engine, board, "drop", "{\"drop\":true}",
-                                 pier__engine_now(engine), &wm, err);
+        rc = pier__change_simple(&w, board, "drop", "{\"drop\":true}",
+                                 err);
     if (rc == PIER_OK)
         rc = engine->lake->ops->catalog_bump(engine->lake, &version, err);
     if (rc == PIER_OK) {
         pier__catalog_remove(&engine->catalog, board);
         engine->catalog.version = version;
     }
-    rc = pier__engine_end(engine, rc, err);
-    if (rc == PIER_OK)
-        set_watermark(watermark, wm);
-    return rc;
+    return pier__write_end(&w, rc, watermark, err);
 }
 
 PIER_API pier_status pier_board_add_column(int64_t *watermark,
@@ -344,11 +329,11 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
     rc = check_declared(board, &def, 0, &t, err);
     if (rc != PIER_OK)
         return rc;
-    rc = pier__engine_begin(engine, true, err);
+    pier__write w;
+    rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK)
         return rc;
     pier__board *b = NULL, *draft = NULL;
-    int64_t wm = 0;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
         goto done;
@@ -378,16 +363,12 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
     size_t col = draft->ncolumns - 1;
     rc = engine->lake->ops->column_add(engine->lake, draft, col, err);
     if (rc == PIER_OK)
-        rc = pier__change_column_added(engine, draft, col,
-                                       pier__engine_now(engine), &wm, err);
+        rc = pier__change_column_added(&w, draft, col, err);
     if (rc == PIER_OK)
         rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
-    rc = pier__engine_end(engine, rc, err);
-    if (rc == PIER_OK)
-        set_watermark(watermark, wm);
-    return rc;
+    return pier__write_end(&w, rc, watermark, err);
 }
 
 /* Why `from` cannot widen to `to`, for the error message. */
@@ -424,11 +405,11 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
     rc = parse_type(board, column, type, &to, err);
     if (rc != PIER_OK)
         return rc;
-    rc = pier__engine_begin(engine, true, err);
+    pier__write w;
+    rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK)
         return rc;
     pier__board *b = NULL, *draft = NULL;
-    int64_t wm = 0;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
         goto done;
@@ -441,7 +422,7 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
                         "'%s' is a base column; its type is fixed",
                         b->columns[at].name);
     } else if (b->columns[at].type.kind == to.kind) {
-        rc = engine->lake->ops->head(engine->lake, &wm, err);
+        rc = engine->lake->ops->head(engine->lake, &w.watermark, err);
         goto done;                         /* already that type: no-op */
     } else if (!pier__type_can_widen(b->columns[at].type, to)) {
         pier__type from = b->columns[at].type;
@@ -467,14 +448,10 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
     rc = engine->lake->ops->column_widen(engine->lake, draft, (size_t)at,
                                          from, err);
     if (rc == PIER_OK)
-        rc = pier__change_column_widened(engine, draft, (size_t)at, from,
-                                         pier__engine_now(engine), &wm, err);
+        rc = pier__change_column_widened(&w, draft, (size_t)at, from, err);
     if (rc == PIER_OK)
         rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
-    rc = pier__engine_end(engine, rc, err);
-    if (rc == PIER_OK)
-        set_watermark(watermark, wm);
-    return rc;
+    return pier__write_end(&w, rc, watermark, err);
 }

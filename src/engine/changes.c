@@ -6,15 +6,19 @@
  *   schema    {"op":"create_board","strict":B,"columns":[COLUMN...]}
  *             {"op":"add_column","column":COLUMN}
  *             {"op":"widen_column","column":COLUMN,"from":TYPE}
- *   insert    {"rows":[ROW...]}      every non-null column (an absent
- *                                    column reads null), logical values;
- *                                    updated_at is left out: it is the
- *                                    record's committed_at
+ *   insert    {"rows":[ROW...]}      new rows
+ *   upsert    {"rows":[ROW...]}      complete rows, each replacing any row
+ *                                    of its id
+ *   update    {"id":ID,"patch":{...}}  one record per patch, in order;
+ *                                    a null in the patch clears the column
+ *   delete    {"ids":[ID...]}        ids not there are listed too
  *   truncate  {}
  *   drop      {"drop":true}
  * where COLUMN is {"id":N,"name":S,"type":S,"origin":S}: the stable id
  * travels with every schema record, so a consumer follows renames and never
- * has to start over because of one.
+ * has to start over because of one. A ROW holds every non-null column (an
+ * absent column reads null) with its logical value; updated_at is left
+ * out of rows and patches: it is the record's committed_at.
  */
 #include <string.h>
 
@@ -34,22 +38,35 @@ void pier__change_column_json(pier__buf *b, const pier__column *c)
                      pier__type_name(c->type), origin_names[c->origin]);
 }
 
-static pier_status append(pier_engine *e, const char *board,
-                          const char *kind, pier__buf *payload, int64_t now,
-                          int64_t *watermark, pier_error *err)
+static pier_status append(pier__write *w, const char *board,
+                          const char *kind, pier__buf *payload,
+                          pier_error *err)
 {
     pier_status rc;
+    pier__lake *lake = w->e->lake;
+    int64_t wm = 0;
     if (payload->oom)
         rc = pier__oom(err);
     else
-        rc = e->lake->ops->change_append(e->lake, board, kind, payload->p,
-                                         payload->len, now, watermark, err);
+        rc = lake->ops->change_append(lake, board, kind, payload->p,
+                                      payload->len, w->now, w->stamp, &wm,
+                                      err);
+    if (rc == PIER_OK)
+        rc = pier__engine_touch(w->e, board, wm, err);
+    if (rc == PIER_OK)
+        w->watermark = wm;
     pier__buf_free(payload);
     return rc;
 }
 
-pier_status pier__change_board_created(pier_engine *e, const pier__board *b,
-                                       int64_t now, int64_t *watermark,
+pier_status pier__change_append(pier__write *w, const char *board,
+                                const char *kind, pier__buf *payload,
+                                pier_error *err)
+{
+    return append(w, board, kind, payload, err);
+}
+
+pier_status pier__change_board_created(pier__write *w, const pier__board *b,
                                        pier_error *err)
 {
     pier__buf p;
@@ -62,24 +79,22 @@ pier_status pier__change_board_created(pier_engine *e, const pier__board *b,
         pier__change_column_json(&p, &b->columns[i]);
     }
     pier__buf_puts(&p, "]}");
-    return append(e, b->id, "schema", &p, now, watermark, err);
+    return append(w, b->id, "schema", &p, err);
 }
 
-pier_status pier__change_column_added(pier_engine *e, const pier__board *b,
-                                      size_t col, int64_t now,
-                                      int64_t *watermark, pier_error *err)
+pier_status pier__change_column_added(pier__write *w, const pier__board *b,
+                                      size_t col, pier_error *err)
 {
     pier__buf p;
     pier__buf_init(&p);
     pier__buf_puts(&p, "{\"op\":\"add_column\",\"column\":");
     pier__change_column_json(&p, &b->columns[col]);
     pier__buf_putc(&p, '}');
-    return append(e, b->id, "schema", &p, now, watermark, err);
+    return append(w, b->id, "schema", &p, err);
 }
 
-pier_status pier__change_column_widened(pier_engine *e, const pier__board *b,
+pier_status pier__change_column_widened(pier__write *w, const pier__board *b,
                                         size_t col, pier__type from,
-                                        int64_t now, int64_t *watermark,
                                         pier_error *err)
 {
     pier__buf p;
@@ -87,16 +102,15 @@ pier_status pier__change_column_widened(pier_engine *e, const pier__board *b,
     pier__buf_puts(&p, "{\"op\":\"widen_column\",\"column\":");
     pier__change_column_json(&p, &b->columns[col]);
     pier__buf_printf(&p, ",\"from\":\"%s\"}", pier__type_name(from));
-    return append(e, b->id, "schema", &p, now, watermark, err);
+    return append(w, b->id, "schema", &p, err);
 }
 
-pier_status pier__change_simple(pier_engine *e, const char *board,
+pier_status pier__change_simple(pier__write *w, const char *board,
                                 const char *kind, const char *payload,
-                                int64_t now, int64_t *watermark,
                                 pier_error *err)
 {
     pier__buf p;
     pier__buf_init(&p);
     pier__buf_puts(&p, payload);
-    return append(e, board, kind, &p, now, watermark, err);
+    return append(w, board, kind, &p, err);
 }

@@ -13,6 +13,7 @@
 
 #include "base/base.h"
 #include "catalog/catalog.h"
+#include "engine/feed.h"
 #include "store/lake.h"
 #include "types/types.h"
 
@@ -22,7 +23,36 @@ struct pier_engine {
     pier_open_options opts;
     pier__lake *lake;          /* guarded by lock */
     pier__catalog catalog;     /* guarded by lock; a cache of the lake's */
+    pier__touched *touched;    /* guarded by lock: the boards the open
+                                  write transaction appended records for */
+    size_t ntouched;
+    size_t touched_cap;
+    pier_tx *tx;               /* guarded by lock: the open pier_tx */
+    pier__feed feed;           /* the change feed's shared state */
+    bool feed_open;            /* pier__feed_open succeeded */
 };
+
+/* A write in progress: one call on its own, or one write of a pier_tx. */
+typedef struct pier__write {
+    pier_engine *e;
+    int64_t now;               /* updated_at of every row it writes */
+    int64_t stamp;             /* its version stamp (_v) */
+    int64_t watermark;         /* the last record it appended; 0: none */
+} pier__write;
+
+/* Starts a standalone write: engine_begin(write), then the time and the
+ * version stamp. On failure nothing is held. */
+pier_status pier__write_begin(pier__write *w, pier_engine *e,
+                              pier_error *err);
+/* Ends it: commits (rc == PIER_OK) or rolls back; on success stores the
+ * watermark in *watermark (which may be NULL). */
+pier_status pier__write_end(pier__write *w, pier_status rc,
+                            int64_t *watermark, pier_error *err);
+/* Whether this thread has a pier_tx open on `e` (tx.c). */
+bool pier__tx_open_here(const pier_engine *e);
+/* Records that the open write appended `watermark` for `board`. */
+pier_status pier__engine_touch(pier_engine *e, const char *board,
+                               int64_t watermark, pier_error *err);
 
 /* Locks the engine, begins a transaction and refreshes the catalog. On
  * failure nothing is held. */
@@ -49,31 +79,61 @@ pier_status pier__engine_board(pier_engine *e, const char *id,
 
 /* ---- change records (changes.c) ---- */
 
-/* Appends a schema record describing a new board and all its columns. */
-pier_status pier__change_board_created(pier_engine *e, const pier__board *b,
-                                       int64_t now, int64_t *watermark,
+/* Each appends one record in the write's transaction, with its time and
+ * stamp, records the board as touched and sets w->watermark. */
+/* A schema record describing a new board and all its columns. */
+pier_status pier__change_board_created(pier__write *w, const pier__board *b,
                                        pier_error *err);
-/* Appends a schema record for b->columns[col], just added. */
-pier_status pier__change_column_added(pier_engine *e, const pier__board *b,
-                                      size_t col, int64_t now,
-                                      int64_t *watermark, pier_error *err);
-/* Appends a schema record for a widening of b->columns[col] from `from`. */
-pier_status pier__change_column_widened(pier_engine *e, const pier__board *b,
+/* A schema record for b->columns[col], just added. */
+pier_status pier__change_column_added(pier__write *w, const pier__board *b,
+                                      size_t col, pier_error *err);
+/* A schema record for a widening of b->columns[col] from `from`. */
+pier_status pier__change_column_widened(pier__write *w, const pier__board *b,
                                         size_t col, pier__type from,
-                                        int64_t now, int64_t *watermark,
                                         pier_error *err);
-/* Appends a record with a fixed payload (truncate, drop). */
-pier_status pier__change_simple(pier_engine *e, const char *board,
+/* A record with a fixed payload (truncate, drop). */
+pier_status pier__change_simple(pier__write *w, const char *board,
                                 const char *kind, const char *payload,
-                                int64_t now, int64_t *watermark,
+                                pier_error *err);
+/* A record whose payload the caller built; frees the buffer. */
+pier_status pier__change_append(pier__write *w, const char *board,
+                                const char *kind, pier__buf *payload,
                                 pier_error *err);
 /* Appends one column's description, {"id":..,"name":..,"type":..,
  * "origin":..}. */
 void pier__change_column_json(pier__buf *b, const pier__column *c);
 
-/* ---- the shared insert path (insert.c) ---- */
-pier_status pier__insert(int64_t *watermark, pier_engine *e,
-                         const char *board, const pier_rows *rows,
-                         pier_error *err);
+/* ---- the write paths (write.c, tx.c) ---- */
+
+/* How a batch of rows is written. */
+typedef enum pier__write_mode {
+    PIER__MODE_INSERT,       /* new rows; a stored id is DuplicateId */
+    PIER__MODE_UPSERT,       /* complete rows replacing any of their id */
+    PIER__MODE_UPDATE        /* patches of stored rows */
+} pier__write_mode;
+
+/* A row's id, for the update path: not NUL-terminated. */
+typedef struct pier__idref {
+    const char *p;
+    size_t n;
+} pier__idref;
+
+/*
+ * Writes a batch inside an open write (standalone or in a transaction).
+ * For PIER__MODE_UPDATE, `ids` gives the row each patch applies to (NULL:
+ * each row's own `id` field).
+ */
+pier_status pier__write_rows(pier__write *w, const char *board,
+                             pier__write_mode mode, const pier_rows *rows,
+                             const pier__idref *ids, pier_error *err);
+/* Reads the JSON input of a write: rows for insert and upsert, exactly one
+ * patch object for an update. */
+pier_status pier__read_json(pier_rows *rows, pier__write_mode mode,
+                            const char *json, size_t len, pier_error *err);
+/* Deletes rows by id inside an open write. */
+pier_status pier__write_delete(pier__write *w, const char *board,
+                               const char *const *ids, size_t nids,
+                               pier_error *err);
+
 
 #endif /* PIER_ENGINE_H */

@@ -1,7 +1,10 @@
 /*
  * json_rows.c: the JSON row reader behind pier_insert_json(). It turns one
  * object, an array of objects, or white-space-separated objects (JSON
- * lines) into a pier_rows batch, in a single pass over the text.
+ * lines) into a pier_rows batch, in a single pass over the text. The same
+ * reader takes the array of {"id": ..., "patch": {...}} elements of
+ * pier_update_many_json(): each element is one row, its id first, then the
+ * patch's members read exactly as a row's.
  *
  * Why not jansson: an integer beyond 64 bits must decide hugeint, and
  * jansson cannot represent one. So the top level (the rows and their
@@ -15,6 +18,8 @@
  *   is relative to the start of the whole input, BOM included.
  * - Names and strings are decoded straight into the batch's arena (never
  *   longer than their JSON text), so the fields are pushed as "owned".
+ * - A patch's row starts with its "id" field, whatever the order of the
+ *   element's members; the patch's own members follow it, all of them.
  * - On failure the batch may hold the rows read so far; the caller releases
  *   it. Everything this file allocates outside the batch is freed here.
  */
@@ -38,14 +43,27 @@
 #define INT64_SAFE_DIGITS 18
 #define I128_MAX_DIGITS 39
 
-typedef struct reader {
+typedef struct reader reader;
+
+/* What the input holds: rows, or patches. */
+typedef struct shape {
+    pier_status (*item)(reader *r);  /* reads one element, at its '{' */
+    bool lines;             /* may the top level be objects (JSON lines)? */
+    const char *noun;       /* "row" or "patch", in limit messages */
+    const char *top;        /* expected at the top level */
+    const char *first;      /* expected as an array's first element */
+    const char *next;       /* expected after an array's ',' */
+} shape;
+
+struct reader {
     const char *s;
     size_t n;              /* bytes of input */
     size_t i;              /* the next byte to read */
+    const shape *shape;
     pier_rows *rows;
     pier_error *err;
     pier__buf scratch;     /* number text for strtod; canonical documents */
-} reader;
+};
 
 static pier_status bad(reader *r, size_t at, const char *what)
 {
@@ -470,13 +488,75 @@ static pier_status read_value(reader *r, pier__value *v)
     return bad(r, r->i, "expected a value");
 }
 
-/* Rows are numbered from 1 in messages, as the insert path numbers them. */
-static pier_status row_too_big(reader *r, size_t row, size_t start)
+/* Rows (and patches) are numbered from 1 in messages, as the insert path
+ * numbers them. */
+static pier_status too_big(reader *r, size_t row, size_t start)
 {
+    const char *noun = r->shape->noun;
     return pier__fail(r->err, PIER_E_LIMIT_EXCEEDED,
-                      "row %zu (at byte %zu) is larger than %d bytes, the "
-                      "most one row may take", row + 1, start,
-                      PIER_MAX_ROW_BYTES);
+                      "%s %zu (at byte %zu) is larger than %d bytes, the "
+                      "most one %s may take", noun, row + 1, start,
+                      PIER_MAX_ROW_BYTES, noun);
+}
+
+/*
+ * Reads the members of the object at r->i (its '{') as fields of row
+ * `row`, the latest, leaving r->i after its '}'. The row's text begins at
+ * `start` (before this object, for a patch): the row is refused as soon
+ * as it is known to be larger than PIER_MAX_ROW_BYTES.
+ */
+static pier_status read_members(reader *r, size_t row, size_t start)
+{
+    r->i++;
+    skip_ws(r);
+    if (peek(r) == '}') {
+        r->i++;
+        return PIER_OK;
+    }
+    bool first = true;
+    for (;;) {
+        if (peek(r) != '"')
+            return bad(r, r->i, first ? "expected a member name or '}'"
+                                      : "expected a member name");
+        first = false;
+        const char *name;
+        size_t name_len;
+        pier_status rc = read_string(r, &name, &name_len);
+        if (rc != PIER_OK)
+            return rc;
+        skip_ws(r);
+        if (peek(r) != ':')
+            return bad(r, r->i, "expected ':'");
+        r->i++;
+        skip_ws(r);
+        pier__value v;
+        rc = read_value(r, &v);
+        if (rc == PIER_OK)
+            rc = pier__rows_push_owned(r->rows, name, name_len, &v, r->err);
+        if (rc != PIER_OK)
+            return rc;
+        if (r->i - start > PIER_MAX_ROW_BYTES)
+            return too_big(r, row, start);
+        skip_ws(r);
+        int c = peek(r);
+        if (c == '}') {
+            r->i++;
+            return PIER_OK;
+        }
+        if (c != ',')
+            return bad(r, r->i, "expected ',' or '}'");
+        r->i++;
+        skip_ws(r);
+    }
+}
+
+/* Ends row `row`, whose text ran from `start` to r->i: its size. */
+static pier_status end_row(reader *r, size_t row, size_t start)
+{
+    if (r->i - start > PIER_MAX_ROW_BYTES)
+        return too_big(r, row, start);
+    r->rows->row_bytes[row] = r->i - start;
+    return PIER_OK;
 }
 
 /* Reads the object at r->i as one row. */
@@ -485,58 +565,104 @@ static pier_status read_row(reader *r)
     size_t start = r->i;
     size_t row = r->rows->nrows;
     pier_status rc = pier__rows_begin(r->rows, r->err);
+    if (rc == PIER_OK)
+        rc = read_members(r, row, start);
+    if (rc == PIER_OK)
+        rc = end_row(r, row, start);
+    return rc;
+}
+
+/*
+ * Reads the object at r->i as one patch, {"id": STRING, "patch": OBJECT}
+ * with its members in either order, into one row: the id as its first
+ * field, then the patch's members. The id may come last, so its field is
+ * pushed first as a placeholder (fields may move as the array grows, hence
+ * the index) and filled in when it is read.
+ */
+static pier_status read_patch(reader *r)
+{
+    size_t start = r->i;
+    size_t row = r->rows->nrows;
+    pier_status rc = pier__rows_begin(r->rows, r->err);
     if (rc != PIER_OK)
         return rc;
+    pier__value none;
+    memset(&none, 0, sizeof none);
+    none.kind = PIER_KIND_NULL;
+    rc = pier__rows_push_owned(r->rows, "id", 2, &none, r->err);
+    if (rc != PIER_OK)
+        return rc;
+    size_t id_field = r->rows->nfields - 1;
+    bool have_id = false;
+    bool have_patch = false;
     r->i++;
     skip_ws(r);
-    if (peek(r) == '}') {
-        r->i++;
-    } else {
-        bool first = true;
+    if (peek(r) != '}') {
         for (;;) {
             if (peek(r) != '"')
-                return bad(r, r->i, first ? "expected a member name or '}'"
-                                          : "expected a member name");
-            first = false;
+                return bad(r, r->i, "expected a member name");
+            size_t at = r->i;
             const char *name;
             size_t name_len;
             rc = read_string(r, &name, &name_len);
             if (rc != PIER_OK)
                 return rc;
+            bool is_id = name_len == 2 && memcmp(name, "id", 2) == 0;
+            bool is_patch = name_len == 5 && memcmp(name, "patch", 5) == 0;
+            if (!is_id && !is_patch)
+                return bad(r, at,
+                           "expected only \"id\" and \"patch\" in a patch");
+            if (is_id ? have_id : have_patch)
+                return bad(r, at, is_id ? "duplicate \"id\" in a patch; "
+                                          "expected exactly one"
+                                        : "duplicate \"patch\" in a patch; "
+                                          "expected exactly one");
             skip_ws(r);
             if (peek(r) != ':')
                 return bad(r, r->i, "expected ':'");
             r->i++;
             skip_ws(r);
-            pier__value v;
-            rc = read_value(r, &v);
-            if (rc == PIER_OK)
-                rc = pier__rows_push_owned(r->rows, name, name_len, &v,
-                                           r->err);
-            if (rc != PIER_OK)
-                return rc;
-            /* Fail a huge row as soon as it is known to be one. */
+            if (is_id) {
+                if (peek(r) != '"')
+                    return bad(r, r->i, "\"id\" must be a string");
+                pier__field *f = &r->rows->fields[id_field];
+                f->name = name;    /* "id", decoded into the arena */
+                rc = read_string(r, &f->value.s, &f->value.n);
+                if (rc != PIER_OK)
+                    return rc;
+                f->value.kind = PIER_KIND_TEXT;
+                have_id = true;
+            } else {
+                if (peek(r) != '{')
+                    return bad(r, r->i, "\"patch\" must be an object");
+                rc = read_members(r, row, start);
+                if (rc != PIER_OK)
+                    return rc;
+                have_patch = true;
+            }
             if (r->i - start > PIER_MAX_ROW_BYTES)
-                return row_too_big(r, row, start);
+                return too_big(r, row, start);
             skip_ws(r);
             int c = peek(r);
-            if (c == '}') {
-                r->i++;
+            if (c == '}')
                 break;
-            }
             if (c != ',')
                 return bad(r, r->i, "expected ',' or '}'");
             r->i++;
             skip_ws(r);
         }
     }
-    if (r->i - start > PIER_MAX_ROW_BYTES)
-        return row_too_big(r, row, start);
-    r->rows->row_bytes[row] = r->i - start;
-    return PIER_OK;
+    /* At the closing brace: what is missing is reported there. */
+    if (!have_id || !have_patch)
+        return bad(r, r->i, !have_id && !have_patch
+                                ? "expected \"id\" and \"patch\" in a patch"
+                                : !have_id ? "expected \"id\" in a patch"
+                                           : "expected \"patch\" in a patch");
+    r->i++;
+    return end_row(r, row, start);
 }
 
-/* An array of objects, at r->i. */
+/* An array of elements (rows or patches), at r->i. */
 static pier_status read_array(reader *r)
 {
     r->i++;
@@ -547,10 +673,10 @@ static pier_status read_array(reader *r)
         bool first = true;
         for (;;) {
             if (peek(r) != '{')
-                return bad(r, r->i, first ? "expected an object or ']'"
-                                          : "expected an object");
+                return bad(r, r->i, first ? r->shape->first
+                                          : r->shape->next);
             first = false;
-            pier_status rc = read_row(r);
+            pier_status rc = r->shape->item(r);
             if (rc != PIER_OK)
                 return rc;
             skip_ws(r);
@@ -589,8 +715,26 @@ static pier_status read_lines(reader *r)
     }
 }
 
-pier_status pier__json_rows_read(pier_rows *rows, const char *json,
-                                 size_t len, pier_error *err)
+static const shape rows_shape = {
+    .item = read_row,
+    .lines = true,
+    .noun = "row",
+    .top = "expected an object or an array of objects",
+    .first = "expected an object or ']'",
+    .next = "expected an object",
+};
+
+static const shape patches_shape = {
+    .item = read_patch,
+    .lines = false,
+    .noun = "patch",
+    .top = "expected an array of patches",
+    .first = "expected a patch object or ']'",
+    .next = "expected a patch object",
+};
+
+static pier_status read_input(pier_rows *rows, const char *json, size_t len,
+                              const shape *sh, pier_error *err)
 {
     assert(rows->nrows == 0 && rows->nfields == 0);
     /* Checked before reading a byte: the limit exists so that no write
@@ -602,7 +746,7 @@ pier_status pier__json_rows_read(pier_rows *rows, const char *json,
     if (json == NULL && len > 0)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "json is NULL");
     reader r = { .s = json != NULL ? json : "", .n = len, .i = 0,
-                 .rows = rows, .err = err };
+                 .shape = sh, .rows = rows, .err = err };
     pier__buf_init(&r.scratch);
     /* Editors on some systems start UTF-8 files with a byte order mark. */
     if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
@@ -614,10 +758,22 @@ pier_status pier__json_rows_read(pier_rows *rows, const char *json,
         rc = bad(&r, r.i, "empty input");
     else if (c == '[')
         rc = read_array(&r);
-    else if (c == '{')
+    else if (c == '{' && sh->lines)
         rc = read_lines(&r);
     else
-        rc = bad(&r, r.i, "expected an object or an array of objects");
+        rc = bad(&r, r.i, sh->top);
     pier__buf_free(&r.scratch);
     return rc;
+}
+
+pier_status pier__json_rows_read(pier_rows *rows, const char *json,
+                                 size_t len, pier_error *err)
+{
+    return read_input(rows, json, len, &rows_shape, err);
+}
+
+pier_status pier__json_patches_read(pier_rows *rows, const char *json,
+                                    size_t len, pier_error *err)
+{
+    return read_input(rows, json, len, &patches_shape, err);
 }

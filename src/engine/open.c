@@ -73,8 +73,19 @@ PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
         .busy_timeout_ms = opts->busy_timeout_ms,
     };
     rc = pier__sqlite_lake_open(&e->lake, data_dir, &cfg, err);
+    if (rc == PIER_OK)
+        rc = pier__feed_open(&e->feed, err);
     if (rc != PIER_OK)
         goto done;
+    e->feed_open = true;
+    /* pier_head() answers without I/O: start it at the lake's head. */
+    int64_t head = 0;
+    if (e->lake->ops->begin_read(e->lake, err) == PIER_OK) {
+        if (e->lake->ops->head(e->lake, &head, err) == PIER_OK)
+            pier__feed_saw_head(&e->feed, head);
+        e->lake->ops->commit(e->lake, err);
+    }
+    pier__error_clear(err);
     *out = e;                              /* ownership moves to the caller */
     e = NULL;
 done:
@@ -88,8 +99,13 @@ PIER_API void pier_close(pier_engine **engine)
         return;
     pier_engine *e = *engine;
     *engine = NULL;
+    /* The dispatch thread may still call listeners, which may call the
+     * engine: stop it before anything else goes. */
+    if (e->feed_open)
+        pier__feed_close(&e->feed);
     if (e->lake != NULL)
         e->lake->ops->close(e->lake);
+    free(e->touched);
     pier__catalog_clear(&e->catalog);
     pthread_mutex_destroy(&e->lock);
     free(e->data_dir);
@@ -139,7 +155,13 @@ static pier_status refresh(pier_engine *e, pier_error *err)
 pier_status pier__engine_begin(pier_engine *e, bool write, pier_error *err)
 {
     pier__error_clear(err);
+    if (pier__tx_open_here(e))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "this thread has a transaction open on the engine: "
+                          "write through it, and make other calls after it "
+                          "ends");
     pthread_mutex_lock(&e->lock);
+    e->ntouched = 0;
     pier_status rc = write ? e->lake->ops->begin_write(e->lake, err)
                            : e->lake->ops->begin_read(e->lake, err);
     if (rc == PIER_OK) {
@@ -162,7 +184,10 @@ pier_status pier__engine_end(pier_engine *e, pier_status rc,
         /* The call installed its catalog changes in the cache before the
          * commit failed: forget them by forcing a reload. */
         e->catalog.version = -1;
+    } else if (e->ntouched > 0) {
+        pier__feed_committed(&e->feed, e->touched, e->ntouched);
     }
+    e->ntouched = 0;
     pthread_mutex_unlock(&e->lock);
     return rc;
 }
@@ -193,15 +218,56 @@ pier_status pier__engine_board(pier_engine *e, const char *id,
     return PIER_E_BOARD_NOT_FOUND;
 }
 
-PIER_API pier_status pier_head(int64_t *out, pier_engine *engine,
-                               pier_error *err)
+pier_status pier__engine_touch(pier_engine *e, const char *board,
+                               int64_t watermark, pier_error *err)
 {
-    if (engine == NULL || out == NULL)
-        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
-                          "pier_head needs an engine and an output");
-    pier_status rc = pier__engine_begin(engine, false, err);
+    for (size_t i = 0; i < e->ntouched; i++) {
+        if (strcmp(e->touched[i].board, board) == 0) {
+            e->touched[i].last = watermark;
+            return PIER_OK;
+        }
+    }
+    if (e->ntouched == e->touched_cap) {
+        size_t cap = e->touched_cap == 0 ? 4 : e->touched_cap * 2;
+        pier__touched *t = realloc(e->touched, cap * sizeof *t);
+        if (t == NULL)
+            return pier__oom(err);
+        e->touched = t;
+        e->touched_cap = cap;
+    }
+    pier__touched *t = &e->touched[e->ntouched++];
+    pier__copy_field(t->board, sizeof t->board, board);
+    t->first = watermark;
+    t->last = watermark;
+    return PIER_OK;
+}
+
+pier_status pier__write_begin(pier__write *w, pier_engine *e,
+                              pier_error *err)
+{
+    *w = (pier__write){ .e = e };
+    pier_status rc = pier__engine_begin(e, true, err);
     if (rc != PIER_OK)
         return rc;
-    rc = engine->lake->ops->head(engine->lake, out, err);
-    return pier__engine_end(engine, rc, err);
+    /* The version stamp is a hybrid logical clock: the wall clock, or one
+     * more than the newest stamp on the lake when the clock stands still or
+     * went back, so that stamps only grow on a lake. */
+    int64_t last = 0;
+    w->now = pier__engine_now(e);
+    rc = e->lake->ops->last_stamp(e->lake, &last, err);
+    if (rc != PIER_OK) {
+        pier__engine_end(e, rc, err);
+        return rc;
+    }
+    w->stamp = w->now > last ? w->now : last + 1;
+    return PIER_OK;
+}
+
+pier_status pier__write_end(pier__write *w, pier_status rc,
+                            int64_t *watermark, pier_error *err)
+{
+    rc = pier__engine_end(w->e, rc, err);
+    if (rc == PIER_OK && watermark != NULL)
+        *watermark = w->watermark;
+    return rc;
 }

@@ -75,4 +75,23 @@ static inline size_t pier__rows_row_end(const pier_rows *rows, size_t r)
 pier_status pier__json_rows_read(pier_rows *rows, const char *json,
                                  size_t len, pier_error *err);
 
+/*
+ * Reads the JSON text of pier_update_many_json() into `rows` (which must
+ * be empty): an array of {"id": STRING, "patch": OBJECT}, members in
+ * either order. Each patch becomes one row: a TEXT field "id" first, then
+ * the patch's members as fields, read as pier__json_rows_read reads a
+ * row's (a member named "id" in the patch is kept; the caller judges it).
+ * row_bytes[r] is the size of the whole element's text.
+ * @return PIER_E_INVALID_JSON as pier__json_rows_read, and also for a
+ *         member other than "id" and "patch", either one missing or
+ *         repeated, an id that is not a string or a patch that is not an
+ *         object;
+ *         PIER_E_LIMIT_EXCEEDED for an element over PIER_MAX_ROW_BYTES,
+ *         text over PIER_MAX_BATCH_BYTES or more than PIER_MAX_BATCH_ROWS
+ *         patches;
+ *         PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__json_patches_read(pier_rows *rows, const char *json,
+                                    size_t len, pier_error *err);
+
 #endif /* PIER_ENGINE_ROWS_H */

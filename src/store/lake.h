@@ -66,12 +66,6 @@ typedef struct pier__lake_ops {
                                 size_t col, pier__type from,
                                 pier_error *err);
 
-    /* Inserts nrows rows of b->ncolumns cells each (row-major). A row whose
-     * id is already stored fails with PIER_E_DUPLICATE_ID and *failed_row
-     * set to its index. */
-    pier_status (*rows_insert)(pier__lake *lake, const pier__board *b,
-                               const pier__cell *cells, size_t nrows,
-                               size_t *failed_row, pier_error *err);
     /* Calls cb for the row with this id (id != NULL) or for every row in
      * id order (id == NULL). */
     pier_status (*rows_scan)(pier__lake *lake, const pier__board *b,
@@ -80,14 +74,75 @@ typedef struct pier__lake_ops {
     pier_status (*rows_count)(pier__lake *lake, const pier__board *b,
                               int64_t *out, pier_error *err);
 
-    /* Appends a change record; *watermark is its position. */
+    /* Appends a change record, stamped with the write's version stamp;
+     * *watermark is its position. */
     pier_status (*change_append)(pier__lake *lake, const char *board,
                                  const char *kind, const char *payload,
                                  size_t len, int64_t committed_at,
-                                 int64_t *watermark, pier_error *err);
+                                 int64_t stamp, int64_t *watermark,
+                                 pier_error *err);
     /* The newest watermark ever handed out (0 if none). */
     pier_status (*head)(pier__lake *lake, int64_t *out, pier_error *err);
+
+    /* ---- writes beyond insert (sqlite_rows.c) ---- */
+
+    /* The version stamp of the newest change record (0 if none); a write's
+     * own stamp is one more than this at least. */
+    pier_status (*last_stamp)(pier__lake *lake, int64_t *out,
+                              pier_error *err);
+    /* Writes nrows rows of b->ncolumns cells (row-major) with version stamp
+     * `stamp`. PIER__WRITE_INSERT fails with PIER_E_DUPLICATE_ID on a
+     * stored id (*failed_row says which row); PIER__WRITE_UPSERT replaces
+     * the stored row of the same id when `stamp` is at least the stored
+     * one's, else keeps the stored row. */
+    pier_status (*rows_write)(pier__lake *lake, const pier__board *b,
+                              int mode, const pier__cell *cells,
+                              size_t nrows, int64_t stamp,
+                              size_t *failed_row, pier_error *err);
+    /* Sets the columns cols[0..n) of row `id` to cells[0..n), updated_at
+     * to `updated_at` and the stamp; *found is false (and nothing changes)
+     * when there is no such row. */
+    pier_status (*row_update)(pier__lake *lake, const pier__board *b,
+                              const char *id, size_t id_len,
+                              const size_t *cols, const pier__cell *cells,
+                              size_t n, int64_t updated_at, int64_t stamp,
+                              bool *found, pier_error *err);
+    /* Deletes the rows with these ids; *deleted counts those that were
+     * there. */
+    pier_status (*rows_delete)(pier__lake *lake, const pier__board *b,
+                               const char *const *ids, size_t nids,
+                               int64_t *deleted, pier_error *err);
+
+    /* ---- the feed and operations (sqlite_feed.c) ---- */
+
+    /* Calls cb for each record of `board` with watermark > after, in
+     * ascending order, at most `limit` of them. The record's strings are
+     * valid during the call only. */
+    pier_status (*changes_read)(pier__lake *lake, const char *board,
+                                int64_t after, size_t limit,
+                                int (*cb)(const pier_change *rec,
+                                          void *payload),
+                                void *payload, pier_error *err);
+    /* The retention floor: records at or below it may have been dropped. */
+    pier_status (*floor)(pier__lake *lake, int64_t *out, pier_error *err);
+    /* Drops records committed before `before` (microseconds), never the
+     * newest; raises the floor to the highest watermark dropped; records
+     * `now` as the last maintenance. *dropped counts them. Runs in a write
+     * transaction. */
+    pier_status (*changes_expire)(pier__lake *lake, int64_t before,
+                                  int64_t now, int64_t *dropped,
+                                  pier_error *err);
+    /* Outside any transaction: checkpoints the log and returns free pages
+     * to the file system. */
+    pier_status (*compact_files)(pier__lake *lake, pier_error *err);
+    /* Fills what the lake knows of pier_stats (boards, rows, records,
+     * head, floor, file sizes, last maintenance). Read transaction. */
+    pier_status (*stats)(pier__lake *lake, const pier__catalog *cat,
+                         pier_stats *out, pier_error *err);
 } pier__lake_ops;
+
+/* rows_write modes. */
+enum { PIER__WRITE_INSERT = 0, PIER__WRITE_UPSERT = 1 };
 
 struct pier__lake {
     const pier__lake_ops *ops;

@@ -41,7 +41,6 @@ pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,
     if (rc != SQLITE_ROW)
         return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                  "cannot read the catalog version");
-    l->catalog_version = *out;
     return PIER_OK;
 }
 
@@ -57,7 +56,6 @@ pier_status pier__sqlite_catalog_bump(pier__lake *lake, int64_t *out,
     if (rc != SQLITE_ROW)
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
                                  "cannot update the catalog version");
-    l->catalog_version = *out;
     return PIER_OK;
 }
 
@@ -225,14 +223,14 @@ pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
                                       pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    pier__sqlite_forget_inserts(l, b->id);
     pier_status rc = insert_board(l, b, err);
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "CREATE TABLE ");
     pier__sql_board_table(&sql, b->id);
     pier__buf_puts(&sql, " (id TEXT PRIMARY KEY NOT NULL, "
-                         "updated_at INTEGER NOT NULL, state TEXT");
+                         "updated_at INTEGER NOT NULL, state TEXT, "
+                         "_v INTEGER NOT NULL DEFAULT 0");
     for (size_t i = PIER__BASE_COLUMNS; i < b->ncolumns; i++) {
         pier__buf_puts(&sql, ", ");
         pier__sql_ident(&sql, b->columns[i].name);
@@ -251,7 +249,6 @@ pier_status pier__sqlite_board_drop(pier__lake *lake, const pier__board *b,
                                     pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    pier__sqlite_forget_inserts(l, b->id);
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "DROP TABLE ");
@@ -287,7 +284,6 @@ pier_status pier__sqlite_column_add(pier__lake *lake, pier__board *b,
                                     size_t col, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    pier__sqlite_forget_inserts(l, b->id);
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "ALTER TABLE ");

@@ -13,8 +13,9 @@
  *                                    watermark, monotonic even across
  *                                    deletions
  * A board's rows live in "_pier_b_<board>": id TEXT PRIMARY KEY,
- * updated_at INTEGER (microseconds), state TEXT, then one ANY column per
- * user column, named as the user named it. ANY keeps whatever encoding the
+ * updated_at INTEGER (microseconds), state TEXT, _v INTEGER (the row's
+ * version stamp), then one ANY column per user column, named as the user
+ * named it. ANY keeps whatever encoding the
  * type registry chose, so numeric widening never touches a row.
  */
 #ifndef PIER_STORE_SQLITE_INT_H
@@ -29,18 +30,18 @@
 /* The on-disk format this code writes and reads. */
 #define PIER__FORMAT 1
 
-/* A prepared INSERT for one board's current column set. */
-typedef struct pier__insert_stmt {
-    char *board;
-    size_t ncolumns;
-    int64_t catalog_version;
+/* A statement kept prepared, keyed by its SQL text: the text says all a
+ * statement does, so a cached one is valid as long as SQLite can re-prepare
+ * it (it does so by itself after a schema change). */
+typedef struct pier__cached_stmt {
+    char *sql;
     sqlite3_stmt *stmt;
-} pier__insert_stmt;
+} pier__cached_stmt;
 
-/* Insert statements kept prepared, most recently used first. Eight boards
- * written in turn cover the common case of an application's hot boards;
- * preparing one costs a few microseconds when it falls out. */
-#define PIER__INSERT_CACHE 8
+/* Statements kept prepared, most recently used first. Writes to a few hot
+ * boards (an insert, an upsert, an update of each) fit; preparing one that
+ * fell out costs a few microseconds. */
+#define PIER__STMT_CACHE 16
 
 typedef struct pier__sqlite_lake {
     pier__lake base;
@@ -50,9 +51,8 @@ typedef struct pier__sqlite_lake {
     sqlite3_stmt *bump_version;
     sqlite3_stmt *append_change;
     sqlite3_stmt *get_head;
-    int64_t catalog_version;       /* as of the last read in this
-                                      transaction, for the insert cache */
-    pier__insert_stmt inserts[PIER__INSERT_CACHE];
+    sqlite3_stmt *get_stamp;
+    pier__cached_stmt stmts[PIER__STMT_CACHE];
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */
@@ -65,8 +65,12 @@ pier_status pier__sqlite_exec(pier__sqlite_lake *l, const char *sql,
 void pier__sql_ident(pier__buf *b, const char *name);
 /* Appends the quoted physical table name of a board. */
 void pier__sql_board_table(pier__buf *b, const char *board);
-/* Forgets the cached insert statement of a board (all if NULL). */
-void pier__sqlite_forget_inserts(pier__sqlite_lake *l, const char *board);
+/* The cached statement for this SQL (sql->p, sql->len), prepared if need
+ * be; the statement is reset and its bindings cleared. */
+pier_status pier__sqlite_stmt(pier__sqlite_lake *l, const pier__buf *sql,
+                              sqlite3_stmt **out, pier_error *err);
+/* Forgets every cached statement. */
+void pier__sqlite_forget_statements(pier__sqlite_lake *l);
 
 /* sqlite_catalog.c */
 pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,
@@ -94,9 +98,21 @@ pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
 /* sqlite_rows.c */
 /* The cell a SQLite value holds; bytes borrowed from the value. */
 pier__cell pier__sqlite_cell(sqlite3_value *v);
-pier_status pier__sqlite_rows_insert(pier__lake *lake, const pier__board *b,
-                                     const pier__cell *cells, size_t nrows,
-                                     size_t *failed_row, pier_error *err);
+pier_status pier__sqlite_rows_write(pier__lake *lake, const pier__board *b,
+                                    int mode, const pier__cell *cells,
+                                    size_t nrows, int64_t stamp,
+                                    size_t *failed_row, pier_error *err);
+pier_status pier__sqlite_row_update(pier__lake *lake, const pier__board *b,
+                                    const char *id, size_t id_len,
+                                    const size_t *cols,
+                                    const pier__cell *cells, size_t n,
+                                    int64_t updated_at, int64_t stamp,
+                                    bool *found, pier_error *err);
+pier_status pier__sqlite_rows_delete(pier__lake *lake, const pier__board *b,
+                                     const char *const *ids, size_t nids,
+                                     int64_t *deleted, pier_error *err);
+pier_status pier__sqlite_last_stamp(pier__lake *lake, int64_t *out,
+                                    pier_error *err);
 pier_status pier__sqlite_rows_scan(pier__lake *lake, const pier__board *b,
                                    const char *id, pier__row_cb cb,
                                    void *payload, pier_error *err);
@@ -105,8 +121,24 @@ pier_status pier__sqlite_rows_count(pier__lake *lake, const pier__board *b,
 pier_status pier__sqlite_change_append(pier__lake *lake, const char *board,
                                        const char *kind, const char *payload,
                                        size_t len, int64_t committed_at,
-                                       int64_t *watermark, pier_error *err);
+                                       int64_t stamp, int64_t *watermark,
+                                       pier_error *err);
 pier_status pier__sqlite_head(pier__lake *lake, int64_t *out,
                               pier_error *err);
+
+/* sqlite_feed.c */
+pier_status pier__sqlite_changes_read(pier__lake *lake, const char *board,
+                                      int64_t after, size_t limit,
+                                      int (*cb)(const pier_change *rec,
+                                                void *payload),
+                                      void *payload, pier_error *err);
+pier_status pier__sqlite_floor(pier__lake *lake, int64_t *out,
+                               pier_error *err);
+pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
+                                        int64_t now, int64_t *dropped,
+                                        pier_error *err);
+pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err);
+pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
+                               pier_stats *out, pier_error *err);
 
 #endif /* PIER_STORE_SQLITE_INT_H */

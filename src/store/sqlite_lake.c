@@ -58,19 +58,6 @@ void pier__sql_board_table(pier__buf *b, const char *board)
     pier__buf_printf(b, "\"_pier_b_%s\"", board);
 }
 
-void pier__sqlite_forget_inserts(pier__sqlite_lake *l, const char *board)
-{
-    for (size_t i = 0; i < PIER__INSERT_CACHE; i++) {
-        pier__insert_stmt *s = &l->inserts[i];
-        if (s->board == NULL ||
-            (board != NULL && strcmp(s->board, board) != 0))
-            continue;
-        sqlite3_finalize(s->stmt);
-        free(s->board);
-        *s = (pier__insert_stmt){ 0 };
-    }
-}
-
 /* ---- opening ---- */
 
 /* Creates `dir` and its missing parents, as mkdir -p does. */
@@ -134,7 +121,8 @@ static pier_status pragma_int(pier__sqlite_lake *l, const char *sql,
 
 static const char schema_sql[] =
     "CREATE TABLE _pier_meta(key TEXT PRIMARY KEY, value ANY) STRICT;"
-    "INSERT INTO _pier_meta VALUES ('catalog_version', 0);"
+    "INSERT INTO _pier_meta VALUES ('catalog_version', 0), ('floor', 0),"
+    "  ('last_maintenance', 0);"
     "CREATE TABLE _pier_boards("
     "  board TEXT PRIMARY KEY,"
     "  strict INTEGER NOT NULL,"
@@ -153,14 +141,21 @@ static const char schema_sql[] =
     "  board TEXT NOT NULL,"
     "  kind TEXT NOT NULL,"
     "  payload TEXT NOT NULL,"
-    "  committed_at INTEGER NOT NULL) STRICT;"
+    "  committed_at INTEGER NOT NULL,"
+    "  stamp INTEGER NOT NULL) STRICT;"
     "CREATE INDEX _pier_changes_board ON _pier_changes(board, watermark);";
 
 /* Makes a new (empty) file a lake, unless another process just did. */
 static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
 {
-    pier_status rc = pier__sqlite_exec(l, "BEGIN IMMEDIATE",
+    /* Incremental auto-vacuum lets maintenance return free pages to the
+     * file system without rewriting the file; SQLite takes it only before
+     * the first table exists, and outside a transaction. */
+    pier_status rc = pier__sqlite_exec(l, "PRAGMA auto_vacuum = INCREMENTAL",
                                        PIER_E_LAKE_UNAVAILABLE, err);
+    if (rc == PIER_OK)
+        rc = pier__sqlite_exec(l, "BEGIN IMMEDIATE", PIER_E_LAKE_UNAVAILABLE,
+                               err);
     if (rc != PIER_OK)
         return rc;
     int64_t app = 0, objects = 0;
@@ -323,8 +318,12 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
                      &l->bump_version, err);
     if (rc == PIER_OK)
         rc = prepare(l, "INSERT INTO _pier_changes(board, kind, payload, "
-                     "committed_at) VALUES (?1, ?2, ?3, ?4)",
+                     "committed_at, stamp) VALUES (?1, ?2, ?3, ?4, ?5)",
                      &l->append_change, err);
+    if (rc == PIER_OK)
+        rc = prepare(l, "SELECT coalesce((SELECT stamp FROM _pier_changes "
+                     "ORDER BY watermark DESC LIMIT 1), 0)", &l->get_stamp,
+                     err);
     if (rc == PIER_OK)
         rc = prepare(l, "SELECT coalesce((SELECT seq FROM sqlite_sequence "
                      "WHERE name = '_pier_changes'), 0)", &l->get_head,
@@ -341,11 +340,12 @@ done:
 static void sqlite_close(pier__lake *lake)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    pier__sqlite_forget_inserts(l, NULL);
+    pier__sqlite_forget_statements(l);
     sqlite3_finalize(l->get_version);
     sqlite3_finalize(l->bump_version);
     sqlite3_finalize(l->append_change);
     sqlite3_finalize(l->get_head);
+    sqlite3_finalize(l->get_stamp);
     sqlite3_close(l->db);           /* NULL is a no-op */
     free(l->path);
     free(l);
@@ -391,10 +391,10 @@ static void rollback(pier__lake *lake)
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     if (!sqlite3_get_autocommit(l->db))
         sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-    /* An insert prepared inside the rolled-back transaction may name
-     * columns that no longer exist, under a catalog version that the next
-     * committed change will reuse: forget every cached insert. */
-    pier__sqlite_forget_inserts(l, NULL);
+    /* Statements prepared inside the rolled-back transaction may name
+     * columns that no longer exist: forget them (SQLite would re-prepare
+     * them and fail, but the next write should not pay for that). */
+    pier__sqlite_forget_statements(l);
 }
 
 static const pier__lake_ops sqlite_ops = {
@@ -412,7 +412,15 @@ static const pier__lake_ops sqlite_ops = {
     .board_truncate = pier__sqlite_board_truncate,
     .column_add = pier__sqlite_column_add,
     .column_widen = pier__sqlite_column_widen,
-    .rows_insert = pier__sqlite_rows_insert,
+    .rows_write = pier__sqlite_rows_write,
+    .row_update = pier__sqlite_row_update,
+    .rows_delete = pier__sqlite_rows_delete,
+    .last_stamp = pier__sqlite_last_stamp,
+    .changes_read = pier__sqlite_changes_read,
+    .floor = pier__sqlite_floor,
+    .changes_expire = pier__sqlite_changes_expire,
+    .compact_files = pier__sqlite_compact_files,
+    .stats = pier__sqlite_stats,
     .rows_scan = pier__sqlite_rows_scan,
     .rows_count = pier__sqlite_rows_count,
     .change_append = pier__sqlite_change_append,

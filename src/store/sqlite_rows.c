@@ -1,9 +1,9 @@
 /*
  * sqlite_rows.c: rows of board tables and the change log.
  *
- * Inserts go through one prepared statement per board and column set,
- * kept in a small most-recently-used cache: a batch of a thousand rows
- * binds and steps one statement a thousand times and parses SQL once.
+ * Writes go through statements kept prepared in a small most-recently-used
+ * cache keyed by their SQL text: a batch of a thousand rows binds and
+ * steps one statement a thousand times and parses SQL once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,85 +55,94 @@ static int bind_cell(sqlite3_stmt *st, int i, const pier__cell *c)
     }
 }
 
-/* The cached INSERT for this board's current columns, prepared if needed. */
-static pier_status insert_stmt(pier__sqlite_lake *l, const pier__board *b,
-                               sqlite3_stmt **out, pier_error *err)
+pier_status pier__sqlite_stmt(pier__sqlite_lake *l, const pier__buf *sql,
+                              sqlite3_stmt **out, pier_error *err)
 {
-    pier__insert_stmt *hit = NULL;
+    if (sql->oom)
+        return pier__oom(err);
     size_t i = 0;
-    for (; i < PIER__INSERT_CACHE; i++) {
-        pier__insert_stmt *s = &l->inserts[i];
-        if (s->board != NULL && strcmp(s->board, b->id) == 0) {
-            if (s->ncolumns == b->ncolumns &&
-                s->catalog_version == l->catalog_version)
-                hit = s;
+    for (; i < PIER__STMT_CACHE && l->stmts[i].sql != NULL; i++)
+        if (strcmp(l->stmts[i].sql, sql->p) == 0)
             break;
-        }
-    }
-    if (hit == NULL) {
-        if (i < PIER__INSERT_CACHE)          /* stale entry of this board */
-            pier__sqlite_forget_inserts(l, b->id);
-        pier__buf sql;
-        pier__buf_init(&sql);
-        pier__buf_puts(&sql, "INSERT INTO ");
-        pier__sql_board_table(&sql, b->id);
-        pier__buf_puts(&sql, " (");
-        for (size_t c = 0; c < b->ncolumns; c++) {
-            if (c > 0)
-                pier__buf_puts(&sql, ", ");
-            pier__sql_ident(&sql, b->columns[c].name);
-        }
-        pier__buf_puts(&sql, ") VALUES (");
-        for (size_t c = 0; c < b->ncolumns; c++)
-            pier__buf_puts(&sql, c > 0 ? ", ?" : "?");
-        pier__buf_putc(&sql, ')');
-        sqlite3_stmt *st = NULL;
-        char *board = pier__strdup(b->id);
-        if (sql.oom || board == NULL) {
-            pier__buf_free(&sql);
-            free(board);
+    pier__cached_stmt hit;
+    if (i < PIER__STMT_CACHE && l->stmts[i].sql != NULL) {
+        hit = l->stmts[i];
+    } else {
+        hit.sql = pier__strndup(sql->p, sql->len);
+        if (hit.sql == NULL)
             return pier__oom(err);
-        }
-        int rc = sqlite3_prepare_v3(l->db, sql.p, (int)sql.len,
-                                    SQLITE_PREPARE_PERSISTENT, &st, NULL);
-        pier__buf_free(&sql);
-        if (rc != SQLITE_OK) {
-            free(board);
+        if (sqlite3_prepare_v3(l->db, sql->p, (int)sql->len,
+                               SQLITE_PREPARE_PERSISTENT, &hit.stmt,
+                               NULL) != SQLITE_OK) {
+            free(hit.sql);
             return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
-                                     "cannot prepare an insert");
+                                     "cannot prepare a write");
         }
-        /* Take a free slot, else evict the least recently used (last). */
-        pier__insert_stmt *last = &l->inserts[PIER__INSERT_CACHE - 1];
-        for (size_t k = 0; k < PIER__INSERT_CACHE; k++) {
-            if (l->inserts[k].board == NULL) {
-                last = &l->inserts[k];
-                break;
-            }
+        if (i == PIER__STMT_CACHE) {       /* full: evict the last */
+            i = PIER__STMT_CACHE - 1;
+            sqlite3_finalize(l->stmts[i].stmt);
+            free(l->stmts[i].sql);
         }
-        sqlite3_finalize(last->stmt);
-        free(last->board);
-        *last = (pier__insert_stmt){
-            .board = board, .ncolumns = b->ncolumns,
-            .catalog_version = l->catalog_version, .stmt = st,
-        };
-        hit = last;
     }
-    /* Move to the front. */
-    pier__insert_stmt tmp = *hit;
-    memmove(&l->inserts[1], &l->inserts[0],
-            (size_t)(hit - l->inserts) * sizeof tmp);
-    l->inserts[0] = tmp;
-    *out = tmp.stmt;
+    /* Move to the front, most recently used first. */
+    memmove(&l->stmts[1], &l->stmts[0], i * sizeof hit);
+    l->stmts[0] = hit;
+    sqlite3_reset(hit.stmt);
+    sqlite3_clear_bindings(hit.stmt);
+    *out = hit.stmt;
     return PIER_OK;
 }
 
-pier_status pier__sqlite_rows_insert(pier__lake *lake, const pier__board *b,
-                                     const pier__cell *cells, size_t nrows,
-                                     size_t *failed_row, pier_error *err)
+void pier__sqlite_forget_statements(pier__sqlite_lake *l)
+{
+    for (size_t i = 0; i < PIER__STMT_CACHE; i++) {
+        sqlite3_finalize(l->stmts[i].stmt);
+        free(l->stmts[i].sql);
+        l->stmts[i] = (pier__cached_stmt){ 0 };
+    }
+}
+
+/* INSERT (or upsert) of every column of the board and the stamp. */
+static void write_sql(pier__buf *sql, const pier__board *b, int mode)
+{
+    pier__buf_puts(sql, "INSERT INTO ");
+    pier__sql_board_table(sql, b->id);
+    pier__buf_puts(sql, " (");
+    for (size_t c = 0; c < b->ncolumns; c++) {
+        pier__sql_ident(sql, b->columns[c].name);
+        pier__buf_puts(sql, ", ");
+    }
+    pier__buf_puts(sql, "_v) VALUES (");
+    for (size_t c = 0; c < b->ncolumns; c++)
+        pier__buf_puts(sql, "?, ");
+    pier__buf_puts(sql, "?)");
+    if (mode != PIER__WRITE_UPSERT)
+        return;
+    /* A complete row replaces the stored one when its stamp is at least
+     * the stored stamp: stamps only grow on a lake, and within one write
+     * (one stamp) later rows win. */
+    pier__buf_puts(sql, " ON CONFLICT(id) DO UPDATE SET ");
+    for (size_t c = 1; c < b->ncolumns; c++) {
+        pier__sql_ident(sql, b->columns[c].name);
+        pier__buf_puts(sql, " = excluded.");
+        pier__sql_ident(sql, b->columns[c].name);
+        pier__buf_puts(sql, ", ");
+    }
+    pier__buf_puts(sql, "_v = excluded._v WHERE excluded._v >= _v");
+}
+
+pier_status pier__sqlite_rows_write(pier__lake *lake, const pier__board *b,
+                                    int mode, const pier__cell *cells,
+                                    size_t nrows, int64_t stamp,
+                                    size_t *failed_row, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf sql;
+    pier__buf_init(&sql);
+    write_sql(&sql, b, mode);
     sqlite3_stmt *st = NULL;
-    pier_status rc = insert_stmt(l, b, &st, err);
+    pier_status rc = pier__sqlite_stmt(l, &sql, &st, err);
+    pier__buf_free(&sql);
     if (rc != PIER_OK)
         return rc;
     const size_t w = b->ncolumns;
@@ -141,6 +150,7 @@ pier_status pier__sqlite_rows_insert(pier__lake *lake, const pier__board *b,
         const pier__cell *row = cells + r * w;
         for (size_t c = 0; c < w; c++)
             bind_cell(st, (int)c + 1, &row[c]);
+        sqlite3_bind_int64(st, (int)w + 1, stamp);
         int step = sqlite3_step(st);
         sqlite3_reset(st);
         if (step == SQLITE_DONE)
@@ -151,9 +161,89 @@ pier_status pier__sqlite_rows_insert(pier__lake *lake, const pier__board *b,
             code == SQLITE_CONSTRAINT_UNIQUE)
             return pier__fail(err, PIER_E_DUPLICATE_ID, "duplicate id");
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
-                                 "cannot insert a row");
+                                 "cannot write a row");
     }
-    sqlite3_clear_bindings(st);
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_row_update(pier__lake *lake, const pier__board *b,
+                                    const char *id, size_t id_len,
+                                    const size_t *cols,
+                                    const pier__cell *cells, size_t n,
+                                    int64_t updated_at, int64_t stamp,
+                                    bool *found, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "UPDATE ");
+    pier__sql_board_table(&sql, b->id);
+    pier__buf_puts(&sql, " SET ");
+    for (size_t i = 0; i < n; i++) {
+        pier__sql_ident(&sql, b->columns[cols[i]].name);
+        pier__buf_puts(&sql, " = ?, ");
+    }
+    pier__buf_puts(&sql, "updated_at = ?, _v = ? WHERE id = ?");
+    sqlite3_stmt *st = NULL;
+    pier_status rc = pier__sqlite_stmt(l, &sql, &st, err);
+    pier__buf_free(&sql);
+    if (rc != PIER_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        bind_cell(st, (int)i + 1, &cells[i]);
+    sqlite3_bind_int64(st, (int)n + 1, updated_at);
+    sqlite3_bind_int64(st, (int)n + 2, stamp);
+    sqlite3_bind_text64(st, (int)n + 3, id, id_len, SQLITE_STATIC,
+                        SQLITE_UTF8);
+    int step = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (step != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot update a row");
+    *found = sqlite3_changes(l->db) > 0;
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_rows_delete(pier__lake *lake, const pier__board *b,
+                                     const char *const *ids, size_t nids,
+                                     int64_t *deleted, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "DELETE FROM ");
+    pier__sql_board_table(&sql, b->id);
+    pier__buf_puts(&sql, " WHERE id = ?");
+    sqlite3_stmt *st = NULL;
+    pier_status rc = pier__sqlite_stmt(l, &sql, &st, err);
+    pier__buf_free(&sql);
+    if (rc != PIER_OK)
+        return rc;
+    *deleted = 0;
+    for (size_t i = 0; i < nids; i++) {
+        sqlite3_bind_text(st, 1, ids[i], -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (step != SQLITE_DONE)
+            return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                     "cannot delete a row");
+        *deleted += sqlite3_changes(l->db);
+    }
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_last_stamp(pier__lake *lake, int64_t *out,
+                                    pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_stmt *st = l->get_stamp;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot read the last version stamp");
     return PIER_OK;
 }
 
@@ -234,7 +324,8 @@ pier_status pier__sqlite_rows_count(pier__lake *lake, const pier__board *b,
 pier_status pier__sqlite_change_append(pier__lake *lake, const char *board,
                                        const char *kind, const char *payload,
                                        size_t len, int64_t committed_at,
-                                       int64_t *watermark, pier_error *err)
+                                       int64_t stamp, int64_t *watermark,
+                                       pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     sqlite3_stmt *st = l->append_change;
@@ -242,6 +333,7 @@ pier_status pier__sqlite_change_append(pier__lake *lake, const char *board,
     sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
     sqlite3_bind_text64(st, 3, payload, len, SQLITE_STATIC, SQLITE_UTF8);
     sqlite3_bind_int64(st, 4, committed_at);
+    sqlite3_bind_int64(st, 5, stamp);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);

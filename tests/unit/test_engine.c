@@ -164,7 +164,7 @@ static int64_t head_of(pier_engine *e)
 {
     int64_t h = -1;
     pier_error err;
-    assert_int_equal(pier_head(&h, e, &err), PIER_OK);
+    assert_int_equal(pier_head_from_catalog(&h, e, &err), PIER_OK);
     return h;
 }
 
@@ -800,8 +800,9 @@ static void test_inference_null_decides_nothing(void **state)
     pier_board_info *info = describe(f, "b");
     assert_int_equal(info->ncolumns, 3);
     pier_board_info_free(info);
+    /* id, updated_at, state and the version stamp _v. */
     assert_sql(f, "SELECT count(*) FROM pragma_table_info('_pier_b_b')",
-               "3\n");
+               "4\n");
     /* The first non-null value decides, later. */
     ins_ok(f, "b", "{'id':'3','n':'x','m':null}");
     assert_type(f, "b", "n", "text");
@@ -2396,7 +2397,8 @@ static void test_bad_arguments(void **state)
                      PIER_E_INVALID_ARGUMENT);
     assert_int_equal(pier_board_list(NULL, f->e, &err),
                      PIER_E_INVALID_ARGUMENT);
-    assert_int_equal(pier_head(NULL, f->e, &err), PIER_E_INVALID_ARGUMENT);
+    assert_int_equal(pier_head_from_catalog(NULL, f->e, &err),
+                     PIER_E_INVALID_ARGUMENT);
     /* err may be NULL. */
     assert_int_equal(pier_board_drop(NULL, f->e, "nope", NULL),
                      PIER_E_BOARD_NOT_FOUND);

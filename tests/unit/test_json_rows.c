@@ -1,5 +1,6 @@
 /*
- * test_json_rows.c: the JSON row reader (src/engine/json_rows.c).
+ * test_json_rows.c: the JSON row reader (src/engine/json_rows.c), and its
+ * patch reader for pier_update_many_json.
  *
  * Every accepted shape, every value kind with its exact value, string
  * escapes, each InvalidJson case with the exact byte offset it reports,
@@ -20,18 +21,28 @@
 
 #include "engine/rows.h"
 
-/* Reads `n` bytes of `text` from an exact-size copy (no NUL after it). */
-static pier_status read_n(pier_rows *rows, const char *text, size_t n,
-                          pier_error *err)
+typedef pier_status (*read_fn)(pier_rows *rows, const char *json,
+                               size_t len, pier_error *err);
+
+/* Reads `n` bytes of `text` with `fn` from an exact-size copy (no NUL
+ * after it). */
+static pier_status read_with(read_fn fn, pier_rows *rows, const char *text,
+                             size_t n, pier_error *err)
 {
     char *copy = malloc(n > 0 ? n : 1);
     assert_non_null(copy);
     memcpy(copy, text, n);
     pier__rows_init(rows);
     pier__error_clear(err);
-    pier_status rc = pier__json_rows_read(rows, copy, n, err);
+    pier_status rc = fn(rows, copy, n, err);
     free(copy);
     return rc;
+}
+
+static pier_status read_n(pier_rows *rows, const char *text, size_t n,
+                          pier_error *err)
+{
+    return read_with(pier__json_rows_read, rows, text, n, err);
 }
 
 static pier_status read_s(pier_rows *rows, const char *text, pier_error *err)
@@ -66,14 +77,14 @@ static void assert_text(const pier__value *v, pier_kind kind,
     assert_memory_equal(v->s, text, n);
 }
 
-/* Reading `text` fails with InvalidJson at `offset`, with a message that
- * contains `what` and ends in " at byte <offset>". */
-static void expect_invalid(const char *text, size_t n, int64_t offset,
-                           const char *what)
+/* Reading `text` with `fn` fails with InvalidJson at `offset`, with a
+ * message that contains `what` and ends in " at byte <offset>". */
+static void expect_invalid_with(read_fn fn, const char *text, size_t n,
+                                int64_t offset, const char *what)
 {
     pier_rows rows;
     pier_error err;
-    pier_status rc = read_n(&rows, text, n, &err);
+    pier_status rc = read_with(fn, &rows, text, n, &err);
     if (rc != PIER_E_INVALID_JSON)
         fail_msg("'%s': status %d, expected InvalidJson", text, (int)rc);
     assert_string_equal(err.tag, "InvalidJson");
@@ -87,6 +98,12 @@ static void expect_invalid(const char *text, size_t n, int64_t offset,
     if (strstr(err.message, suffix) == NULL)
         fail_msg("'%s': message '%s' lacks '%s'", text, err.message, suffix);
     pier__rows_release(&rows);
+}
+
+static void expect_invalid(const char *text, size_t n, int64_t offset,
+                           const char *what)
+{
+    expect_invalid_with(pier__json_rows_read, text, n, offset, what);
 }
 
 #define INVALID(text, offset, what) \
@@ -740,6 +757,623 @@ static void test_locale_decimal_point(void **state)
         print_message("no other locale installed; ran in C only\n");
 }
 
+/* ---- patches (pier_update_many_json) ---- */
+
+static pier_status read_patches_n(pier_rows *rows, const char *text, size_t n,
+                                  pier_error *err)
+{
+    return read_with(pier__json_patches_read, rows, text, n, err);
+}
+
+static pier_status read_patches(pier_rows *rows, const char *text,
+                                 pier_error *err)
+{
+    return read_patches_n(rows, text, strlen(text), err);
+}
+
+/* Reads `text`, which must be accepted, as patches. */
+static void patches_ok(pier_rows *rows, const char *text)
+{
+    pier_error err;
+    if (read_patches(rows, text, &err) != PIER_OK)
+        fail_msg("%s: %s", text, err.message);
+}
+
+/* Field `k` of row `r` is named `name` and holds the text `text`. */
+static void assert_text_field(const pier_rows *rows, size_t r, size_t k,
+                              const char *name, const char *text)
+{
+    assert_true(rows->row_start[r] + k < pier__rows_row_end(rows, r));
+    const pier__field *f = &rows->fields[rows->row_start[r] + k];
+    assert_name(f, name);
+    assert_text(&f->value, PIER_KIND_TEXT, text, strlen(text));
+}
+
+/* Reading `text` as patches fails with InvalidJson at `offset`, and the
+ * message is exactly "<message> at byte <offset>". */
+static void expect_patch_invalid(const char *text, size_t n, int64_t offset,
+                                 const char *message)
+{
+    expect_invalid_with(pier__json_patches_read, text, n, offset, message);
+    pier_rows rows;
+    pier_error err;
+    assert_int_equal(read_patches_n(&rows, text, n, &err),
+                     PIER_E_INVALID_JSON);
+    pier__rows_release(&rows);
+    char want[sizeof err.message];
+    snprintf(want, sizeof want, "%s at byte %lld", message,
+             (long long)offset);
+    if (strcmp(err.message, want) != 0)
+        fail_msg("'%s': message '%s', expected '%s'", text, err.message,
+                 want);
+}
+
+#define PATCH_INVALID(text, offset, message) \
+    expect_patch_invalid(text, sizeof(text) - 1, offset, message)
+
+/* Field a and field b are the same name and the same value. */
+static void assert_same_field(const pier__field *a, const pier__field *b)
+{
+    assert_int_equal(a->name_len, b->name_len);
+    assert_memory_equal(a->name, b->name, a->name_len);
+    assert_int_equal(a->value.kind, b->value.kind);
+    switch (a->value.kind) {
+    case PIER_KIND_TEXT:
+    case PIER_KIND_JSON:
+        assert_text(&b->value, a->value.kind, a->value.s, a->value.n);
+        break;
+    case PIER_KIND_BOOLEAN:
+        assert_int_equal(a->value.u.b, b->value.u.b);
+        break;
+    case PIER_KIND_BIGINT:
+        assert_true(a->value.u.i == b->value.u.i);
+        break;
+    case PIER_KIND_HUGEINT:
+        assert_true(a->value.u.h == b->value.u.h);
+        break;
+    case PIER_KIND_DOUBLE:
+        assert_memory_equal(&a->value.u.d, &b->value.u.d, sizeof(double));
+        break;
+    default:
+        break;
+    }
+}
+
+static void test_patch_one(void **state)
+{
+    (void)state;
+    pier_rows rows;
+    const char *elem = "{\"id\":\"a\",\"patch\":{\"n\":1,\"s\":\"x\"}}";
+    char text[64];
+    snprintf(text, sizeof text, "[%s]", elem);
+    patches_ok(&rows, text);
+    assert_int_equal(rows.nrows, 1);
+    assert_int_equal(rows.nfields, 3);
+    assert_int_equal(rows.row_start[0], 0);
+    assert_int_equal(pier__rows_row_end(&rows, 0), 3);
+    assert_int_equal(rows.row_bytes[0], strlen(elem));
+    assert_text_field(&rows, 0, 0, "id", "a");
+    assert_name(&rows.fields[1], "n");
+    assert_int_equal(rows.fields[1].value.kind, PIER_KIND_BIGINT);
+    assert_int_equal(rows.fields[1].value.u.i, 1);
+    assert_text_field(&rows, 0, 2, "s", "x");
+    pier__rows_release(&rows);
+}
+
+static void test_patch_many(void **state)
+{
+    (void)state;
+    pier_rows rows;
+    /* Members in either order, white space anywhere, an empty patch; the
+     * id is always its row's first field. */
+    const char *e0 = "{\"id\":\"a\",\"patch\":{\"x\":true}}";
+    const char *e1 = "{ \"patch\" : { \"y\" : null , \"x\" : false } ,\n"
+                     "  \"id\" : \"b\" }";
+    const char *e2 = "{\"patch\":{},\"id\":\"c\"}";
+    const char *e3 = "{\"id\":\"a\",\"patch\":{\"x\":2.5}}";
+    char text[256];
+    snprintf(text, sizeof text, "\n [ %s,\n%s ,%s\t,  %s ]\r\n", e0, e1, e2,
+             e3);
+    patches_ok(&rows, text);
+    assert_int_equal(rows.nrows, 4);
+    assert_int_equal(rows.nfields, 8);
+    assert_int_equal(rows.row_start[0], 0);
+    assert_int_equal(rows.row_start[1], 2);
+    assert_int_equal(rows.row_start[2], 5);
+    assert_int_equal(rows.row_start[3], 6);
+    assert_int_equal(pier__rows_row_end(&rows, 3), 8);
+    assert_int_equal(rows.row_bytes[0], strlen(e0));
+    assert_int_equal(rows.row_bytes[1], strlen(e1));
+    assert_int_equal(rows.row_bytes[2], strlen(e2));
+    assert_int_equal(rows.row_bytes[3], strlen(e3));
+
+    assert_text_field(&rows, 0, 0, "id", "a");
+    assert_name(&rows.fields[1], "x");
+    assert_int_equal(rows.fields[1].value.kind, PIER_KIND_BOOLEAN);
+    assert_true(rows.fields[1].value.u.b);
+
+    assert_text_field(&rows, 1, 0, "id", "b");
+    assert_name(&rows.fields[3], "y");
+    assert_int_equal(rows.fields[3].value.kind, PIER_KIND_NULL);
+    assert_name(&rows.fields[4], "x");
+    assert_int_equal(rows.fields[4].value.kind, PIER_KIND_BOOLEAN);
+    assert_false(rows.fields[4].value.u.b);
+
+    assert_text_field(&rows, 2, 0, "id", "c");   /* the patch is empty */
+    assert_int_equal(pier__rows_row_end(&rows, 2), 6);
+
+    /* Two patches to one id are two rows, in array order. */
+    assert_text_field(&rows, 3, 0, "id", "a");
+    assert_int_equal(rows.fields[7].value.kind, PIER_KIND_DOUBLE);
+    assert_true(rows.fields[7].value.u.d == 2.5);
+    pier__rows_release(&rows);
+}
+
+static void test_patch_empty_array(void **state)
+{
+    (void)state;
+    static const char *const texts[] = { "[]", " [ \n\t] ", "\r\n[]\n",
+                                         "\xEF\xBB\xBF[]" };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        pier_rows rows;
+        patches_ok(&rows, texts[i]);
+        assert_int_equal(rows.nrows, 0);
+        assert_int_equal(rows.nfields, 0);
+        pier__rows_release(&rows);
+    }
+}
+
+static void test_patch_id_last(void **state)
+{
+    (void)state;
+    /* A patch of 100 members before its id: the fields array grows (and
+     * moves) while the id's place is held; the id still comes first. */
+    enum { MEMBERS = 100 };
+    char text[2048];
+    size_t k = (size_t)sprintf(text, "[{\"id\":\"first\",\"patch\":{}},"
+                                     "{\"patch\":{");
+    for (size_t i = 0; i < MEMBERS; i++)
+        k += (size_t)sprintf(text + k, "%s\"m%zu\":%zu", i ? "," : "", i, i);
+    sprintf(text + k, "},\"id\":\"last\"}]");
+    pier_rows rows;
+    patches_ok(&rows, text);
+    assert_int_equal(rows.nrows, 2);
+    assert_int_equal(rows.nfields, 1 + 1 + MEMBERS);
+    assert_int_equal(rows.row_start[1], 1);
+    assert_text_field(&rows, 0, 0, "id", "first");
+    assert_text_field(&rows, 1, 0, "id", "last");
+    for (size_t i = 0; i < MEMBERS; i++) {
+        const pier__field *f = &rows.fields[2 + i];
+        char name[16];
+        snprintf(name, sizeof name, "m%zu", i);
+        assert_name(f, name);
+        assert_int_equal(f->value.kind, PIER_KIND_BIGINT);
+        assert_int_equal(f->value.u.i, (int64_t)i);
+    }
+    const char *second = strstr(text, "},{\"patch\"") + 2;
+    assert_int_equal(rows.row_bytes[1], strlen(second) - 1);   /* ']' */
+    pier__rows_release(&rows);
+}
+
+static void test_patch_values(void **state)
+{
+    (void)state;
+    pier_rows rows;
+    /* Nested documents are canonical JSON; big integers are decided as in
+     * rows; the id's escapes are decoded. */
+    patches_ok(&rows,
+               "[{\"id\":\"\\u0061b\\n\",\"patch\":{"
+               "\"doc\":{ \"b\" : [1, {\"y\":2,\"x\":1}], \"a\" : null },"
+               "\"list\":[ ],"
+               "\"max\":9223372036854775807,"
+               "\"min\":-9223372036854775808,"
+               "\"huge\":9223372036854775808,"
+               "\"hmin\":-170141183460469231731687303715884105728,"
+               "\"dbl\":340282366920938463463374607431768211456}}]");
+    assert_int_equal(rows.nrows, 1);
+    assert_int_equal(rows.nfields, 8);
+    assert_text_field(&rows, 0, 0, "id", "ab\n");
+    const pier__field *f = rows.fields;
+    const char *doc = "{\"a\":null,\"b\":[1,{\"x\":1,\"y\":2}]}";
+    assert_name(&f[1], "doc");
+    assert_text(&f[1].value, PIER_KIND_JSON, doc, strlen(doc));
+    assert_text(&f[2].value, PIER_KIND_JSON, "[]", 2);
+    assert_int_equal(f[3].value.kind, PIER_KIND_BIGINT);
+    assert_true(f[3].value.u.i == INT64_MAX);
+    assert_int_equal(f[4].value.kind, PIER_KIND_BIGINT);
+    assert_true(f[4].value.u.i == INT64_MIN);
+    pier__i128 two63 = (pier__i128)1 << 63;
+    pier__i128 max = (pier__i128)(((pier__u128)1 << 127) - 1);
+    assert_int_equal(f[5].value.kind, PIER_KIND_HUGEINT);
+    assert_true(f[5].value.u.h == two63);
+    assert_int_equal(f[6].value.kind, PIER_KIND_HUGEINT);
+    assert_true(f[6].value.u.h == -max - 1);
+    assert_int_equal(f[7].value.kind, PIER_KIND_DOUBLE);
+    assert_true(f[7].value.u.d == 340282366920938463463374607431768211456.0);
+    pier__rows_release(&rows);
+
+    /* An empty id is read; whether it names a row is the engine's call. */
+    patches_ok(&rows, "[{\"id\":\"\",\"patch\":{}}]");
+    assert_text_field(&rows, 0, 0, "id", "");
+    pier__rows_release(&rows);
+}
+
+static void test_patch_own_id_kept(void **state)
+{
+    (void)state;
+    /* A patch member named id, in any case, stays a field after the
+     * element's id: the engine decides whether it conflicts. */
+    pier_rows rows;
+    patches_ok(&rows, "[{\"patch\":{\"id\":\"b\",\"ID\":1,\"Id\":null},"
+                      "\"id\":\"a\"}]");
+    assert_int_equal(rows.nfields, 4);
+    assert_text_field(&rows, 0, 0, "id", "a");
+    assert_text_field(&rows, 0, 1, "id", "b");
+    assert_name(&rows.fields[2], "ID");
+    assert_int_equal(rows.fields[2].value.u.i, 1);
+    assert_name(&rows.fields[3], "Id");
+    assert_int_equal(rows.fields[3].value.kind, PIER_KIND_NULL);
+    pier__rows_release(&rows);
+}
+
+static void test_patch_members_as_rows(void **state)
+{
+    (void)state;
+    /* A patch's members are read exactly as a row's: the same fields. */
+    static const char *const objects[] = {
+        "{}",
+        "{\"n\":1,\"s\":\"caf\\u00e9\\ud83d\\ude00\",\"t\":true,\"f\":false,"
+        "\"z\":null,\"d\":-0.125,\"e\":1E+3,\"u\":1e-400,\"neg\":-0.0}",
+        "{\"big\":-9223372036854775809,\"dbl\":-1e42,"
+        "\"x\":170141183460469231731687303715884105728}",
+        "{\"doc\":{\"\":{},\"a\":[1,2.5,{\"d\":null,\"c\":\"}]\\\"\"}]},"
+        "\"a\":1,\"A\":2,\"a\":3,\"\":4,\"N\\u0061me\\n\":5}",
+    };
+    for (size_t i = 0; i < sizeof objects / sizeof *objects; i++) {
+        pier_rows want, got;
+        pier_error err;
+        assert_int_equal(read_s(&want, objects[i], &err), PIER_OK);
+        for (int id_first = 0; id_first <= 1; id_first++) {
+            char text[512];
+            snprintf(text, sizeof text,
+                     id_first ? "[{\"id\":\"k\",\"patch\":%s}]"
+                              : "[{\"patch\":%s,\"id\":\"k\"}]", objects[i]);
+            patches_ok(&got, text);
+            assert_int_equal(got.nrows, 1);
+            assert_int_equal(got.nfields, want.nfields + 1);
+            assert_text_field(&got, 0, 0, "id", "k");
+            for (size_t k = 0; k < want.nfields; k++)
+                assert_same_field(&want.fields[k], &got.fields[k + 1]);
+            assert_int_equal(got.row_bytes[0], strlen(text) - 2);
+            pier__rows_release(&got);
+        }
+        pier__rows_release(&want);
+    }
+}
+
+static void test_patch_structure_errors(void **state)
+{
+    (void)state;
+    /* The top level: an array, nothing else. */
+    PATCH_INVALID("", 0, "empty input");
+    PATCH_INVALID(" \n ", 3, "empty input");
+    PATCH_INVALID("\xEF\xBB\xBF", 3, "empty input");
+    PATCH_INVALID("{\"id\":\"a\",\"patch\":{}}", 0,
+                  "expected an array of patches");
+    PATCH_INVALID("42", 0, "expected an array of patches");
+    PATCH_INVALID("  null", 2, "expected an array of patches");
+    PATCH_INVALID("[", 1, "expected a patch object or ']'");
+    PATCH_INVALID("[1]", 1, "expected a patch object or ']'");
+    PATCH_INVALID("[ [] ]", 2, "expected a patch object or ']'");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}},]", 23,
+                  "expected a patch object");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}}, 2]", 24,
+                  "expected a patch object");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}} {\"id\":\"b\",\"patch\":{}}]",
+                  23, "expected ',' or ']'");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}}", 22, "expected ',' or ']'");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}}] x", 24,
+                  "trailing characters after the value");
+    PATCH_INVALID("[]\n[]", 3, "trailing characters after the value");
+    /* Grammar inside an element: the row reader's messages. */
+    PATCH_INVALID("[{\"id\" \"a\"}]", 7, "expected ':'");
+    PATCH_INVALID("[{\"id\":\"a\" \"patch\":{}}]", 11, "expected ',' or '}'");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}]", 21, "expected ',' or '}'");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}", 21, "expected ',' or '}'");
+    PATCH_INVALID("[{\"id\":\"a\",}]", 11, "expected a member name");
+    PATCH_INVALID("[{,}]", 2, "expected a member name");
+    PATCH_INVALID("[{id:\"a\"}]", 2, "expected a member name");
+    PATCH_INVALID("[{\"id", 2, "unterminated string");
+    PATCH_INVALID("[{\"id\":\"a", 7, "unterminated string");
+    PATCH_INVALID("[{\"id\":\"\\q\",\"patch\":{}}]", 8, "invalid escape");
+    PATCH_INVALID("[{\"id\":\"x\\ud800\",\"patch\":{}}]", 9,
+                  "invalid escape: lone surrogate");
+    PATCH_INVALID("[{\"id\":\"\xFF\",\"patch\":{}}]", 8,
+                  "invalid UTF-8 in string");
+    PATCH_INVALID("[{\"id\":\"a\nb\",\"patch\":{}}]", 9,
+                  "control character in string");
+    PATCH_INVALID("[{\"i\x80\":\"a\",\"patch\":{}}]", 4,
+                  "invalid UTF-8 in string");
+    /* BOM bytes count. */
+    PATCH_INVALID("\xEF\xBB\xBF[{\"id\" 1}]", 10, "expected ':'");
+}
+
+static void test_patch_shape_errors(void **state)
+{
+    (void)state;
+    /* Missing members are reported at the element's closing brace. */
+    PATCH_INVALID("[{}]", 2, "expected \"id\" and \"patch\" in a patch");
+    PATCH_INVALID("[{ \n }]", 5, "expected \"id\" and \"patch\" in a patch");
+    PATCH_INVALID("[{\"id\":\"a\"}]", 10, "expected \"patch\" in a patch");
+    PATCH_INVALID("[{\"patch\":{}}]", 12, "expected \"id\" in a patch");
+    PATCH_INVALID("[{\"patch\":{\"id\":\"a\"}}]", 20,
+                  "expected \"id\" in a patch");
+    /* The second element fails; the first was read. */
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{}},{\"id\":\"b\" }]", 33,
+                  "expected \"patch\" in a patch");
+
+    /* Any other member, at its name; names are case-sensitive. */
+    PATCH_INVALID("[{\"id\":\"a\",\"x\":1,\"patch\":{}}]", 11,
+                  "expected only \"id\" and \"patch\" in a patch");
+    PATCH_INVALID("[{\"ID\":\"a\",\"patch\":{}}]", 2,
+                  "expected only \"id\" and \"patch\" in a patch");
+    PATCH_INVALID("[{\"id\":\"a\",\"Patch\":{}}]", 11,
+                  "expected only \"id\" and \"patch\" in a patch");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":{},\"\":1}]", 22,
+                  "expected only \"id\" and \"patch\" in a patch");
+    PATCH_INVALID("[{\"id \":\"a\",\"patch\":{}}]", 2,
+                  "expected only \"id\" and \"patch\" in a patch");
+    PATCH_INVALID("[{\"id\\u0000\":\"a\",\"patch\":{}}]", 2,
+                  "expected only \"id\" and \"patch\" in a patch");
+
+    /* A duplicate, at its name (an escaped name is the same name). */
+    PATCH_INVALID("[{\"id\":\"a\",\"id\":\"b\",\"patch\":{}}]", 11,
+                  "duplicate \"id\" in a patch; expected exactly one");
+    PATCH_INVALID("[{\"id\":\"a\",\"\\u0069d\":\"b\",\"patch\":{}}]", 11,
+                  "duplicate \"id\" in a patch; expected exactly one");
+    PATCH_INVALID("[{\"patch\":{},\"id\":\"a\",\"patch\":{\"x\":1}}]", 22,
+                  "duplicate \"patch\" in a patch; expected exactly one");
+
+    /* The id must be a string, at its value. */
+    PATCH_INVALID("[{\"id\":1,\"patch\":{}}]", 7, "\"id\" must be a string");
+    PATCH_INVALID("[{\"id\":null,\"patch\":{}}]", 7,
+                  "\"id\" must be a string");
+    PATCH_INVALID("[{\"id\":{\"a\":1},\"patch\":{}}]", 7,
+                  "\"id\" must be a string");
+    PATCH_INVALID("[{\"id\":[\"a\"],\"patch\":{}}]", 7,
+                  "\"id\" must be a string");
+    PATCH_INVALID("[{\"id\": true,\"patch\":{}}]", 8,
+                  "\"id\" must be a string");
+    PATCH_INVALID("[{\"id\":}]", 7, "\"id\" must be a string");
+    PATCH_INVALID("[{\"patch\":{},\"id\":7}]", 18, "\"id\" must be a string");
+
+    /* The patch must be an object, at its value. */
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":[]}]", 19,
+                  "\"patch\" must be an object");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":null}]", 19,
+                  "\"patch\" must be an object");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":\"x\"}]", 19,
+                  "\"patch\" must be an object");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\":1}]", 19,
+                  "\"patch\" must be an object");
+    PATCH_INVALID("[{\"id\":\"a\",\"patch\": }]", 20,
+                  "\"patch\" must be an object");
+    PATCH_INVALID("[{\"patch\":[{\"a\":1}],\"id\":\"a\"}]", 10,
+                  "\"patch\" must be an object");
+}
+
+static void test_patch_member_errors(void **state)
+{
+    (void)state;
+    /* An error inside a patch is the row reader's error on the same
+     * object, moved by where the object starts. Each fault lies inside
+     * its object, so what follows it does not matter. */
+    static const char *const objects[] = {
+        "{\"a\" 1}", "{\"a\":}", "{\"a\":1,}", "{,}", "{a:1}",
+        "{\"a\":1 \"b\":2}", "{\"a\":1]", "{\"a\":01}", "{\"a\":-01}",
+        "{\"a\":1.}", "{\"a\":1e}", "{\"a\":tru}", "{\"a\":nullx}",
+        "{\"a\":0x10}", "{\"a\":1e400}", "{\"b\":true,\"a\":-1e400}",
+        "{\"a\":\"\\q\"}", "{\"a\":\"\\ud800\"}", "{\"a\":\"x\ty\"}",
+        "{\"a\":\"\xC0\x80\"}", "{\"\x80\":1}", "{\"a\":[1,2}",
+        "{\"b\":1,\"a\":{\"x\":}}", "{\"a\":{\"x\":\"\\q\"}}", "{\"a\":[01]}",
+    };
+    static const char *const prefixes[] = {
+        "[{\"id\":\"k\",\"patch\":",
+        "[ {\"id\":\"a\",\"patch\":{}},\n  { \"patch\" : ",
+    };
+    static const char *const suffixes[] = { "}]", ",\"id\":\"k\"}]" };
+    for (size_t i = 0; i < sizeof objects / sizeof *objects; i++) {
+        pier_rows rows;
+        pier_error want;
+        assert_int_equal(read_s(&rows, objects[i], &want),
+                         PIER_E_INVALID_JSON);
+        pier__rows_release(&rows);
+        const char *at = strstr(want.message, " at byte ");
+        assert_non_null(at);
+        for (size_t p = 0; p < sizeof prefixes / sizeof *prefixes; p++) {
+            char text[256];
+            snprintf(text, sizeof text, "%s%s%s", prefixes[p], objects[i],
+                     suffixes[p]);
+            pier_error err;
+            assert_int_equal(read_patches(&rows, text, &err),
+                             PIER_E_INVALID_JSON);
+            pier__rows_release(&rows);
+            int64_t offset = want.offset + (int64_t)strlen(prefixes[p]);
+            if (err.offset != offset)
+                fail_msg("'%s': offset %lld, expected %lld (%s)", text,
+                         (long long)err.offset, (long long)offset,
+                         err.message);
+            /* The same message, but for the byte number. */
+            const char *rest = at + strlen(" at byte ");
+            rest += strspn(rest, "0123456789");
+            char message[sizeof err.message];
+            snprintf(message, sizeof message, "%.*s at byte %lld%s",
+                     (int)(at - want.message), want.message,
+                     (long long)offset, rest);
+            assert_string_equal(err.message, message);
+        }
+    }
+}
+
+/* [{"id":"x","patch":{"big":"aaa..."}}] whose element is exactly `total`
+ * bytes long, at `text`. */
+static void big_patch(char *text, size_t total)
+{
+    static const char head[] = "{\"id\":\"x\",\"patch\":{\"big\":\"";
+    size_t h = sizeof head - 1;
+    memcpy(text, head, h);
+    memset(text + h, 'a', total - h - 3);
+    memcpy(text + total - 3, "\"}}", 3);
+}
+
+static void test_patch_row_limit(void **state)
+{
+    (void)state;
+    pier_rows rows;
+    pier_error err;
+
+    /* An element of exactly PIER_MAX_ROW_BYTES bytes is accepted; the
+     * array's brackets are not part of it. */
+    size_t n = PIER_MAX_ROW_BYTES;
+    char *text = malloc(n + 2);
+    assert_non_null(text);
+    text[0] = '[';
+    big_patch(text + 1, n);
+    text[n + 1] = ']';
+    assert_int_equal(read_patches_n(&rows, text, n + 2, &err), PIER_OK);
+    assert_int_equal(rows.nrows, 1);
+    assert_int_equal(rows.row_bytes[0], PIER_MAX_ROW_BYTES);
+    assert_int_equal(rows.fields[1].value.n, PIER_MAX_ROW_BYTES - 29);
+    pier__rows_release(&rows);
+    free(text);
+
+    /* One byte more is not; the message names the patch, from 1. */
+    static const char first[] = "[{\"id\":\"a\",\"patch\":{}},\n";
+    size_t f = sizeof first - 1;
+    n = PIER_MAX_ROW_BYTES + 1;
+    text = malloc(f + n + 1);
+    assert_non_null(text);
+    memcpy(text, first, f);
+    big_patch(text + f, n);
+    text[f + n] = ']';
+    assert_int_equal(read_patches_n(&rows, text, f + n + 1, &err),
+                     PIER_E_LIMIT_EXCEEDED);
+    assert_string_equal(err.tag, "LimitExceeded");
+    assert_int_equal(err.offset, -1);
+    assert_string_equal(err.message,
+                        "patch 2 (at byte 24) is larger than 1048576 bytes, "
+                        "the most one patch may take");
+    pier__rows_release(&rows);
+    free(text);
+
+    /* The id counts as much as the patch: an element whose size is
+     * nearly all id is accepted at the limit and refused one byte over. */
+    for (n = PIER_MAX_ROW_BYTES; n <= PIER_MAX_ROW_BYTES + 1; n++) {
+        static const char head[] = "[{\"id\":\"";
+        static const char tail[] = "\",\"patch\":{}}]";
+        size_t h = sizeof head - 1, t = sizeof tail - 1;
+        size_t total = n + 2;              /* the element and "[...]" */
+        text = malloc(total);
+        assert_non_null(text);
+        memcpy(text, head, h);
+        memset(text + h, 'i', total - h - t);
+        memcpy(text + total - t, tail, t);
+        pier_status rc = read_patches_n(&rows, text, total, &err);
+        if (n == PIER_MAX_ROW_BYTES) {
+            assert_int_equal(rc, PIER_OK);
+            assert_int_equal(rows.row_bytes[0], n);
+            assert_int_equal(rows.fields[0].value.n, n - 20);
+        } else {
+            assert_int_equal(rc, PIER_E_LIMIT_EXCEEDED);
+            assert_non_null(strstr(err.message, "patch 1 (at byte 1)"));
+        }
+        pier__rows_release(&rows);
+        free(text);
+    }
+
+    /* Many small members before the id fail within the patch. */
+    size_t members = PIER_MAX_ROW_BYTES / 8 + 1;
+    text = malloc(members * 9 + 64);
+    assert_non_null(text);
+    size_t k = (size_t)sprintf(text, "[{\"patch\":{");
+    for (size_t i = 0; i < members; i++)
+        k += (size_t)sprintf(text + k, "%s\"%04zx\":1", i ? "," : "",
+                             i % 0x10000);
+    k += (size_t)sprintf(text + k, "},\"id\":\"a\"}]");
+    assert_int_equal(read_patches_n(&rows, text, k, &err),
+                     PIER_E_LIMIT_EXCEEDED);
+    assert_non_null(strstr(err.message, "patch 1 (at byte 1)"));
+    pier__rows_release(&rows);
+    free(text);
+}
+
+static void test_patch_batch_limits(void **state)
+{
+    (void)state;
+    pier_rows rows;
+    pier_error err;
+    static const char elem[] = "{\"id\":\"a\",\"patch\":{}},";
+    size_t e = sizeof elem - 1;
+    size_t n = (size_t)PIER_MAX_BATCH_ROWS + 1;
+    char *text = malloc(e * n + 1);
+    assert_non_null(text);
+    text[0] = '[';
+    for (size_t i = 0; i < n; i++)
+        memcpy(text + 1 + e * i, elem, e);
+    /* PIER_MAX_BATCH_ROWS patches: the last ',' becomes the ']'. */
+    text[e * (n - 1)] = ']';
+    assert_int_equal(read_patches_n(&rows, text, e * (n - 1) + 1, &err),
+                     PIER_OK);
+    assert_int_equal(rows.nrows, PIER_MAX_BATCH_ROWS);
+    assert_int_equal(rows.nfields, PIER_MAX_BATCH_ROWS);
+    assert_int_equal(rows.row_bytes[PIER_MAX_BATCH_ROWS - 1], e - 1);
+    pier__rows_release(&rows);
+    /* One more is refused. */
+    text[e * (n - 1)] = ',';
+    text[e * n] = ']';
+    assert_int_equal(read_patches_n(&rows, text, e * n + 1, &err),
+                     PIER_E_LIMIT_EXCEEDED);
+    assert_non_null(strstr(err.message, "100000"));
+    pier__rows_release(&rows);
+    free(text);
+
+    /* Text over PIER_MAX_BATCH_BYTES is refused before a byte is read. */
+    n = (size_t)PIER_MAX_BATCH_BYTES + 1;
+    text = malloc(n);
+    assert_non_null(text);
+    memset(text, ' ', n);
+    pier__rows_init(&rows);
+    assert_int_equal(pier__json_patches_read(&rows, text, n, &err),
+                     PIER_E_LIMIT_EXCEEDED);
+    assert_string_equal(err.message,
+                        "input is 67108865 bytes; one write takes at most "
+                        "67108864");
+    assert_int_equal(pier__json_patches_read(&rows, text, n - 1, &err),
+                     PIER_E_INVALID_JSON);
+    assert_int_equal(err.offset, (int64_t)n - 1);
+    pier__rows_release(&rows);
+    free(text);
+}
+
+static void test_patch_err_may_be_null(void **state)
+{
+    (void)state;
+    pier_rows rows;
+    pier__rows_init(&rows);
+    assert_int_equal(pier__json_patches_read(&rows, "[{}]", 4, NULL),
+                     PIER_E_INVALID_JSON);
+    pier__rows_release(&rows);
+    pier__rows_init(&rows);
+    assert_int_equal(pier__json_patches_read(&rows, NULL, 0, NULL),
+                     PIER_E_INVALID_JSON);
+    pier__rows_release(&rows);
+    pier_error err;
+    pier__rows_init(&rows);
+    assert_int_equal(pier__json_patches_read(&rows, NULL, 1, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    pier__rows_release(&rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -765,6 +1399,19 @@ int main(void)
         cmocka_unit_test(test_duplicates_kept),
         cmocka_unit_test(test_err_may_be_null),
         cmocka_unit_test(test_locale_decimal_point),
+        cmocka_unit_test(test_patch_one),
+        cmocka_unit_test(test_patch_many),
+        cmocka_unit_test(test_patch_empty_array),
+        cmocka_unit_test(test_patch_id_last),
+        cmocka_unit_test(test_patch_values),
+        cmocka_unit_test(test_patch_own_id_kept),
+        cmocka_unit_test(test_patch_members_as_rows),
+        cmocka_unit_test(test_patch_structure_errors),
+        cmocka_unit_test(test_patch_shape_errors),
+        cmocka_unit_test(test_patch_member_errors),
+        cmocka_unit_test(test_patch_row_limit),
+        cmocka_unit_test(test_patch_batch_limits),
+        cmocka_unit_test(test_patch_err_may_be_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,9 +57,21 @@ typedef struct cli_command {
     cli_run_fn run;        /* argv[0] is the command name */
 } cli_command;
 
-/* The command table (board.c, rows.c, main.c). */
+/* The command table (board.c, rows.c, write.c, tx.c, feed.c, ops.c,
+ * main.c). */
 extern const cli_command cli_cmd_create_board;
 extern const cli_command cli_cmd_insert;
+extern const cli_command cli_cmd_update;
+extern const cli_command cli_cmd_upsert;
+extern const cli_command cli_cmd_delete;
+extern const cli_command cli_cmd_compact;
+extern const cli_command cli_cmd_tx;
+extern const cli_command cli_cmd_changes;
+extern const cli_command cli_cmd_watch;
+extern const cli_command cli_cmd_maintain;
+extern const cli_command cli_cmd_flush;
+extern const cli_command cli_cmd_stats;
+extern const cli_command cli_cmd_head;
 extern const cli_command cli_cmd_boards;
 extern const cli_command cli_cmd_has_board;
 extern const cli_command cli_cmd_schema;
@@ -104,6 +116,10 @@ int cli_open(cli_ctx *ctx);
  * @return false if `s` is not one. */
 bool cli_parse_instant(const char *s, int64_t *out);
 
+/* Parses a decimal integer (an optional '-', then digits, nothing else)
+ * within [min, max]. @return false if `s` is not one. */
+bool cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
+
 /* ---- output.c: diagnostics and formats ---- */
 
 void cli_error_init(pier_error *err);
@@ -123,6 +139,14 @@ int cli_usage(const cli_command *cmd, const char *fmt, ...)
 
 /* A watermark: the number alone, or {"watermark":N}. @return 0. */
 int cli_print_watermark(const cli_ctx *ctx, int64_t watermark);
+/* A count under a name: the number alone, or {"NAME":N}. @return 0. */
+int cli_print_number(const cli_ctx *ctx, const char *name, int64_t n);
+
+/* Room for cli_format_instant's text and its NUL. */
+#define CLI_INSTANT_SIZE 32
+/* Formats microseconds since the epoch as the engine shows timestamps:
+ * RFC 3339, UTC, to the microsecond (2026-01-01T00:00:00.000000Z). */
+void cli_format_instant(int64_t us, char out[CLI_INSTANT_SIZE]);
 
 /* Writes `s` (len bytes) as a quoted JSON string. Invalid UTF-8 bytes
  * become U+FFFD, so the output is always valid JSON. */
@@ -163,5 +187,47 @@ typedef pier_status (*cli_batch_fn)(const char *text, size_t len,
  */
 pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
                              void *payload, pier_error *err);
+
+/*
+ * Reads `in` to its end into a new NUL-terminated buffer (*out, for
+ * free(); *len excludes the NUL). `name` names the input in messages
+ * ("stdin", a file name); `what` says what it holds ("a patch").
+ * @return PIER_E_READ_FAILED if reading fails, PIER_E_LIMIT_EXCEEDED if
+ *         the input passes `max` bytes, PIER_E_OUT_OF_MEMORY.
+ */
+pier_status cli_read_all(FILE *in, const char *name, const char *what,
+                         size_t max, char **out, size_t *len,
+                         pier_error *err);
+
+/* ---- rows.c: writing JSON rows ---- */
+
+/* A write of JSON rows: pier_insert_json, pier_upsert_json. */
+typedef pier_status (*cli_json_write_fn)(int64_t *watermark,
+                                         pier_engine *engine,
+                                         const char *board,
+                                         const char *json, size_t len,
+                                         pier_error *err);
+
+/*
+ * Writes `arg`, JSON text, to `board` with `fn` as one write; or with "-"
+ * streams stdin in batches of CLI_STDIN_BATCH_ROWS rows, one write each
+ * (see rows.c). Prints the watermark, or the error. The engine is open.
+ * @return the exit code.
+ */
+int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
+                   cli_json_write_fn fn);
+
+/*
+ * Makes the error of a write of a part of a larger input read as if the
+ * input had been one write: its byte offset (err->offset, and the " at
+ * byte N" naming it, which gains " of WHERE") counts from the start of the
+ * input, `base` bytes before the part, and the row numbers the library
+ * puts at the start of a message or in parentheses ("row N", "(row N)",
+ * "(rows N and M)", counted from the start of the part) from the input's
+ * first row, `rows_before` rows before the part. Values the message quotes
+ * in "..." are left alone.
+ */
+void cli_relocate(pier_error *err, int64_t base, size_t rows_before,
+                  const char *where);
 
 #endif /* PIER_CLI_H */

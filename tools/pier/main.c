@@ -27,10 +27,13 @@ static const cli_command cmd_help = {
 };
 
 static const cli_command *const commands[] = {
-    &cli_cmd_create_board, &cli_cmd_insert, &cli_cmd_boards,
+    &cli_cmd_create_board, &cli_cmd_insert, &cli_cmd_update,
+    &cli_cmd_upsert, &cli_cmd_delete, &cli_cmd_tx, &cli_cmd_boards,
     &cli_cmd_has_board, &cli_cmd_schema, &cli_cmd_get, &cli_cmd_count,
-    &cli_cmd_dump, &cli_cmd_add_column, &cli_cmd_widen, &cli_cmd_truncate,
-    &cli_cmd_drop, &cmd_help,
+    &cli_cmd_dump, &cli_cmd_changes, &cli_cmd_watch, &cli_cmd_add_column,
+    &cli_cmd_widen, &cli_cmd_truncate, &cli_cmd_compact, &cli_cmd_drop,
+    &cli_cmd_head, &cli_cmd_stats, &cli_cmd_maintain, &cli_cmd_flush,
+    &cmd_help,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -190,6 +193,22 @@ int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
         return cli_usage(cmd, "%s: missing argument %s", cmd->name,
                          names[npos]);
     return CLI_CONTINUE;
+}
+
+bool cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (*p < '0' || *p > '9')   /* no sign, space or '+' of strtoll's */
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return false;
+    *out = (int64_t)v;
+    return true;
 }
 
 /* ---- PIER_NOW ---- */

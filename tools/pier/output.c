@@ -1,6 +1,6 @@
 /*
- * output.c: how the pier command prints: diagnostics, watermarks, JSON
- * strings and aligned tables.
+ * output.c: how the pier command prints: diagnostics, watermarks and
+ * counts, JSON strings, instants and aligned tables.
  *
  * Invariants: results go to stdout, diagnostics to stderr; every
  * diagnostic is one line (the usage "Try" hint aside); whatever bytes a
@@ -145,6 +145,56 @@ int cli_print_watermark(const cli_ctx *ctx, int64_t watermark)
     else
         printf("%" PRId64 "\n", watermark);
     return CLI_EXIT_OK;
+}
+
+int cli_print_number(const cli_ctx *ctx, const char *name, int64_t n)
+{
+    if (ctx->json)
+        printf("{\"%s\":%" PRId64 "}\n", name, n);
+    else
+        printf("%" PRId64 "\n", n);
+    return CLI_EXIT_OK;
+}
+
+/* ---- instants ---- */
+
+/* Year, month and day of a day count from 1970-01-01, proleptic Gregorian
+ * (Howard Hinnant's civil_from_days, the inverse of main.c's
+ * days_from_civil). */
+static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = yoe + era * 400 + (*m <= 2);
+}
+
+void cli_format_instant(int64_t us, char out[CLI_INSTANT_SIZE])
+{
+    /* Floor division, so that instants before 1970 keep a positive
+     * time of day. */
+    int64_t secs = us / 1000000, frac = us % 1000000;
+    if (frac < 0) {
+        frac += 1000000;
+        secs--;
+    }
+    int64_t days = secs / 86400, sod = secs % 86400;
+    if (sod < 0) {
+        sod += 86400;
+        days--;
+    }
+    int64_t y;
+    int m, d;
+    civil_from_days(days, &y, &m, &d);
+    snprintf(out, CLI_INSTANT_SIZE,
+             "%04" PRId64 "-%02d-%02dT%02d:%02d:%02d.%06" PRId64 "Z", y, m,
+             d, (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60),
+             frac);
 }
 
 /* ---- tables ---- */

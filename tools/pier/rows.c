@@ -1,10 +1,11 @@
 /*
- * rows.c: the commands about rows: insert, get, count and dump.
+ * rows.c: the commands about rows: insert, get, count and dump, and the
+ * writing of JSON rows that insert shares with upsert (write.c).
  *
- * `insert BOARD -` streams stdin through stream.c in batches of
- * CLI_STDIN_BATCH_ROWS rows, one atomic write each. A failed batch leaves
- * the batches before it committed; the error then says how many rows
- * that was, and its byte offsets count from the start of stdin.
+ * `insert BOARD -` (and `upsert BOARD -`) streams stdin through stream.c
+ * in batches of CLI_STDIN_BATCH_ROWS rows, one atomic write each. A failed
+ * batch leaves the batches before it committed; the error then says how
+ * many rows that was, and its byte offsets count from the start of stdin.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,13 +32,14 @@ static int prepare(cli_ctx *ctx, const cli_command *cmd, int argc,
 
 /* ---- insert ---- */
 
-typedef struct insert_state {
+typedef struct write_state {
     pier_engine *engine;
     const char *board;
+    cli_json_write_fn fn;   /* pier_insert_json, pier_upsert_json */
     int64_t watermark;     /* of the last committed batch */
     size_t committed;      /* rows in the committed batches */
     size_t batches;        /* committed batches */
-} insert_state;
+} write_state;
 
 /* Whether m starts with `word` followed by a digit. */
 static bool word_then_digit(const char *m, const char *word)
@@ -83,15 +85,8 @@ static void put_shifted(msg_buf *b, const char **m, int64_t add)
         put(b, num, (size_t)w);
 }
 
-/*
- * Makes a batch's error read as if stdin had been one write: its byte
- * offset (err->offset, and the " at byte N" naming it) counts from the
- * start of stdin, and the row numbers the library puts at the start of a
- * message or in parentheses ("row N", "(row N)", "(rows N and M)", counted
- * from the start of the batch) from the first row of stdin. Values the
- * message quotes in "..." are left alone.
- */
-static void relocate(pier_error *err, int64_t base, size_t rows_before)
+void cli_relocate(pier_error *err, int64_t base, size_t rows_before,
+                  const char *where)
 {
     static const char at_byte[] = " at byte ";
     msg_buf b = { "", 0 };
@@ -116,7 +111,8 @@ static void relocate(pier_error *err, int64_t base, size_t rows_before)
             put(&b, at_byte, sizeof at_byte - 1);
             m += sizeof at_byte - 1;
             put_shifted(&b, &m, base);
-            put(&b, " of stdin", 9);
+            put(&b, " of ", 4);
+            put(&b, where, strlen(where));
         } else if (row_place && (word_then_digit(m, "row ") ||
                                  word_then_digit(m, "rows "))) {
             bool plural = m[3] == 's';
@@ -139,15 +135,14 @@ static void relocate(pier_error *err, int64_t base, size_t rows_before)
         err->offset += base;
 }
 
-static pier_status insert_batch(const char *text, size_t len, int64_t base,
+static pier_status write_batch(const char *text, size_t len, int64_t base,
                                 size_t rows, void *payload, pier_error *err)
 {
-    insert_state *st = payload;
+    write_state *st = payload;
     int64_t wm = 0;
-    pier_status rc = pier_insert_json(&wm, st->engine, st->board, text, len,
-                                      err);
+    pier_status rc = st->fn(&wm, st->engine, st->board, text, len, err);
     if (rc != PIER_OK) {
-        relocate(err, base, st->committed);
+        cli_relocate(err, base, st->committed, "stdin");
         return rc;
     }
     st->watermark = wm;
@@ -156,13 +151,14 @@ static pier_status insert_batch(const char *text, size_t len, int64_t base,
     return PIER_OK;
 }
 
-static int insert_stdin(cli_ctx *ctx, const char *board)
+static int write_stdin(cli_ctx *ctx, const char *board,
+                       cli_json_write_fn fn)
 {
-    insert_state st = { ctx->engine, board, 0, 0, 0 };
+    write_state st = { ctx->engine, board, fn, 0, 0, 0 };
     pier_error err;
     cli_error_init(&err);
     pier_status rc = cli_stream_split(stdin, CLI_STDIN_BATCH_ROWS,
-                                      insert_batch, &st, &err);
+                                      write_batch, &st, &err);
     if (rc != PIER_OK) {
         char msg[sizeof err.message + 128];
         snprintf(msg, sizeof msg,
@@ -172,10 +168,24 @@ static int insert_stdin(cli_ctx *ctx, const char *board)
         return cli_fail_msg(ctx, tag, msg);
     }
     if (st.batches == 0) {   /* an empty stream: nothing was written */
-        if (pier_head(&st.watermark, ctx->engine, &err) != PIER_OK)
+        if (pier_head_from_catalog(&st.watermark, ctx->engine, &err) !=
+            PIER_OK)
             return cli_fail(ctx, &err);
     }
     return cli_print_watermark(ctx, st.watermark);
+}
+
+int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
+                   cli_json_write_fn fn)
+{
+    if (strcmp(arg, "-") == 0)
+        return write_stdin(ctx, board, fn);
+    int64_t wm = 0;
+    pier_error err;
+    cli_error_init(&err);
+    if (fn(&wm, ctx->engine, board, arg, strlen(arg), &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return cli_print_watermark(ctx, wm);
 }
 
 static int run_insert(cli_ctx *ctx, const cli_command *cmd, int argc,
@@ -185,15 +195,7 @@ static int run_insert(cli_ctx *ctx, const cli_command *cmd, int argc,
     int rc = prepare(ctx, cmd, argc, argv, insert_names, 2, pos);
     if (rc != CLI_CONTINUE)
         return rc;
-    if (strcmp(pos[1], "-") == 0)
-        return insert_stdin(ctx, pos[0]);
-    int64_t wm = 0;
-    pier_error err;
-    cli_error_init(&err);
-    if (pier_insert_json(&wm, ctx->engine, pos[0], pos[1], strlen(pos[1]),
-                         &err) != PIER_OK)
-        return cli_fail(ctx, &err);
-    return cli_print_watermark(ctx, wm);
+    return cli_write_rows(ctx, pos[0], pos[1], pier_insert_json);
 }
 
 const cli_command cli_cmd_insert = {

@@ -1,6 +1,8 @@
 /*
- * stream.c: splits a stream of JSON objects (stdin of `insert BOARD -`)
- * into batches for pier_insert_json, without parsing the objects.
+ * stream.c: splits a stream of JSON objects (stdin of `insert BOARD -`
+ * and `upsert BOARD -`) into batches for pier_insert_json and
+ * pier_upsert_json, without parsing the objects; and reads a whole input
+ * whose text must be one piece (a patch, a transaction's operations).
  *
  * The input is either one JSON array of objects or objects separated by
  * white space (JSON lines). The splitter only finds where each top-level
@@ -318,4 +320,64 @@ pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
     free(chunk);
     free(s.buf);
     return rc;
+}
+
+/* ---- whole inputs ---- */
+
+pier_status cli_read_all(FILE *in, const char *name, const char *what,
+                         size_t max, char **out, size_t *len,
+                         pier_error *err)
+{
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    pier_status rc = PIER_OK;
+    for (;;) {
+        if (n + 1 >= cap) {
+            /* One byte past `max` tells a long input from one that ends
+             * exactly there; one more for the NUL. Full at max + 2 bytes,
+             * the input is already too long: cap only grows below it. */
+            size_t want = cap ? cap * 2 : CHUNK_BYTES;
+            if (want > max + 2)
+                want = max + 2;
+            char *grown = realloc(buf, want);
+            if (grown == NULL) {
+                rc = PIER_E_OUT_OF_MEMORY;
+                break;
+            }
+            buf = grown;
+            cap = want;
+        }
+        size_t room = cap - 1 - n;
+        size_t got = fread(buf + n, 1, room, in);
+        n += got;
+        if (n > max) {
+            rc = PIER_E_LIMIT_EXCEEDED;
+            break;
+        }
+        if (got < room)   /* the end of the input, or an error */
+            break;
+    }
+    if (rc == PIER_OK && ferror(in))
+        rc = PIER_E_READ_FAILED;
+    if (rc != PIER_OK) {
+        int why = errno;
+        free(buf);
+        cli_error_init(err);
+        err->status = rc;
+        err->tag = pier_status_tag(rc);
+        if (rc == PIER_E_READ_FAILED)
+            snprintf(err->message, sizeof err->message, "cannot read %s: %s",
+                     name, strerror(why));
+        else if (rc == PIER_E_LIMIT_EXCEEDED)
+            snprintf(err->message, sizeof err->message,
+                     "%s is larger than %zu bytes, the most %s may take",
+                     name, max, what);
+        else
+            snprintf(err->message, sizeof err->message, "out of memory");
+        return rc;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return PIER_OK;
 }

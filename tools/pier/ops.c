@@ -1,0 +1,242 @@
+/*
+ * ops.c: the operations commands: maintain, flush, stats and head.
+ *
+ * Each parses its arguments, opens the engine, makes one library call and
+ * prints its result. maintain and flush print nothing on success, in both
+ * modes: their exit status is their answer.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Change records older than this many hours are dropped by default: a
+ * week, long enough for a consumer to come back after a weekend. */
+#define DEFAULT_OLDER_THAN_HOURS 168
+
+/* ---- maintain ---- */
+
+static const cli_optspec maintain_opts[] = {
+    { "--older-than-hours", true }, { NULL, false },
+};
+
+static int maintain_opt(cli_ctx *ctx, const cli_command *cmd,
+                        const char *name, const char *value, void *payload)
+{
+    (void)ctx;
+    (void)name;
+    if (!cli_parse_int(value, 0, INT_MAX, payload))
+        return cli_usage(cmd, "%s: option '--older-than-hours' takes a "
+                         "number of hours (0 or more), not '%s'", cmd->name,
+                         value);
+    return 0;
+}
+
+static int run_maintain(cli_ctx *ctx, const cli_command *cmd, int argc,
+                        char **argv)
+{
+    int64_t hours = DEFAULT_OLDER_THAN_HOURS;
+    int rc = cli_args(ctx, cmd, argc, argv, maintain_opts, maintain_opt,
+                      &hours, NULL, 0, 0, NULL);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_maintain(ctx->engine, (int)hours, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_maintain = {
+    "maintain", "Drop old change records and tidy the lake files",
+    "[--older-than-hours N]",
+    "Drops the change records committed more than N hours ago (the newest\n"
+    "record is always kept) and moves the feed's retention floor to the\n"
+    "highest watermark dropped: a consumer reading from below it is told\n"
+    "to resync. Then checkpoints the write-ahead log and returns free\n"
+    "pages to the file system.\n"
+    "\n"
+    "Options:\n"
+    "  --older-than-hours N\n"
+    "                      Drop records older than N hours (default: 168,\n"
+    "                      a week; 0 drops all but the newest)\n"
+    "\n"
+    "Output: nothing, in both modes; the exit status says it worked.\n",
+    run_maintain,
+};
+
+/* ---- flush ---- */
+
+static const char *const flush_names[] = { "BOARD" };
+
+static int run_flush(cli_ctx *ctx, const cli_command *cmd, int argc,
+                     char **argv)
+{
+    char *board = NULL;
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, flush_names, 0,
+                      1, &board);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_flush(ctx->engine, board, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_flush = {
+    "flush", "Write buffered changes to the lake", "[BOARD]",
+    "Writes the changes buffered for BOARD, or for every board, to the\n"
+    "lake. The embedded lake buffers nothing, so this only checks that\n"
+    "BOARD exists.\n"
+    "\n"
+    "Output: nothing, in both modes; the exit status says it worked.\n"
+    "Fails with BoardNotFound if there is no such board.\n",
+    run_flush,
+};
+
+/* ---- stats ---- */
+
+/* One figure of pier_stats: its label for people, its JSON key. */
+typedef struct stat_field {
+    const char *label;
+    const char *key;
+    size_t offset;
+} stat_field;
+
+#define STAT(label, field) { label, #field, offsetof(pier_stats, field) }
+
+static const stat_field stat_fields[] = {
+    STAT("boards", boards),
+    STAT("rows", rows),
+    STAT("change records", change_records),
+    STAT("head", head),
+    STAT("floor", floor),
+    STAT("lake bytes", lake_bytes),
+    STAT("wal bytes", wal_bytes),
+    STAT("writes", writes),
+    STAT("queries", queries),
+};
+#define NSTATS (sizeof stat_fields / sizeof stat_fields[0])
+
+static int64_t stat_value(const pier_stats *s, size_t i)
+{
+    int64_t v;
+    memcpy(&v, (const char *)s + stat_fields[i].offset, sizeof v);
+    return v;
+}
+
+static void stats_json(const pier_stats *s)
+{
+    fputc('{', stdout);
+    for (size_t i = 0; i < NSTATS; i++)
+        printf("%s\"%s\":%" PRId64, i > 0 ? "," : "", stat_fields[i].key,
+               stat_value(s, i));
+    if (s->last_maintenance == 0) {
+        fputs(",\"last_maintenance\":null}\n", stdout);
+    } else {
+        char when[CLI_INSTANT_SIZE];
+        cli_format_instant(s->last_maintenance, when);
+        printf(",\"last_maintenance\":\"%s\"}\n", when);
+    }
+}
+
+/* @return false if out of memory. */
+static bool stats_table(const pier_stats *s)
+{
+    cli_table *t = cli_table_new(2);
+    bool ok = t != NULL;
+    char text[CLI_INSTANT_SIZE];
+    for (size_t i = 0; ok && i < NSTATS; i++) {
+        int n = snprintf(text, sizeof text, "%" PRId64, stat_value(s, i));
+        ok = cli_table_add(t, stat_fields[i].label,
+                           strlen(stat_fields[i].label)) &&
+             cli_table_add(t, text, (size_t)n);
+    }
+    if (ok) {
+        if (s->last_maintenance == 0)
+            snprintf(text, sizeof text, "never");
+        else
+            cli_format_instant(s->last_maintenance, text);
+        ok = cli_table_add(t, "last maintenance", 16) &&
+             cli_table_add(t, text, strlen(text));
+    }
+    if (ok)
+        cli_table_print(t, stdout);
+    cli_table_free(t);
+    return ok;
+}
+
+static int run_stats(cli_ctx *ctx, const cli_command *cmd, int argc,
+                     char **argv)
+{
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
+                      NULL);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    pier_stats s;
+    memset(&s, 0, sizeof s);
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_stats_get(&s, ctx->engine, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    if (ctx->json)
+        stats_json(&s);
+    else if (!stats_table(&s))
+        return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
+                            "out of memory");
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_stats = {
+    "stats", "Show the lake's figures", "",
+    "Shows the lake's figures: its boards, their rows, the change records\n"
+    "kept, the head and the retention floor of the feed, the size of the\n"
+    "lake file and of its write-ahead log, the writes and reads of this\n"
+    "command's own engine (so the reads of stats itself, at most), and\n"
+    "when maintain last ran.\n"
+    "\n"
+    "Output: an aligned two-column table, one line per figure: boards,\n"
+    "rows, change records, head, floor, lake bytes, wal bytes, writes,\n"
+    "queries, last maintenance (RFC 3339, or never). With --json, one\n"
+    "object: {\"boards\":N,\"rows\":N,\"change_records\":N,\"head\":N,\n"
+    "\"floor\":N,\"lake_bytes\":N,\"wal_bytes\":N,\"writes\":N,\"queries\":N,\n"
+    "\"last_maintenance\":\"RFC 3339\" or null}.\n",
+    run_stats,
+};
+
+/* ---- head ---- */
+
+static int run_head(cli_ctx *ctx, const cli_command *cmd, int argc,
+                    char **argv)
+{
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
+                      NULL);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    int64_t head = 0;
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_head_from_catalog(&head, ctx->engine, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return cli_print_number(ctx, "head", head);
+}
+
+const cli_command cli_cmd_head = {
+    "head", "Print the lake's newest watermark", "",
+    "Prints the newest watermark of the lake: the position of the last\n"
+    "change committed, 0 if nothing was ever written.\n"
+    "\n"
+    "Output: the number alone; with --json, {\"head\":N}.\n",
+    run_head,
+};
