@@ -196,6 +196,78 @@ static void reads_and_lifecycle_survive_every_failure(void **state)
     print_message("reads and lifecycle: %ld allocation points\n", n - 1);
 }
 
+static void writes_and_feed_survive_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    long n;
+    for (n = 1;; n++) {
+        bool has = false;
+        assert_int_equal(pier_board_has(&has, e, "b", &err), PIER_OK);
+        if (has)
+            assert_int_equal(pier_board_drop(NULL, e, "b", &err), PIER_OK);
+        assert_int_equal(pier_insert_json(NULL, e, "b", rows_json,
+                                          sizeof rows_json - 1, &err),
+                         PIER_OK);
+        int64_t head = 0;
+        assert_int_equal(pier_head_from_catalog(&head, e, &err), PIER_OK);
+        const char patches[] = "[{\"id\":\"a\",\"patch\":{\"n\":7,"
+                               "\"added\":\"x\"}}]";
+        const char upserts[] = "[{\"id\":\"a\",\"t\":\"z\"},"
+                               "{\"id\":\"e\",\"n\":1}]";
+        const char *ids[] = { "b", "nope" };
+        const char *boards[] = { "b", "t" };
+        pier_changes_page *page = NULL;
+        char *json = NULL;
+        pier_tx *tx = NULL;
+        arm(n);
+        pier_status upd = pier_update_many_json(NULL, e, "b", patches,
+                                                sizeof patches - 1, &err);
+        check_failure(upd, &err);
+        pier_status ups = pier_upsert_json(NULL, e, "b", upserts,
+                                           sizeof upserts - 1, &err);
+        check_failure(ups, &err);
+        pier_status del = pier_delete_many(NULL, e, "b", ids, 2, &err);
+        check_failure(del, &err);
+        pier_status txs = pier_tx_begin(&tx, e, boards, 2, &err);
+        check_failure(txs, &err);
+        if (txs == PIER_OK) {
+            check_failure(pier_tx_insert_json(tx, "t", "{\"id\":\"q\"}",
+                                              10, &err), &err);
+            txs = pier_tx_commit(NULL, tx, &err);
+            check_failure(txs, &err);
+        }
+        pier_status chg = pier_changes(&page, e, "b", 0, 0, &err);
+        check_failure(chg, &err);
+        if (chg == PIER_OK)
+            json = pier_changes_page_to_json(page);
+        bool hit = disarm();
+        pier_free(json);
+        pier_changes_page_free(page);
+        /* Each write is there wholly or not at all. */
+        int64_t count = 0;
+        assert_int_equal(pier_row_count(&count, e, "b", &err), PIER_OK);
+        assert_int_equal(count, 3 + (ups == PIER_OK) - (del == PIER_OK));
+        pier_row *row = NULL;
+        assert_int_equal(pier_row_get(&row, e, "b", "a", &err), PIER_OK);
+        const pier_value *t = pier_row_find(row, "t");
+        assert_string_equal(t->text != NULL ? t->text : "null",
+                            ups == PIER_OK ? "z" : "x");
+        pier_row_free(row);
+        assert_int_equal(pier_board_has(&has, e, "t", &err), PIER_OK);
+        assert_int_equal(has, txs == PIER_OK);
+        if (has)
+            assert_int_equal(pier_board_drop(NULL, e, "t", &err), PIER_OK);
+        if (!hit)
+            break;
+    }
+    pier_close(&e);
+    print_message("writes and feed: %ld allocation points\n", n - 1);
+}
+
 static void the_row_builder_survives_every_failure(void **state)
 {
     (void)state;
@@ -242,6 +314,8 @@ int main(void)
         cmocka_unit_test_teardown(open_and_insert_survive_every_failure,
                                   teardown),
         cmocka_unit_test_teardown(reads_and_lifecycle_survive_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(writes_and_feed_survive_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
     };
