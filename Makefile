@@ -10,7 +10,10 @@ JOBS ?= 2
 RELEASE := build/release
 TEST := build/test
 
-.PHONY: all setup build demo test install bench clean
+BENCHES := insert writes watch
+
+.PHONY: all setup build demo test install bench clean \
+        $(addprefix bench-,$(BENCHES))
 
 all: build
 
@@ -35,8 +38,12 @@ test: setup
 install: build
 	@cmake --install $(RELEASE) --prefix $(PREFIX)
 
-bench: build
-	@$(RELEASE)/bench_insert
+# Each benchmark reports ratios against raw SQLite in the same run
+# (docs/benchmarks.md); `make bench` runs them all.
+bench: $(addprefix bench-,$(BENCHES))
+
+$(addprefix bench-,$(BENCHES)): bench-%: build
+	@$(RELEASE)/bench_$*
 
 clean:
 	rm -rf build
