@@ -77,11 +77,13 @@ typedef enum pier_status {
     PIER_E_DUPLICATE_COLUMN = 18,     /* "DuplicateColumn" */
     PIER_E_UNKNOWN_TYPE = 19,         /* "UnknownType" */
     PIER_E_ROW_NOT_FOUND = 20,        /* "RowNotFound" */
-    PIER_E_ENTITY_NOT_ALLOWED = 21    /* "EntityNotAllowed" */
+    PIER_E_ENTITY_NOT_ALLOWED = 21,   /* "EntityNotAllowed" */
+    PIER_E_PLACEHOLDER_UNBOUND = 22,  /* "PlaceholderUnbound" */
+    PIER_E_QUERY_FAILED = 23          /* "QueryFailed" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 22
+#define PIER_STATUS_COUNT 24
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
@@ -732,6 +734,91 @@ PIER_API pier_status pier_watermark_of(int64_t *out, pier_engine *engine,
  * topology, which reports the head it is at in *watermark. */
 PIER_API pier_status pier_sync(int64_t *watermark, pier_engine *engine,
                                const char *board, pier_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Board-scoped queries                                                 */
+
+/*
+ * Parameters bound to a query: named (":name", "$name", "@name", spelled
+ * with their prefix) or numbered ("?1", or the number alone: "1"). Values
+ * are only ever bound, never spliced into the text.
+ */
+typedef struct pier_params pier_params;
+
+/* A new, empty set of parameters; NULL if out of memory. */
+PIER_API pier_params *pier_params_new(void);
+PIER_API void pier_params_free(pier_params *params);
+PIER_API pier_status pier_params_set_null(pier_params *params,
+                                          const char *name, pier_error *err);
+PIER_API pier_status pier_params_set_bool(pier_params *params,
+                                          const char *name, bool value,
+                                          pier_error *err);
+PIER_API pier_status pier_params_set_int64(pier_params *params,
+                                           const char *name, int64_t value,
+                                           pier_error *err);
+PIER_API pier_status pier_params_set_double(pier_params *params,
+                                            const char *name, double value,
+                                            pier_error *err);
+PIER_API pier_status pier_params_set_text(pier_params *params,
+                                          const char *name, const char *text,
+                                          pier_error *err);
+/* A JSON object (its members are named parameters: {"n": 1} binds :n, $n
+ * and @n) or array (its elements are ?1, ?2...). Numbers, strings,
+ * booleans and null bind as themselves; objects and arrays as their JSON
+ * text. */
+PIER_API pier_status pier_params_set_json(pier_params *params,
+                                          const char *json, size_t len,
+                                          pier_error *err);
+
+typedef struct pier_query_options {
+    unsigned version;            /* PIER_QUERY_OPTIONS_VERSION */
+    const char *const *with;     /* other boards the template may read as
+                                    {{board:NAME}} */
+    size_t nwith;
+    int64_t min_watermark;       /* run on data at least this fresh */
+} pier_query_options;
+
+#define PIER_QUERY_OPTIONS_VERSION 1
+#define PIER_QUERY_OPTIONS_INIT { PIER_QUERY_OPTIONS_VERSION, NULL, 0, 0 }
+
+/* The rows of a query, one at a time. */
+typedef struct pier_cursor pier_cursor;
+
+/*
+ * Runs one read-only statement (SELECT, or WITH ... SELECT, in SQLite's
+ * dialect) for `board`, where {{board}} stands for the board's rows with
+ * their logical column names (and {{board:NAME}} for a board named in
+ * opts->with). The statement may read those boards and nothing else.
+ * @return PIER_E_ENTITY_NOT_ALLOWED for anything else it would touch
+ *         (other tables, the catalog, the change log, sqlite_schema,
+ *         pragmas, attached databases, writes, transactions, a second
+ *         statement), before anything runs;
+ *         PIER_E_PLACEHOLDER_UNBOUND naming a parameter with no value;
+ *         PIER_E_QUERY_FAILED with SQLite's message and the offset for
+ *         malformed SQL; PIER_E_BOARD_NOT_FOUND; PIER_E_INVALID_BOARD_ID.
+ */
+PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
+                                const char *board, const char *sql,
+                                const pier_params *params,
+                                const pier_query_options *opts,
+                                pier_error *err);
+/* The result's columns: names, and the logical type of a column read
+ * straight from a board column (NULL for a computed one). Borrowed until
+ * pier_cursor_close(). */
+PIER_API size_t pier_cursor_column_count(const pier_cursor *cursor);
+PIER_API const char *pier_cursor_column_name(const pier_cursor *cursor,
+                                             size_t i);
+PIER_API const char *pier_cursor_column_type(const pier_cursor *cursor,
+                                             size_t i);
+/* The next row (*row), or NULL at the end. The row is borrowed until the
+ * next call or pier_cursor_close(); its values carry their logical types
+ * (a timestamp as RFC 3339 text, a boolean as true/false, json as a
+ * document) and computed values their SQLite value. */
+PIER_API pier_status pier_cursor_next(const pier_row **row,
+                                      pier_cursor *cursor, pier_error *err);
+/* Releases the cursor. NULL: no-op. Cursors must be closed before their
+ * engine. */
+PIER_API void pier_cursor_close(pier_cursor *cursor);
 
 /* ------------------------------------------------------------------ */
 /* Operations                                                           */

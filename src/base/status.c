@@ -32,6 +32,8 @@ static const char *const tags[PIER_STATUS_COUNT] = {
     [PIER_E_UNKNOWN_TYPE] = "UnknownType",
     [PIER_E_ROW_NOT_FOUND] = "RowNotFound",
     [PIER_E_ENTITY_NOT_ALLOWED] = "EntityNotAllowed",
+    [PIER_E_PLACEHOLDER_UNBOUND] = "PlaceholderUnbound",
+    [PIER_E_QUERY_FAILED] = "QueryFailed",
 };
 
 PIER_API const char *pier_status_tag(pier_status status)

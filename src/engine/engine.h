@@ -135,5 +135,32 @@ pier_status pier__write_delete(pier__write *w, const char *board,
                                const char *const *ids, size_t nids,
                                pier_error *err);
 
+/* ---- decoded rows (read.c) ---- */
+
+/* A row handed to the caller: by pier_row_get and pier_board_scan (names,
+ * values and texts all in the arena), or by a cursor (names and values
+ * are the cursor's; only the texts live in the arena, reset per row). */
+struct pier_row {
+    pier__arena arena;
+    size_t ncolumns;
+    const char **names;
+    pier_value *values;
+};
+
+/* Decodes a stored cell into *out, its text in `a`: by its column's type,
+ * or, with type NULL, a computed value by its storage class (integer:
+ * bigint, real: double, text: text, blob: text of its bytes in
+ * hexadecimal, null: null). PIER__FIT_CONFLICT if the cell is no encoding
+ * of `type`. */
+pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
+                           const pier__type *type, pier__arena *a);
+
+/* ---- query parameters (params.c) ---- */
+
+/* The value bound to the statement parameter spelled `name` (":n", "$n",
+ * "@n", "?3"; NULL for an anonymous "?", which is numbered `index`), or
+ * NULL if `params` (which may be NULL) has none. */
+const pier__cell *pier__params_find(const pier_params *params,
+                                    const char *name, int index);
 
 #endif /* PIER_ENGINE_H */

@@ -1,19 +1,14 @@
 /*
  * read.c: reading rows back: one row by id, a board's row count, and a scan
  * of every row in id order. Values are decoded to their column's logical
- * type as they leave the lake. No read ever creates a board.
+ * type as they leave the lake (pier__value_read, which query cursors share).
+ * No read ever creates a board.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
-
-struct pier_row {
-    pier__arena arena;         /* names, values and their texts */
-    size_t ncolumns;
-    const char **names;
-    pier_value *values;
-};
 
 static void row_release(pier_row *row)
 {
@@ -26,6 +21,67 @@ PIER_API void pier_row_free(pier_row *row)
         return;
     row_release(row);
     free(row);
+}
+
+/* The text of a computed real that is not finite: what SQLite's json()
+ * writes for one, so that the row's JSON stays a number. */
+static const char *infinity_text(double d)
+{
+    return d > 0 ? "9e999" : "-9e999";
+}
+
+pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
+                           const pier__type *type, pier__arena *a)
+{
+    if (type != NULL)
+        return pier__cell_decode(out, cell, *type, a);
+    pier__type as = { PIER_KIND_TEXT };
+    switch (cell->st) {
+    case PIER__ST_INT:
+        as.kind = PIER_KIND_BIGINT;
+        break;
+    case PIER__ST_REAL:
+        as.kind = PIER_KIND_DOUBLE;
+        if (!isfinite(cell->d)) {   /* SQLite turns NaN into NULL */
+            const char *t = infinity_text(cell->d);
+            *out = (pier_value){ .kind = PIER_KIND_DOUBLE,
+                                 .as.real = cell->d, .len = strlen(t) };
+            out->text = pier__arena_strndup(a, t, out->len);
+            return out->text != NULL ? PIER__FIT_OK : PIER__FIT_OOM;
+        }
+        break;
+    case PIER__ST_BLOB: {
+        static const char hex[] = "0123456789ABCDEF";
+        char *t = pier__arena_alloc(a, cell->n * 2 + 1);
+        if (t == NULL)
+            return PIER__FIT_OOM;
+        const unsigned char *p = (const unsigned char *)cell->p;
+        for (size_t i = 0; i < cell->n; i++) {
+            t[2 * i] = hex[p[i] >> 4];
+            t[2 * i + 1] = hex[p[i] & 15];
+        }
+        t[cell->n * 2] = '\0';
+        *out = (pier_value){ .kind = PIER_KIND_TEXT, .text = t,
+                             .len = cell->n * 2 };
+        return PIER__FIT_OK;
+    }
+    default:                       /* text, null */
+        break;
+    }
+    return pier__cell_decode(out, cell, as, a);
+}
+
+/* The ReadFailed of a stored value that does not match its column's
+ * type. */
+static pier_status value_mismatch(pier_error *err, const char *board,
+                                  const char *column, pier__type type)
+{
+    pier__fail(err, PIER_E_READ_FAILED,
+               "a stored value of column '%s' of board '%s' does not match "
+               "its type %s", column, board, pier__type_name(type));
+    pier__error_board(err, board);
+    pier__error_column(err, column);
+    return PIER_E_READ_FAILED;
 }
 
 /* Decodes a stored row into `row` (whose arena is empty). */
@@ -46,20 +102,14 @@ static pier_status decode(pier_row *row, const pier__board *b,
         if (name == NULL)
             return pier__oom(err);
         row->names[i] = name;
-        switch (pier__cell_decode(&row->values[i], &cells[i], c->type,
-                                  &row->arena)) {
+        switch (pier__value_read(&row->values[i], &cells[i], &c->type,
+                                 &row->arena)) {
         case PIER__FIT_OK:
             break;
         case PIER__FIT_OOM:
             return pier__oom(err);
         default:
-            pier__fail(err, PIER_E_READ_FAILED,
-                       "a stored value of column '%s' of board '%s' does "
-                       "not match its type %s", c->name, b->id,
-                       pier__type_name(c->type));
-            pier__error_board(err, b->id);
-            pier__error_column(err, c->name);
-            return PIER_E_READ_FAILED;
+            return value_mismatch(err, b->id, c->name, c->type);
         }
     }
     return PIER_OK;

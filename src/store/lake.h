@@ -29,6 +29,53 @@ typedef struct pier__lake_config {
 typedef int (*pier__row_cb)(const pier__cell *cells, size_t ncells,
                             void *payload);
 
+/* ---- board-scoped queries ---- */
+
+/* The most boards one query may read: its own and those its options
+ * name. */
+#define PIER__QUERY_MAX_BOARDS 64
+
+/* A read-only connection with a snapshot open on it (sqlite_query.c). */
+typedef struct pier__reader pier__reader;
+
+/* A placeholder of a query template: {{board}} or {{board:NAME}}. */
+typedef struct pier__placeholder {
+    size_t offset;             /* where it starts in the template, bytes */
+    size_t len;                /* its length, braces included */
+    size_t board;              /* the board it stands for: an index into
+                                  pier__query_text.boards */
+} pier__placeholder;
+
+/* A query as the engine hands it to the lake. */
+typedef struct pier__query_text {
+    const char *sql;           /* the template, not NUL-terminated */
+    size_t len;
+    const pier__placeholder *holes;   /* in template order */
+    size_t nholes;
+    const pier__board *const *boards; /* the boards it may read; [0] is the
+                                         query's own */
+    size_t nboards;
+    int64_t catalog_version;   /* the version `boards` reflect */
+} pier__query_text;
+
+/* Where a result column comes from: a board column, or nothing (a
+ * computed value: board and column are -1). */
+typedef struct pier__query_origin {
+    ptrdiff_t board;           /* index into pier__query_text.boards */
+    ptrdiff_t column;          /* index into that board's columns */
+} pier__query_origin;
+
+/* A prepared query's result columns and parameters. */
+typedef struct pier__query_shape {
+    size_t ncolumns;
+    const char *const *names;
+    const pier__query_origin *origins;
+    size_t nparams;
+    const char *const *params; /* parameter i + 1 as spelled in the SQL
+                                  (":n", "$n", "@n", "?3"); NULL for an
+                                  anonymous "?" */
+} pier__query_shape;
+
 typedef struct pier__lake_ops {
     const char *name;                                  /* "sqlite" */
     void (*close)(pier__lake *lake);
@@ -139,6 +186,43 @@ typedef struct pier__lake_ops {
      * head, floor, file sizes, last maintenance). Read transaction. */
     pier_status (*stats)(pier__lake *lake, const pier__catalog *cat,
                          pier_stats *out, pier_error *err);
+
+    /* ---- board-scoped queries (sqlite_query.c; docs/query.md) ---- */
+
+    /* Checks a reader out of the lake's pool (opening one if none is
+     * idle). It belongs to the caller until reader_close; no engine lock
+     * is needed to use it. A statement on it reads one snapshot, from its
+     * first step to its last row. */
+    pier_status (*reader_open)(pier__lake *lake, pier__reader **out,
+                               pier_error *err);
+    /* Compiles a query on the reader: replaces its placeholders, checks
+     * it is one read-only statement touching nothing but q->boards, and
+     * describes its columns and parameters in *shape (borrowed until the
+     * next prepare or reader_close). q->boards are read during the call
+     * only.
+     * @return PIER_E_ENTITY_NOT_ALLOWED, PIER_E_QUERY_FAILED (err->offset
+     *         in the template). */
+    pier_status (*reader_prepare)(pier__reader *r, const pier__query_text *q,
+                                  pier__query_shape *shape, pier_error *err);
+    /* Binds parameter i (1-based) of the prepared statement; text and
+     * blobs are copied. */
+    pier_status (*reader_bind)(pier__reader *r, int i, const pier__cell *c,
+                               pier_error *err);
+    /* The next row of the prepared statement: *cells (one per column,
+     * borrowed until the next call), or NULL at the end, where the
+     * snapshot ends too. */
+    pier_status (*reader_step)(pier__reader *r, const pier__cell **cells,
+                               pier_error *err);
+    /* The catalog version the reader's latest read of the lake saw: the
+     * statement's snapshot once it has stepped (and read the lake); costs
+     * no I/O while the lake has not changed since the reader last asked.
+     * fresh: the lake's current version, read now. */
+    pier_status (*reader_version)(pier__reader *r, bool fresh,
+                                  int64_t *version, pier_error *err);
+    /* Ends the statement's snapshot (resets it), before another prepare. */
+    void (*reader_restart)(pier__reader *r);
+    /* Ends the snapshot and returns the reader to the pool. NULL: no-op. */
+    void (*reader_close)(pier__reader *r);
 } pier__lake_ops;
 
 /* rows_write modes. */

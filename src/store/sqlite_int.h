@@ -21,6 +21,7 @@
 #ifndef PIER_STORE_SQLITE_INT_H
 #define PIER_STORE_SQLITE_INT_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "store/lake.h"
@@ -53,6 +54,13 @@ typedef struct pier__sqlite_lake {
     sqlite3_stmt *get_head;
     sqlite3_stmt *get_stamp;
     pier__cached_stmt stmts[PIER__STMT_CACHE];
+    /* Reader connections for queries (sqlite_query.c). */
+    pthread_mutex_t readers_lock;  /* guards the readers_* fields */
+    bool readers_lock_init;
+    pier__reader *readers_idle;    /* idle readers, most recent first */
+    size_t nreaders_idle;
+    size_t nreaders_busy;          /* checked out (open cursors) */
+    int busy_timeout_ms;           /* the readers' busy timeout */
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */
@@ -140,5 +148,28 @@ pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
 pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
                                pier_stats *out, pier_error *err);
+
+/* sqlite_query.c */
+/* Sets up the reader pool (pier__sqlite_lake_open). */
+pier_status pier__sqlite_readers_init(pier__sqlite_lake *l,
+                                      int busy_timeout_ms, pier_error *err);
+/* Closes the idle readers; every reader must be back (cursors are closed
+ * before their engine). */
+void pier__sqlite_readers_close(pier__sqlite_lake *l);
+pier_status pier__sqlite_reader_open(pier__lake *lake, pier__reader **out,
+                                     pier_error *err);
+pier_status pier__sqlite_reader_prepare(pier__reader *r,
+                                        const pier__query_text *q,
+                                        pier__query_shape *shape,
+                                        pier_error *err);
+pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
+                                     const pier__cell *c, pier_error *err);
+pier_status pier__sqlite_reader_step(pier__reader *r,
+                                     const pier__cell **cells,
+                                     pier_error *err);
+pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
+                                        int64_t *version, pier_error *err);
+void pier__sqlite_reader_restart(pier__reader *r);
+void pier__sqlite_reader_close(pier__reader *r);
 
 #endif /* PIER_STORE_SQLITE_INT_H */

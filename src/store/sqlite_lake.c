@@ -310,6 +310,8 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
     if (rc == PIER_OK)
         rc = pier__sqlite_register_functions(l, err);
     if (rc == PIER_OK)
+        rc = pier__sqlite_readers_init(l, cfg->busy_timeout_ms, err);
+    if (rc == PIER_OK)
         rc = prepare(l, "SELECT value FROM _pier_meta "
                      "WHERE key = 'catalog_version'", &l->get_version, err);
     if (rc == PIER_OK)
@@ -340,6 +342,7 @@ done:
 static void sqlite_close(pier__lake *lake)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__sqlite_readers_close(l);
     pier__sqlite_forget_statements(l);
     sqlite3_finalize(l->get_version);
     sqlite3_finalize(l->bump_version);
@@ -425,6 +428,13 @@ static const pier__lake_ops sqlite_ops = {
     .rows_count = pier__sqlite_rows_count,
     .change_append = pier__sqlite_change_append,
     .head = pier__sqlite_head,
+    .reader_open = pier__sqlite_reader_open,
+    .reader_prepare = pier__sqlite_reader_prepare,
+    .reader_bind = pier__sqlite_reader_bind,
+    .reader_step = pier__sqlite_reader_step,
+    .reader_version = pier__sqlite_reader_version,
+    .reader_restart = pier__sqlite_reader_restart,
+    .reader_close = pier__sqlite_reader_close,
 };
 
 /* ---- removing a lake ---- */

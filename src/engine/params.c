@@ -1,0 +1,342 @@
+/*
+ * params.c: pier_params, the values a query binds to its parameters.
+ *
+ * A parameter is named with its prefix (":n", "$n", "@n"), named without
+ * one ("n", which binds any of :n, $n and @n), or numbered ("?3" or "3",
+ * which binds ?3, and an anonymous "?" that SQLite numbered 3). Setting a
+ * name again replaces its value. Names and texts are copied: the caller's
+ * strings may go once a setter returns. Values keep their SQLite storage
+ * class (a boolean is the integer 0 or 1) and are bound, never spliced
+ * into the SQL.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "engine/engine.h"
+
+typedef struct param {
+    char prefix;          /* ':', '$', '@'; 0: bare name; '?': numbered */
+    char *name;           /* without its prefix; NULL when numbered */
+    long number;          /* numbered: 1 and up */
+    pier__cell value;     /* TEXT owns value.p */
+} param;
+
+struct pier_params {
+    param *v;
+    size_t n;
+    size_t cap;
+};
+
+PIER_API pier_params *pier_params_new(void)
+{
+    return calloc(1, sizeof(pier_params));
+}
+
+static void param_release(param *p)
+{
+    free(p->name);
+    if (p->value.st == PIER__ST_TEXT)
+        free((char *)p->value.p);
+}
+
+PIER_API void pier_params_free(pier_params *params)
+{
+    if (params == NULL)
+        return;
+    for (size_t i = 0; i < params->n; i++)
+        param_release(&params->v[i]);
+    free(params->v);
+    free(params);
+}
+
+/* Parses a parameter's name into its prefix, name and number. */
+static pier_status parse_name(param *out, const char *name, pier_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (name == NULL || name[0] == '\0')
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "a query parameter needs a name");
+    size_t n = strlen(name);
+    const char *digits = name[0] == '?' ? name + 1 : name;
+    if (name[0] == '?' || (digits[0] >= '0' && digits[0] <= '9')) {
+        long v = 0;
+        bool ok = digits[0] != '\0';
+        for (const char *p = digits; ok && *p != '\0'; p++) {
+            ok = *p >= '0' && *p <= '9' && v <= (INT_MAX - 9) / 10;
+            v = v * 10 + (*p - '0');
+        }
+        if (!ok || v < 1)
+            return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                              "query parameter '%s' is not a number from 1 "
+                              "up ('?1' or '1')", name);
+        out->prefix = '?';
+        out->number = v;
+        return PIER_OK;
+    }
+    const char *bare = name;
+    if (name[0] == ':' || name[0] == '$' || name[0] == '@') {
+        out->prefix = name[0];
+        bare++;
+        n--;
+    }
+    bool ok = n > 0 && pier__utf8_valid(bare, n);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (unsigned char)bare[i] > ' ' && bare[i] != 0x7f;
+    if (!ok)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "query parameter name '%s' is empty or holds "
+                          "white space or control characters", name);
+    out->name = pier__strndup(bare, n);
+    return out->name != NULL ? PIER_OK : pier__oom(err);
+}
+
+static bool same_key(const param *a, const param *b)
+{
+    if (a->prefix != b->prefix)
+        return false;
+    if (a->prefix == '?')
+        return a->number == b->number;
+    return strcmp(a->name, b->name) == 0;
+}
+
+/* Sets `name` to `value` (whose text, if any, is copied). */
+static pier_status set(pier_params *params, const char *name,
+                       pier__cell value, pier_error *err)
+{
+    pier__error_clear(err);
+    if (params == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "no parameters to set");
+    param p;
+    pier_status rc = parse_name(&p, name, err);
+    if (rc != PIER_OK)
+        return rc;
+    if (value.st == PIER__ST_TEXT) {
+        char *copy = pier__strndup(value.p, value.n);
+        if (copy == NULL) {
+            param_release(&p);
+            return pier__oom(err);
+        }
+        value.p = copy;
+    }
+    p.value = value;
+    for (size_t i = 0; i < params->n; i++) {
+        if (same_key(&params->v[i], &p)) {
+            param_release(&params->v[i]);
+            params->v[i] = p;
+            return PIER_OK;
+        }
+    }
+    if (params->n == params->cap) {
+        size_t cap = params->cap == 0 ? 8 : params->cap * 2;
+        param *v = realloc(params->v, cap * sizeof *v);
+        if (v == NULL) {
+            param_release(&p);
+            return pier__oom(err);
+        }
+        params->v = v;
+        params->cap = cap;
+    }
+    params->v[params->n++] = p;
+    return PIER_OK;
+}
+
+PIER_API pier_status pier_params_set_null(pier_params *params,
+                                          const char *name, pier_error *err)
+{
+    return set(params, name, (pier__cell){ .st = PIER__ST_NULL }, err);
+}
+
+PIER_API pier_status pier_params_set_bool(pier_params *params,
+                                          const char *name, bool value,
+                                          pier_error *err)
+{
+    return set(params, name, (pier__cell){ .st = PIER__ST_INT, .i = value },
+               err);
+}
+
+PIER_API pier_status pier_params_set_int64(pier_params *params,
+                                           const char *name, int64_t value,
+                                           pier_error *err)
+{
+    return set(params, name, (pier__cell){ .st = PIER__ST_INT, .i = value },
+               err);
+}
+
+PIER_API pier_status pier_params_set_double(pier_params *params,
+                                            const char *name, double value,
+                                            pier_error *err)
+{
+    if (!isfinite(value)) {
+        pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                   "query parameter '%s' is not a finite number",
+                   name != NULL ? name : "");
+        return PIER_E_INVALID_ARGUMENT;
+    }
+    return set(params, name, (pier__cell){ .st = PIER__ST_REAL, .d = value },
+               err);
+}
+
+PIER_API pier_status pier_params_set_text(pier_params *params,
+                                          const char *name, const char *text,
+                                          pier_error *err)
+{
+    if (text == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "query parameter '%s' has no text (set null "
+                          "with pier_params_set_null)",
+                          name != NULL ? name : "");
+    size_t n = strlen(text);
+    if (!pier__utf8_valid(text, n))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "query parameter '%s' is not valid UTF-8",
+                          name != NULL ? name : "");
+    return set(params, name,
+               (pier__cell){ .st = PIER__ST_TEXT, .p = text, .n = n }, err);
+}
+
+/* Sets one JSON value under `name`. */
+static pier_status set_json_value(pier_params *params, const char *name,
+                                  json_t *v, pier_error *err)
+{
+    switch (json_typeof(v)) {
+    case JSON_NULL:
+        return pier_params_set_null(params, name, err);
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return pier_params_set_bool(params, name, json_is_true(v), err);
+    case JSON_INTEGER:
+        return pier_params_set_int64(params, name,
+                                     (int64_t)json_integer_value(v), err);
+    case JSON_REAL:
+        return pier_params_set_double(params, name, json_real_value(v), err);
+    case JSON_STRING:
+        return set(params, name,
+                   (pier__cell){ .st = PIER__ST_TEXT,
+                                 .p = json_string_value(v),
+                                 .n = json_string_length(v) }, err);
+    default: {                        /* objects and arrays: their text */
+        char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (text == NULL)
+            return pier__oom(err);
+        pier__buf canon;
+        pier__buf_init(&canon);
+        pier_status rc = pier__json_canonical(&canon, text, strlen(text),
+                                              err);
+        if (rc == PIER_OK && canon.oom)
+            rc = pier__oom(err);
+        if (rc == PIER_OK)
+            rc = set(params, name,
+                     (pier__cell){ .st = PIER__ST_TEXT, .p = canon.p,
+                                   .n = canon.len }, err);
+        pier__buf_free(&canon);
+        free(text);
+        return rc;
+    }
+    }
+}
+
+PIER_API pier_status pier_params_set_json(pier_params *params,
+                                          const char *json, size_t len,
+                                          pier_error *err)
+{
+    pier__error_clear(err);
+    if (params == NULL || json == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "no parameters or no JSON text");
+    json_error_t jerr;
+    json_t *root = json_loadb(json, len,
+                              JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+                              &jerr);
+    if (root == NULL) {
+        pier__fail(err, PIER_E_INVALID_JSON, "query parameters: %s",
+                   jerr.text);
+        if (err != NULL)
+            err->offset = jerr.position;
+        return PIER_E_INVALID_JSON;
+    }
+    /* Into a set of their own first, so that a failure changes nothing. */
+    pier_params fresh = { NULL, 0, 0 };
+    pier_status rc = PIER_OK;
+    if (json_is_object(root)) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(root, key, v) {
+            rc = set_json_value(&fresh, key, v, err);
+            if (rc != PIER_OK)
+                break;
+        }
+    } else if (json_is_array(root)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(root, i, v) {
+            char name[24];
+            snprintf(name, sizeof name, "%zu", i + 1);
+            rc = set_json_value(&fresh, name, v, err);
+            if (rc != PIER_OK)
+                break;
+        }
+    } else {
+        rc = pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                        "query parameters are a JSON object (named) or "
+                        "array (numbered)");
+    }
+    json_decref(root);
+    if (rc == PIER_OK && params->cap - params->n < fresh.n) {
+        size_t cap = params->n + fresh.n;
+        param *v = realloc(params->v, cap * sizeof *v);
+        if (v == NULL) {
+            rc = pier__oom(err);
+        } else {
+            params->v = v;
+            params->cap = cap;
+        }
+    }
+    for (size_t i = 0; rc == PIER_OK && i < fresh.n; i++) {
+        size_t k = 0;
+        while (k < params->n && !same_key(&params->v[k], &fresh.v[i]))
+            k++;
+        if (k < params->n)
+            param_release(&params->v[k]);
+        else
+            params->n++;
+        params->v[k] = fresh.v[i];
+        fresh.v[i] = (param){ 0 };
+    }
+    for (size_t i = 0; i < fresh.n; i++)
+        param_release(&fresh.v[i]);
+    free(fresh.v);
+    return rc;
+}
+
+const pier__cell *pier__params_find(const pier_params *params,
+                                    const char *name, int index)
+{
+    if (params == NULL)
+        return NULL;
+    param want;
+    memset(&want, 0, sizeof want);
+    if (name == NULL || name[0] == '?') {
+        want.prefix = '?';
+        want.number = name == NULL || name[1] == '\0' ? index
+                                                      : atol(name + 1);
+    } else {
+        want.prefix = name[0];
+        want.name = (char *)name + 1;
+    }
+    const param *bare = NULL;
+    for (size_t i = 0; i < params->n; i++) {
+        const param *p = &params->v[i];
+        if (same_key(p, &want))
+            return &p->value;       /* the exact spelling wins */
+        if (want.prefix != '?' && p->prefix == 0 &&
+            strcmp(p->name, want.name) == 0)
+            bare = p;
+    }
+    return bare != NULL ? &bare->value : NULL;
+}

@@ -1,0 +1,670 @@
+/*
+ * query.c: board-scoped queries (pier_query) and their cursors.
+ *
+ * A query is compiled in three steps:
+ * 1. the template is scanned (scan_template): placeholders {{board}} and
+ *    {{board:NAME}} are found outside string literals, quoted identifiers
+ *    and comments; a name the options do not list, a statement that is
+ *    plainly not a SELECT and any identifier in the engine's reserved
+ *    "_pier_" namespace are refused here, before SQLite sees the text;
+ * 2. a reader connection is checked out; the engine's lock is taken just
+ *    long enough to resolve the boards in the catalog cache and let the
+ *    lake prepare the statement (views, authorizer, checks:
+ *    sqlite_query.c);
+ * 3. the parameters are bound and the statement stepped to its first row;
+ *    then the catalog version of the snapshot it reads must be the one it
+ *    was compiled against (run_query), or all is done again on a reloaded
+ *    catalog.
+ * The cursor then steps the statement without the engine's lock: writes
+ * commit beside it (WAL), and it reads its own snapshot until it ends.
+ *
+ * Memory: a cursor is one allocation (its arrays follow the struct) plus
+ * its row's arena, which holds only the current row's texts and is reset
+ * for each row, so streaming any number of rows takes constant memory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+struct pier_cursor {
+    pier__lake *lake;
+    pier__reader *reader;      /* checked out until close */
+    pier_row row;              /* handed out; its arena: this row's texts */
+    size_t ncolumns;
+    const pier__type **types;  /* per column; NULL: computed */
+    const char **type_names;   /* per column; NULL: computed */
+    pier__type *type_store;
+    const pier__cell *first;   /* the first row, stepped to by pier_query;
+                                  NULL once handed out or if none */
+    bool done;                 /* the statement has no more rows */
+    pier_status failed;        /* what ended it early, or PIER_OK */
+};
+
+/* Attempts at matching a reader's snapshot to the catalog: another
+ * connection would have to change the catalog this many times during one
+ * query. */
+#define CATALOG_ATTEMPTS 8
+
+/* ---- the template ---- */
+
+/* Statements a query can never be; refused by name before SQLite parses
+ * anything (the authorizer and the read-only check refuse them too). */
+static const char *const refused_keywords[] = {
+    "alter", "analyze", "attach", "begin", "commit", "create", "delete",
+    "detach", "drop", "end", "explain", "insert", "pragma", "reindex",
+    "release", "replace", "rollback", "savepoint", "update", "vacuum",
+};
+
+/* Keywords that only ever begin a write or a schema change: SQLite lets
+ * none of them stand for a name, so outside literals, quoted names and
+ * comments they cannot occur in a read-only statement at all (a write in a
+ * CTE included). */
+static const char *const write_keywords[] = {
+    "alter", "create", "delete", "drop", "insert", "update",
+};
+
+#define RESERVED_PREFIX "_pier_"
+#define RESERVED_LEN 6
+
+typedef struct scan {
+    const char *const *ids;    /* the boards the query may read */
+    size_t nids;
+    pier__placeholder *holes;
+    size_t nholes;
+    size_t cap;
+    pier__placeholder inline_holes[8];   /* most templates need no more */
+} scan;
+
+static bool ident_start(unsigned char c)
+{
+    return ((c | 32) >= 'a' && (c | 32) <= 'z') || c == '_' || c >= 0x80;
+}
+
+static bool ident_part(unsigned char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9') || c == '$';
+}
+
+/* Whether p[0..n) is one of the keywords (lower case) of `list`. Every
+ * identifier of a template meets this: the cheap tests go first. */
+static bool keyword_in(const char *p, size_t n, const char *const *list,
+                       size_t nlist)
+{
+    if (n < 3 || n > 9)
+        return false;
+    char first = (char)(p[0] | 32);
+    for (size_t k = 0; k < nlist; k++)
+        if (list[k][0] == first && strlen(list[k]) == n &&
+            pier__name_eq(p, n, list[k], n))
+            return true;
+    return false;
+}
+
+static bool reserved_name(const char *p, size_t n)
+{
+    return n >= RESERVED_LEN && p[0] == '_' &&
+           pier__name_eq(p, RESERVED_LEN, RESERVED_PREFIX, RESERVED_LEN);
+}
+
+static pier_status refuse_name(const char *p, size_t n, size_t at,
+                               pier_error *err)
+{
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__quote_name(&q, p, n);
+    pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+               "a query may not name '%s': names starting with '_pier_' "
+               "are the engine's own (read boards as {{board}} and "
+               "{{board:NAME}})", q.p != NULL ? q.p : "");
+    pier__buf_free(&q);
+    /* A board's table: name the board. */
+    static const char table[] = "_pier_b_";
+    size_t tn = sizeof table - 1;
+    if (n > tn && n - tn <= PIER__NAME_MAX &&
+        pier__name_eq(p, tn, table, tn) && err != NULL) {
+        for (size_t i = 0; i < n - tn; i++)
+            err->board[i] = (char)(p[tn + i] >= 'A' && p[tn + i] <= 'Z'
+                                       ? p[tn + i] + 32 : p[tn + i]);
+        err->board[n - tn] = '\0';
+    }
+    if (err != NULL)
+        err->offset = (int64_t)at;
+    return PIER_E_ENTITY_NOT_ALLOWED;
+}
+
+static pier_status add_hole(scan *s, size_t offset, size_t len,
+                            size_t board, pier_error *err)
+{
+    if (s->nholes == s->cap) {
+        size_t cap = s->cap * 2;
+        pier__placeholder *h = s->holes == s->inline_holes
+            ? malloc(cap * sizeof *h)
+            : realloc(s->holes, cap * sizeof *h);
+        if (h == NULL)
+            return pier__oom(err);
+        if (s->holes == s->inline_holes)
+            memcpy(h, s->inline_holes, sizeof s->inline_holes);
+        s->holes = h;
+        s->cap = cap;
+    }
+    s->holes[s->nholes++] = (pier__placeholder){ offset, len, board };
+    return PIER_OK;
+}
+
+/* A placeholder at sql[i] ("{{" seen): *len is 0 if this is none. */
+static pier_status placeholder(scan *s, const char *sql, size_t n, size_t i,
+                               size_t *len, pier_error *err)
+{
+    static const char open[] = "{{board";
+    const size_t open_len = sizeof open - 1;
+    *len = 0;
+    if (n - i < open_len + 2 || memcmp(sql + i, open, open_len) != 0)
+        return PIER_OK;
+    size_t j = i + open_len;
+    if (sql[j] == '}' && sql[j + 1] == '}') {
+        *len = open_len + 2;
+        return add_hole(s, i, *len, 0, err);
+    }
+    if (sql[j] != ':')
+        return PIER_OK;
+    size_t name = j + 1, k = name;
+    while (k < n && sql[k] != '}' && k - name <= PIER__NAME_MAX)
+        k++;
+    if (k + 1 >= n || sql[k] != '}' || sql[k + 1] != '}' || k == name)
+        return PIER_OK;
+    for (size_t b = 0; b < s->nids; b++) {
+        if (strlen(s->ids[b]) == k - name &&
+            memcmp(s->ids[b], sql + name, k - name) == 0) {
+            *len = k + 2 - i;
+            return add_hole(s, i, *len, b, err);
+        }
+    }
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__quote_name(&q, sql + name, k - name);
+    pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+               "the query reads board '%s', which its options do not name "
+               "(list it in `with` to read it as {{board:%s}})",
+               q.p != NULL ? q.p : "", q.p != NULL ? q.p : "");
+    pier__error_board(err, q.p);
+    pier__buf_free(&q);
+    if (err != NULL)
+        err->offset = (int64_t)i;
+    return PIER_E_ENTITY_NOT_ALLOWED;
+}
+
+/* Skips a quoted token at sql[i] (quote character q, a doubled one
+ * escapes it; ']' closes '['); returns the index after it. */
+static size_t skip_quoted(const char *sql, size_t n, size_t i, char q)
+{
+    char close = q == '[' ? ']' : q;
+    for (i++; i < n; i++) {
+        if (sql[i] != close)
+            continue;
+        if (q != '[' && i + 1 < n && sql[i + 1] == close) {
+            i++;
+            continue;
+        }
+        return i + 1;
+    }
+    return n;
+}
+
+/*
+ * Scans the template as SQLite's tokenizer would, far enough to know what
+ * is code: string literals, quoted identifiers ("x", `x`, [x]) and
+ * comments are skipped whole, so a placeholder inside them stays text.
+ */
+static pier_status scan_template(scan *s, const char *sql, size_t n,
+                                 pier_error *err)
+{
+    bool first = true;              /* no token seen yet */
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)sql[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+            c == '\v') {
+            i++;
+        } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
+            while (i < n && sql[i] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+            const char *end = NULL;
+            for (size_t k = i + 2; k + 1 < n && end == NULL; k++)
+                if (sql[k] == '*' && sql[k + 1] == '/')
+                    end = sql + k + 2;
+            i = end != NULL ? (size_t)(end - sql) : n;
+        } else if (c == '\'') {
+            i = skip_quoted(sql, n, i, '\'');
+            first = false;
+        } else if (c == '"' || c == '`' || c == '[') {
+            size_t end = skip_quoted(sql, n, i, (char)c);
+            if (reserved_name(sql + i + 1, end - i - 1))
+                return refuse_name(sql + i + 1, end > i + 2 ? end - i - 2
+                                                            : 0, i, err);
+            i = end;
+            first = false;
+        } else if (c == '{' && i + 1 < n && sql[i + 1] == '{') {
+            size_t len;
+            pier_status rc = placeholder(s, sql, n, i, &len, err);
+            if (rc != PIER_OK)
+                return rc;
+            i += len > 0 ? len : 1;
+            first = false;
+        } else if ((c == ':' || c == '$' || c == '@') && i + 1 < n &&
+                   ident_part((unsigned char)sql[i + 1])) {
+            for (i++; i < n && ident_part((unsigned char)sql[i]); i++)
+                ;
+            first = false;
+        } else if (ident_start(c)) {
+            size_t start = i;
+            while (i < n && ident_part((unsigned char)sql[i]))
+                i++;
+            if (reserved_name(sql + start, i - start))
+                return refuse_name(sql + start, i - start, start, err);
+            if (keyword_in(sql + start, i - start, write_keywords,
+                           sizeof write_keywords / sizeof *write_keywords) ||
+                (first && keyword_in(sql + start, i - start,
+                                     refused_keywords,
+                                     sizeof refused_keywords /
+                                         sizeof *refused_keywords))) {
+                pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                           "a query is one read-only SELECT (or WITH ... "
+                           "SELECT): %.*s is not allowed", (int)(i - start),
+                           sql + start);
+                if (err != NULL)
+                    err->offset = (int64_t)start;
+                return PIER_E_ENTITY_NOT_ALLOWED;
+            }
+            first = false;
+        } else if (c >= '0' && c <= '9') {
+            while (i < n && (ident_part((unsigned char)sql[i]) ||
+                             sql[i] == '.'))
+                i++;
+            first = false;
+        } else {
+            i++;
+            first = false;
+        }
+    }
+    return PIER_OK;
+}
+
+/* ---- compiling ---- */
+
+typedef struct query_args {
+    const char *const *ids;    /* [0]: the query's board, then `with` */
+    size_t nids;
+    scan *scan;
+    const char *sql;
+    size_t len;
+} query_args;
+
+static void cursor_free(pier_cursor *c)
+{
+    if (c == NULL)
+        return;
+    pier__arena_free(&c->row.arena);
+    free(c);
+}
+
+/* A cursor sized for n columns: the struct, then its arrays. */
+static pier_cursor *cursor_new(size_t n)
+{
+    size_t size = sizeof(pier_cursor) + n * (sizeof(pier_value) +
+                                             3 * sizeof(void *) +
+                                             sizeof(pier__type));
+    pier_cursor *c = calloc(1, size);
+    if (c == NULL)
+        return NULL;
+    pier__arena_init(&c->row.arena);
+    c->ncolumns = n;
+    c->row.ncolumns = n;
+    char *p = (char *)(c + 1);
+    c->row.values = (pier_value *)(void *)p;
+    p += n * sizeof(pier_value);
+    c->row.names = (const char **)(void *)p;
+    p += n * sizeof(void *);
+    c->types = (const pier__type **)(void *)p;
+    p += n * sizeof(void *);
+    c->type_names = (const char **)(void *)p;
+    p += n * sizeof(void *);
+    c->type_store = (pier__type *)(void *)p;
+    return c;
+}
+
+/* Under the engine's lock, with the catalog at the reader's snapshot:
+ * resolves the boards, prepares the statement and builds the cursor. */
+static pier_status compile_locked(pier_engine *e, pier__reader *r,
+                                  const query_args *a, int64_t version,
+                                  pier_cursor **out, pier__query_shape *shape,
+                                  pier_error *err)
+{
+    const pier__board *boards[PIER__QUERY_MAX_BOARDS];
+    for (size_t i = 0; i < a->nids; i++) {
+        pier__board *b = NULL;
+        pier_status rc = pier__engine_board(e, a->ids[i], &b, err);
+        if (rc != PIER_OK)
+            return rc;
+        boards[i] = b;
+    }
+    pier__query_text q = {
+        .sql = a->sql,
+        .len = a->len,
+        .holes = a->scan->holes,
+        .nholes = a->scan->nholes,
+        .boards = boards,
+        .nboards = a->nids,
+        .catalog_version = version,
+    };
+    pier_status rc = e->lake->ops->reader_prepare(r, &q, shape, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier_cursor *c = cursor_new(shape->ncolumns);
+    if (c == NULL)
+        return pier__oom(err);
+    for (size_t i = 0; i < shape->ncolumns; i++) {
+        c->row.names[i] = shape->names[i];
+        const pier__query_origin *o = &shape->origins[i];
+        if (o->board < 0)
+            continue;
+        c->type_store[i] = boards[o->board]->columns[o->column].type;
+        c->types[i] = &c->type_store[i];
+        c->type_names[i] = pier__type_name(c->type_store[i]);
+    }
+    *out = c;
+    return PIER_OK;
+}
+
+static pier_status bind_params(pier_cursor *c, const pier__query_shape *sh,
+                               const pier_params *params, pier_error *err)
+{
+    for (size_t i = 0; i < sh->nparams; i++) {
+        const char *name = sh->params[i];
+        const pier__cell *v = pier__params_find(params, name, (int)i + 1);
+        if (v == NULL) {
+            char anon[24];
+            if (name == NULL) {
+                snprintf(anon, sizeof anon, "?%zu", i + 1);
+                name = anon;
+            }
+            pier__fail(err, PIER_E_PLACEHOLDER_UNBOUND,
+                       "query parameter '%s' has no value", name);
+            pier__error_column(err, name);
+            return PIER_E_PLACEHOLDER_UNBOUND;
+        }
+        pier_status rc = c->lake->ops->reader_bind(c->reader, (int)i + 1, v,
+                                                   err);
+        if (rc != PIER_OK)
+            return rc;
+    }
+    return PIER_OK;
+}
+
+/* Checks the options and gathers the boards the query may read: its own
+ * first, then each of opts->with once. */
+static pier_status check_boards(const char **ids, size_t *nids,
+                                const char *board,
+                                const pier_query_options *o,
+                                pier_error *err)
+{
+    if (o->version < 1 || o->version > PIER_QUERY_OPTIONS_VERSION)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "query options version %u is not supported "
+                          "(this Pier knows 1 to %d)", o->version,
+                          PIER_QUERY_OPTIONS_VERSION);
+    if (o->nwith > 0 && o->with == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "query options name %zu boards but give none",
+                          o->nwith);
+    if (o->min_watermark < 0)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "min_watermark cannot be negative");
+    pier_status rc = pier__board_id_check(board, err);
+    if (rc != PIER_OK)
+        return rc;
+    ids[0] = board;
+    *nids = 1;
+    for (size_t i = 0; i < o->nwith; i++) {
+        rc = pier__board_id_check(o->with[i], err);
+        if (rc != PIER_OK)
+            return rc;
+        size_t k = 0;
+        while (k < *nids && strcmp(ids[k], o->with[i]) != 0)
+            k++;
+        if (k < *nids)
+            continue;
+        if (*nids == PIER__QUERY_MAX_BOARDS)
+            return pier__fail(err, PIER_E_LIMIT_EXCEEDED,
+                              "a query reads at most %d boards",
+                              PIER__QUERY_MAX_BOARDS);
+        ids[(*nids)++] = o->with[i];
+    }
+    return PIER_OK;
+}
+
+/* Whether a failure may come from compiling against a catalog older than
+ * the reader's snapshot (a board or a column another connection just
+ * made), so that the snapshot's catalog version decides. */
+static bool maybe_stale(pier_status rc)
+{
+    return rc == PIER_OK || rc == PIER_E_BOARD_NOT_FOUND ||
+           rc == PIER_E_QUERY_FAILED || rc == PIER_E_READ_FAILED;
+}
+
+/*
+ * Compiles, binds and steps to the first row, on a catalog that matches
+ * the reader's snapshot. The engine's catalog cache is used as it is (the
+ * lock held only while compiling), and checked afterwards against the
+ * snapshot's catalog version, which costs nothing while the lake has not
+ * changed. When they differ, the cache is reloaded (pier__engine_begin),
+ * a new snapshot begun and everything done again.
+ */
+static pier_status run_query(pier_engine *e, const query_args *a,
+                             pier__reader *r, const pier_params *params,
+                             pier_cursor **out, pier_error *err)
+{
+    bool reload = false;
+    for (int attempt = 1;; attempt++) {
+        pier_cursor *c = NULL;
+        pier__query_shape shape;
+        bool began = false;
+        pier_status rc = PIER_OK;
+        pthread_mutex_lock(&e->lock);
+        if (reload || e->catalog.version < 0) {
+            pthread_mutex_unlock(&e->lock);
+            rc = pier__engine_begin(e, false, err);
+            if (rc != PIER_OK)
+                return rc;
+            began = true;
+        }
+        int64_t version = e->catalog.version;
+        rc = compile_locked(e, r, a, version, &c, &shape, err);
+        if (began)
+            rc = pier__engine_end(e, rc, err);
+        else
+            pthread_mutex_unlock(&e->lock);
+        if (rc == PIER_OK) {
+            c->lake = e->lake;
+            c->reader = r;
+            rc = bind_params(c, &shape, params, err);
+        }
+        if (rc == PIER_OK) {
+            rc = e->lake->ops->reader_step(r, &c->first, err);
+            c->done = c->first == NULL;
+        }
+        if (maybe_stale(rc)) {
+            /* After a failure nothing was read: ask the lake as it is. */
+            pier_error verr;
+            int64_t now = -1;
+            pier_status vrc = e->lake->ops->reader_version(r, rc != PIER_OK,
+                                                           &now, &verr);
+            if (vrc == PIER_OK && now != version) {
+                cursor_free(c);
+                if (attempt == CATALOG_ATTEMPTS)
+                    return pier__fail(err, PIER_E_READ_FAILED,
+                                      "the catalog kept changing while the "
+                                      "query was compiled; try again");
+                e->lake->ops->reader_restart(r);
+                reload = true;
+                continue;
+            }
+            if (vrc != PIER_OK && rc == PIER_OK) {
+                if (err != NULL)
+                    *err = verr;
+                rc = vrc;
+            }
+        }
+        if (rc != PIER_OK) {
+            cursor_free(c);
+            return rc;
+        }
+        *out = c;
+        return PIER_OK;
+    }
+}
+
+/* A watermark at most the head: the embedded lake is always at its head,
+ * so a query is at least that fresh as soon as the watermark was ever
+ * handed out. The cached head answers without I/O when it can. */
+static pier_status check_watermark(pier_engine *e, int64_t min,
+                                   pier_error *err)
+{
+    if (min <= pier_head(e))
+        return PIER_OK;
+    int64_t head = 0;
+    pier_status rc = pier__engine_begin(e, false, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = e->lake->ops->head(e->lake, &head, err);
+    rc = pier__engine_end(e, rc, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier__feed_saw_head(&e->feed, head);
+    if (min > head)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "watermark %lld was never handed out (the head "
+                          "is %lld)", (long long)min, (long long)head);
+    return PIER_OK;
+}
+
+PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
+                                const char *board, const char *sql,
+                                const pier_params *params,
+                                const pier_query_options *opts,
+                                pier_error *err)
+{
+    static const pier_query_options defaults = PIER_QUERY_OPTIONS_INIT;
+    pier__error_clear(err);
+    if (out == NULL || engine == NULL || sql == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "a query needs an output, an engine and SQL");
+    *out = NULL;
+    if (opts == NULL)
+        opts = &defaults;
+    const char *ids[PIER__QUERY_MAX_BOARDS];
+    size_t nids = 0;
+    pier_status rc = check_boards(ids, &nids, board, opts, err);
+    if (rc != PIER_OK)
+        return rc;
+    scan s = { .ids = ids, .nids = nids, .cap = 8 };
+    s.holes = s.inline_holes;
+    size_t len = strlen(sql);
+    rc = scan_template(&s, sql, len, err);
+    if (rc == PIER_OK && pier__tx_open_here(engine))
+        rc = pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                        "this thread has a transaction open on the engine: "
+                        "query after it ends");
+    if (rc == PIER_OK && opts->min_watermark > 0)
+        rc = check_watermark(engine, opts->min_watermark, err);
+    pier__reader *reader = NULL;
+    if (rc == PIER_OK)
+        rc = engine->lake->ops->reader_open(engine->lake, &reader, err);
+    pier_cursor *c = NULL;
+    query_args a = { ids, nids, &s, sql, len };
+    if (rc == PIER_OK)
+        rc = run_query(engine, &a, reader, params, &c, err);
+    if (s.holes != s.inline_holes)
+        free(s.holes);
+    if (rc != PIER_OK) {
+        engine->lake->ops->reader_close(reader);
+        return rc;
+    }
+    atomic_fetch_add(&engine->feed.queries, 1);
+    *out = c;
+    return PIER_OK;
+}
+
+/* ---- the cursor ---- */
+
+PIER_API size_t pier_cursor_column_count(const pier_cursor *cursor)
+{
+    return cursor != NULL ? cursor->ncolumns : 0;
+}
+
+PIER_API const char *pier_cursor_column_name(const pier_cursor *cursor,
+                                             size_t i)
+{
+    return cursor != NULL && i < cursor->ncolumns ? cursor->row.names[i]
+                                                  : NULL;
+}
+
+PIER_API const char *pier_cursor_column_type(const pier_cursor *cursor,
+                                             size_t i)
+{
+    return cursor != NULL && i < cursor->ncolumns ? cursor->type_names[i]
+                                                  : NULL;
+}
+
+PIER_API pier_status pier_cursor_next(const pier_row **row,
+                                      pier_cursor *cursor, pier_error *err)
+{
+    pier__error_clear(err);
+    if (row == NULL || cursor == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_cursor_next needs a cursor and an output");
+    *row = NULL;
+    pier_cursor *c = cursor;
+    if (c->failed != PIER_OK)
+        return pier__fail(err, c->failed,
+                          "the query failed earlier; it has no more rows");
+    const pier__cell *cells = c->first;
+    c->first = NULL;
+    if (cells == NULL) {
+        if (c->done)
+            return PIER_OK;
+        pier_status rc = c->lake->ops->reader_step(c->reader, &cells, err);
+        if (rc != PIER_OK || cells == NULL) {
+            c->done = true;
+            c->failed = rc;
+            return rc;
+        }
+    }
+    pier__arena_reset(&c->row.arena);
+    for (size_t i = 0; i < c->ncolumns; i++) {
+        pier_value *v = &c->row.values[i];
+        pier__fit fit = pier__value_read(v, &cells[i], c->types[i],
+                                         &c->row.arena);
+        /* A compound SELECT takes its columns' origins from its first
+         * arm: a value from another arm may be no encoding of that
+         * column's type. It reads as what SQLite holds. */
+        if (fit == PIER__FIT_CONFLICT)
+            fit = pier__value_read(v, &cells[i], NULL, &c->row.arena);
+        if (fit != PIER__FIT_OK) {
+            c->failed = pier__oom(err);
+            return c->failed;
+        }
+    }
+    *row = &c->row;
+    return PIER_OK;
+}
+
+PIER_API void pier_cursor_close(pier_cursor *cursor)
+{
+    if (cursor == NULL)
+        return;
+    cursor->lake->ops->reader_close(cursor->reader);
+    cursor_free(cursor);
+}

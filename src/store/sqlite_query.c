@@ -1,0 +1,1094 @@
+/*
+ * sqlite_query.c: board-scoped queries on the SQLite lake: a pool of
+ * read-only connections ("readers"), the temporary views that give each
+ * board its logical shape, the authorizer that confines a statement to its
+ * boards, and a cache of prepared statements on each reader.
+ *
+ * A reader is checked out by one cursor at a time and used without the
+ * engine's lock: WAL lets it read a snapshot while the writer commits.
+ * A statement reads one snapshot, from its first step to its last row
+ * (SQLite's read transaction in autocommit mode). Whether the catalog the
+ * engine compiled it against is that snapshot's is decided after the
+ * first step (reader_version): the pager's data version tells, without
+ * I/O, that nothing changed since the reader last read the catalog
+ * version.
+ *
+ * Why views rather than inline subqueries: a placeholder becomes
+ * temp."_pier_v_<board>", a TEMP VIEW on the reader that selects id,
+ * updated_at, state and the user columns (never _v) from
+ * main."_pier_b_<board>". SQLite tells the authorizer which view a read
+ * comes through (its last argument), so the policy can say "the physical
+ * table of an allowed board, read through its view, and no other way"; an
+ * inline subquery would make a read of the physical table by name
+ * indistinguishable from the expansion. SQLite flattens a view exactly as
+ * it flattens a subquery, so indexes (the id key) work the same, and the
+ * result's column metadata still names the physical table and column.
+ * The schema prefix makes the name immune to a CTE of the same name.
+ *
+ * Invariants:
+ * - A view record (views[]) means the view exists on the reader with that
+ *   definition; without a record the view's state is unknown, so it is
+ *   dropped (IF EXISTS) before being created. Creating or dropping a view
+ *   changes the reader's schema: every cached statement is finalized then,
+ *   because its columns may have changed.
+ * - A cached statement passed every check (authorizer, one statement,
+ *   read-only) for exactly its key: the template and the boards it may
+ *   read, in order (which decide the expanded SQL). The same text with
+ *   other boards is another entry.
+ * - The authorizer stays installed for the reader's life. It allows
+ *   everything only while the reader runs its own statements
+ *   (AUTH_INTERNAL); a user statement is prepared, and stepped (SQLite may
+ *   re-prepare it after a schema change), under the user policy.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sqlite_int.h"
+
+/* Idle readers kept open; more are opened while cursors need them and
+ * closed when they come back. Four covers a few threads querying at once
+ * without keeping file handles and page caches nobody uses. */
+#define READERS_IDLE 4
+/* Views kept per reader (a query reads at most PIER__QUERY_MAX_BOARDS, so
+ * a full table always has one to evict that the query does not need). */
+#define READER_VIEWS 64
+/* Prepared statements kept per reader: the hot queries of an application
+ * fit; preparing one that fell out costs tens of microseconds. */
+#define READER_STMTS 32
+
+#define BOARD_TABLE_PREFIX "_pier_b_"
+#define VIEW_PREFIX "_pier_v_"
+#define PREFIX_LEN 8
+
+typedef struct view_rec {
+    char board[PIER__NAME_MAX + 1];
+    int64_t version;         /* the catalog version it was checked at */
+    char *def;               /* the SELECT the view was created with */
+    uint64_t used;           /* LRU tick */
+} view_rec;
+
+typedef struct stmt_rec {
+    char *key;               /* the template, NUL, the boards "a,b,": the
+                                expanded SQL follows from them */
+    size_t key_len;
+    uint64_t hash;
+    sqlite3_stmt *stmt;
+    size_t ncolumns;
+    char **names;
+    pier__query_origin *origins;
+    int64_t origins_version; /* the catalog version origins reflect */
+    pier__cell *cells;       /* one row's cells, reused */
+    size_t nparams;
+    char **params;           /* NULL entries: anonymous "?" */
+} stmt_rec;
+
+enum { AUTH_INTERNAL = 0, AUTH_USER = 1 };
+
+typedef struct allowed_board {
+    char id[PIER__NAME_MAX + 1];
+    bool rowid_column;       /* a column of its own is named "ROWID" */
+} allowed_board;
+
+struct pier__reader {
+    pier__sqlite_lake *lake;
+    sqlite3 *db;
+    pier__reader *next;          /* in the idle list */
+    sqlite3_stmt *get_version;   /* the catalog version */
+    bool colmeta;                /* sqlite3_column_table_name works */
+    bool version_known;          /* the catalog version `version` was
+                                    read when the lake file's data version
+                                    (SQLITE_FCNTL_DATA_VERSION) was
+                                    `data_version` */
+    unsigned data_version;
+    int64_t version;
+    int auth_mode;
+    allowed_board *allowed;      /* boards the statement may read */
+    size_t nallowed;
+    size_t allowed_cap;
+    char denied[256];            /* what the authorizer refused first */
+    char denied_board[PIER__NAME_MAX + 1];
+    view_rec views[READER_VIEWS];
+    size_t nviews;
+    uint64_t tick;
+    stmt_rec *stmts[READER_STMTS];   /* most recently used first */
+    size_t nstmts;
+    stmt_rec *current;           /* the statement of the open query */
+    pier__buf sql;               /* scratch: the expanded SQL */
+    size_t *hole_at;             /* where each placeholder landed in it */
+    size_t hole_cap;
+};
+
+static pier_status reader_fail(pier__reader *r, pier_error *err,
+                               pier_status status, const char *what)
+{
+    int code = sqlite3_extended_errcode(r->db);
+    if ((code & 0xff) == SQLITE_NOMEM)
+        return pier__oom(err);
+    pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(r->db));
+    if (err != NULL)
+        err->backend_code = code;
+    return status;
+}
+
+/* ---- the authorizer ---- */
+
+/*
+ * Functions a query may call: SQLite's built-ins without side effects
+ * (scalar, aggregate, window, date and time, math, JSON). Anything else is
+ * refused: load_extension, the connection's own state (changes(),
+ * last_insert_rowid()), sqlite_*() (sqlite_log writes to the error log),
+ * and whatever an application or a later SQLite might add. Sorted for
+ * bsearch.
+ */
+static const char *const allowed_functions[] = {
+    "->", "->>", "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2",
+    "atanh", "avg", "ceil", "ceiling", "char", "coalesce", "concat",
+    "concat_ws", "cos", "cosh", "count", "cume_dist", "current_date",
+    "current_time", "current_timestamp", "date", "datetime", "degrees",
+    "dense_rank", "exp", "first_value", "floor", "format", "glob",
+    "group_concat", "hex", "if", "ifnull", "iif", "instr", "json",
+    "json_array", "json_array_length", "json_error_position",
+    "json_extract", "json_group_array", "json_group_object", "json_insert",
+    "json_object", "json_patch", "json_pretty", "json_quote", "json_remove",
+    "json_replace", "json_set", "json_type", "json_valid", "julianday",
+    "lag", "last_value", "lead", "length", "like", "likelihood", "likely",
+    "ln", "log", "log10", "log2", "lower", "ltrim", "max", "min", "mod",
+    "nth_value", "ntile", "nullif", "octet_length", "percent_rank", "pi",
+    "pow", "power", "printf", "quote", "radians", "random", "randomblob",
+    "rank", "replace", "round", "row_number", "rtrim", "sign", "sin",
+    "sinh", "soundex", "sqrt", "strftime", "string_agg", "substr",
+    "substring", "sum", "tan", "tanh", "time", "timediff", "total", "trim",
+    "trunc", "typeof", "unhex", "unicode", "unixepoch", "unlikely", "upper",
+    "zeroblob",
+};
+
+static int cmp_name(const void *key, const void *elem)
+{
+    return strcmp(key, *(const char *const *)elem);
+}
+
+static bool function_allowed(const char *name)
+{
+    if (name == NULL)
+        return false;
+    /* Function names are case-insensitive; the table is lower case. */
+    char lower[32];
+    size_t n = strlen(name);
+    if (n >= sizeof lower)
+        return false;
+    for (size_t i = 0; i <= n; i++)
+        lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32
+                                                           : name[i]);
+    return bsearch(lower, allowed_functions,
+                   sizeof allowed_functions / sizeof *allowed_functions,
+                   sizeof *allowed_functions, cmp_name) != NULL;
+}
+
+static const allowed_board *board_allowed(const pier__reader *r,
+                                          const char *id)
+{
+    for (size_t i = 0; i < r->nallowed; i++)
+        if (strcmp(r->allowed[i].id, id) == 0)
+            return &r->allowed[i];
+    return NULL;
+}
+
+/* Whether a column read is one of the board's own columns: never the
+ * version stamp _v, nor the physical rowid (SQLite names it "ROWID" to the
+ * authorizer, however the statement spelled it, unless a column of that
+ * name stands in for it). An empty name reads no column. */
+static bool column_visible(const allowed_board *b, const char *column)
+{
+    if (column == NULL)
+        return true;
+    if (strcmp(column, "ROWID") == 0)
+        return b->rowid_column;
+    return !pier__name_eq(column, strlen(column), "_v", 2);
+}
+
+static bool is_main(const char *db)
+{
+    return db == NULL || strcmp(db, "main") == 0;
+}
+
+/*
+ * A read is allowed when it is
+ * - a visible column of an allowed board's view (temp."_pier_v_<board>");
+ * - a visible column of an allowed board's table (main."_pier_b_<board>")
+ *   read through that board's view (a CTE named like the view passes this
+ *   test too, which is why visibility stands on its own), or no column of
+ *   it at all: once SQLite has flattened the view into the statement, it
+ *   checks a table whose columns it does not use (count(*)) with an empty
+ *   column name and no view;
+ * - a column of json_each or json_tree, which read only their arguments.
+ */
+static bool read_allowed(const pier__reader *r, const char *table,
+                         const char *column, const char *db,
+                         const char *via)
+{
+    if (table == NULL)
+        return false;
+    if (db != NULL && strcmp(db, "temp") == 0 &&
+        strncmp(table, VIEW_PREFIX, PREFIX_LEN) == 0) {
+        const allowed_board *b = board_allowed(r, table + PREFIX_LEN);
+        return b != NULL && column_visible(b, column);
+    }
+    if (!is_main(db))
+        return false;
+    if (strncmp(table, BOARD_TABLE_PREFIX, PREFIX_LEN) == 0) {
+        const char *id = table + PREFIX_LEN;
+        const allowed_board *b = board_allowed(r, id);
+        if (b == NULL)
+            return false;
+        if (column == NULL || column[0] == '\0')
+            return true;
+        return via != NULL && strncmp(via, VIEW_PREFIX, PREFIX_LEN) == 0 &&
+               strcmp(via + PREFIX_LEN, id) == 0 && column_visible(b, column);
+    }
+    return strcmp(table, "json_each") == 0 || strcmp(table, "json_tree") == 0;
+}
+
+/* Refuses, keeping the first refusal's reason: before, what, after. */
+static int deny(pier__reader *r, const char *before, const char *what,
+                const char *after)
+{
+    if (r->denied[0] == '\0')
+        snprintf(r->denied, sizeof r->denied, "%s%s%s", before,
+                 what != NULL ? what : "", after);
+    return SQLITE_DENY;
+}
+
+static int authorize(void *payload, int action, const char *a,
+                     const char *b, const char *db, const char *via)
+{
+    pier__reader *r = payload;
+    if (r->auth_mode == AUTH_INTERNAL)
+        return SQLITE_OK;
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    case SQLITE_READ:
+        if (read_allowed(r, a, b, db, via))
+            return SQLITE_OK;
+        if (a != NULL && strncmp(a, BOARD_TABLE_PREFIX, PREFIX_LEN) == 0 &&
+            r->denied[0] == '\0')
+            pier__copy_field(r->denied_board, sizeof r->denied_board,
+                             a + PREFIX_LEN);
+        return deny(r, "a query reads only its boards ({{board}} and the "
+                    "{{board:NAME}} its options name), not '", a, "'");
+    case SQLITE_FUNCTION:
+        if (function_allowed(b))
+            return SQLITE_OK;
+        return deny(r, "a query may not call ", b, "()");
+    case SQLITE_PRAGMA:
+        return deny(r, "a query may not run PRAGMA ", a, "");
+    case SQLITE_ATTACH:
+    case SQLITE_DETACH:
+        return deny(r, "a query may not attach or detach databases", "",
+                    "");
+    case SQLITE_INSERT:
+    case SQLITE_UPDATE:
+    case SQLITE_DELETE:
+        /* Opening a virtual table for the first time on a connection
+         * checks an update of the schema table: json_each and json_tree
+         * were opened when the reader was (reader_new); others are not
+         * for queries. */
+        if (a != NULL && (strcmp(a, "sqlite_master") == 0 ||
+                          strcmp(a, "sqlite_temp_master") == 0))
+            return deny(r, "a query may not change the schema, nor open "
+                        "virtual tables but json_each and json_tree", "",
+                        "");
+        return deny(r, "a query may not write ('", a, "')");
+    case SQLITE_TRANSACTION:
+    case SQLITE_SAVEPOINT:
+        return deny(r, "a query may not begin or end transactions", "", "");
+    default:
+        return deny(r, "a query may not change the schema or the database",
+                    "", "");
+    }
+}
+
+/* ---- readers: opening, snapshots, the pool ---- */
+
+static void view_forget(view_rec *v)
+{
+    free(v->def);
+    memset(v, 0, sizeof *v);
+}
+
+static void stmt_free(stmt_rec *s)
+{
+    if (s == NULL)
+        return;
+    sqlite3_finalize(s->stmt);
+    for (size_t i = 0; s->names != NULL && i < s->ncolumns; i++)
+        free(s->names[i]);
+    for (size_t i = 0; s->params != NULL && i < s->nparams; i++)
+        free(s->params[i]);
+    free(s->names);
+    free(s->params);
+    free(s->origins);
+    free(s->cells);
+    free(s->key);
+    free(s);
+}
+
+static void forget_statements(pier__reader *r)
+{
+    for (size_t i = 0; i < r->nstmts; i++)
+        stmt_free(r->stmts[i]);
+    r->nstmts = 0;
+    r->current = NULL;
+}
+
+static void reader_free(pier__reader *r)
+{
+    if (r == NULL)
+        return;
+    forget_statements(r);
+    for (size_t i = 0; i < r->nviews; i++)
+        view_forget(&r->views[i]);
+    sqlite3_finalize(r->get_version);
+    sqlite3_close(r->db);
+    free(r->allowed);
+    free(r->hole_at);
+    pier__buf_free(&r->sql);
+    free(r);
+}
+
+static pier_status reader_stmt(pier__reader *r, const char *sql,
+                               sqlite3_stmt **out, pier_error *err)
+{
+    if (sqlite3_prepare_v3(r->db, sql, -1, SQLITE_PREPARE_PERSISTENT, out,
+                           NULL) != SQLITE_OK)
+        return reader_fail(r, err, PIER_E_READ_FAILED,
+                           "cannot prepare a reader's statements");
+    return PIER_OK;
+}
+
+/* Opens a read-only connection, locked down: no extension loading, no
+ * attached databases, defensive, untrusted schema, double-quoted strings
+ * refused (a double-quoted name is always an identifier), and the
+ * authorizer installed before the first user statement. */
+static pier_status reader_new(pier__sqlite_lake *l, pier__reader **out,
+                              pier_error *err)
+{
+    pier__reader *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return pier__oom(err);
+    r->lake = l;
+    pier__buf_init(&r->sql);
+    pier_status rc = PIER_OK;
+    if (sqlite3_open_v2(l->path, &r->db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK) {
+        rc = r->db == NULL ? pier__oom(err)
+                           : reader_fail(r, err, PIER_E_READ_FAILED,
+                                         "cannot open a reader");
+        goto done;
+    }
+    sqlite3_busy_timeout(r->db, l->busy_timeout_ms);
+    sqlite3_extended_result_codes(r->db, 1);
+    static const int off[] = { SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION,
+                               SQLITE_DBCONFIG_TRUSTED_SCHEMA,
+                               SQLITE_DBCONFIG_DQS_DML,
+                               SQLITE_DBCONFIG_DQS_DDL };
+    for (size_t i = 0; i < sizeof off / sizeof *off; i++)
+        if (sqlite3_db_config(r->db, off[i], 0, (int *)NULL) != SQLITE_OK)
+            rc = PIER_E_READ_FAILED;
+    if (sqlite3_db_config(r->db, SQLITE_DBCONFIG_DEFENSIVE, 1,
+                          (int *)NULL) != SQLITE_OK)
+        rc = PIER_E_READ_FAILED;
+    if (rc != PIER_OK) {
+        rc = reader_fail(r, err, PIER_E_READ_FAILED,
+                         "cannot configure a reader");
+        goto done;
+    }
+    sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
+    /* The views live in the temporary schema: keep it in memory. */
+    if (sqlite3_exec(r->db, "PRAGMA temp_store = MEMORY", NULL, NULL,
+                     NULL) != SQLITE_OK) {
+        rc = reader_fail(r, err, PIER_E_READ_FAILED,
+                         "cannot configure a reader");
+        goto done;
+    }
+    r->colmeta = sqlite3_compileoption_used("ENABLE_COLUMN_METADATA") == 1;
+    r->auth_mode = AUTH_INTERNAL;
+    sqlite3_set_authorizer(r->db, authorize, r);
+    /* Open the table-valued functions queries may use now, while the
+     * authorizer lets the reader do anything: SQLite keeps them for the
+     * connection's life, and opening one later would need the schema
+     * update the user policy refuses. */
+    sqlite3_stmt *vt = NULL;
+    if (sqlite3_prepare_v2(r->db, "SELECT * FROM json_each('[]'), "
+                           "json_tree('[]')", -1, &vt, NULL) != SQLITE_OK) {
+        rc = reader_fail(r, err, PIER_E_READ_FAILED,
+                         "cannot configure a reader");
+        goto done;
+    }
+    sqlite3_finalize(vt);
+    rc = reader_stmt(r, "SELECT value FROM main._pier_meta "
+                     "WHERE key = 'catalog_version'", &r->get_version, err);
+done:
+    if (rc != PIER_OK) {
+        reader_free(r);
+        return rc;
+    }
+    *out = r;
+    return PIER_OK;
+}
+
+/* Steps one of the reader's own statements (under no policy) to its
+ * first row; *out is its first column. */
+static pier_status step_one(pier__reader *r, sqlite3_stmt *st,
+                            int64_t *out, pier_error *err)
+{
+    int mode = r->auth_mode;
+    r->auth_mode = AUTH_INTERNAL;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && out != NULL)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    r->auth_mode = mode;
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return PIER_OK;
+    return reader_fail(r, err, PIER_E_READ_FAILED,
+                       "cannot read the lake for a query");
+}
+
+/* Ends the statement's snapshot: resetting it ends SQLite's read
+ * transaction. Nothing else is ever left open (no statement of the reader
+ * runs in an explicit transaction). */
+static void snapshot_end(pier__reader *r)
+{
+    if (r->current != NULL) {
+        sqlite3_reset(r->current->stmt);
+        sqlite3_clear_bindings(r->current->stmt);
+    }
+    r->auth_mode = AUTH_INTERNAL;
+    assert(sqlite3_get_autocommit(r->db));
+}
+
+pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
+                                        int64_t *version, pier_error *err)
+{
+    /* The pager's data version changes whenever any connection changed
+     * the file between two of this reader's transactions: if it is what
+     * it was when the reader last read the catalog version, the latest
+     * transaction (the statement's, when it read the lake) saw that
+     * version. */
+    unsigned dv = 0;
+    if (!fresh && r->version_known &&
+        sqlite3_file_control(r->db, "main", SQLITE_FCNTL_DATA_VERSION,
+                             &dv) == SQLITE_OK &&
+        dv == r->data_version) {
+        *version = r->version;
+        return PIER_OK;
+    }
+    *version = -1;
+    pier_status rc = step_one(r, r->get_version, version, err);
+    if (rc != PIER_OK)
+        return rc;
+    r->version_known = sqlite3_file_control(r->db, "main",
+                                            SQLITE_FCNTL_DATA_VERSION,
+                                            &r->data_version) == SQLITE_OK;
+    r->version = *version;
+    return PIER_OK;
+}
+
+void pier__sqlite_reader_restart(pier__reader *r)
+{
+    snapshot_end(r);
+}
+
+pier_status pier__sqlite_readers_init(pier__sqlite_lake *l,
+                                      int busy_timeout_ms, pier_error *err)
+{
+    if (pthread_mutex_init(&l->readers_lock, NULL) != 0)
+        return pier__oom(err);
+    l->readers_lock_init = true;
+    l->busy_timeout_ms = busy_timeout_ms;
+    return PIER_OK;
+}
+
+void pier__sqlite_readers_close(pier__sqlite_lake *l)
+{
+    if (!l->readers_lock_init)
+        return;
+    /* A cursor still open would use a connection closed under it. */
+    assert(l->nreaders_busy == 0 && "cursors must be closed before the "
+                                    "engine");
+    while (l->readers_idle != NULL) {
+        pier__reader *r = l->readers_idle;
+        l->readers_idle = r->next;
+        reader_free(r);
+    }
+    l->nreaders_idle = 0;
+    pthread_mutex_destroy(&l->readers_lock);
+    l->readers_lock_init = false;
+}
+
+pier_status pier__sqlite_reader_open(pier__lake *lake, pier__reader **out,
+                                     pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    *out = NULL;
+    pthread_mutex_lock(&l->readers_lock);
+    pier__reader *r = l->readers_idle;
+    if (r != NULL) {
+        l->readers_idle = r->next;
+        l->nreaders_idle--;
+    }
+    l->nreaders_busy++;
+    pthread_mutex_unlock(&l->readers_lock);
+    pier_status rc = PIER_OK;
+    if (r != NULL)
+        r->next = NULL;
+    else
+        rc = reader_new(l, &r, err);
+    if (rc != PIER_OK) {
+        pthread_mutex_lock(&l->readers_lock);
+        l->nreaders_busy--;
+        pthread_mutex_unlock(&l->readers_lock);
+        return rc;
+    }
+    *out = r;
+    return PIER_OK;
+}
+
+void pier__sqlite_reader_close(pier__reader *r)
+{
+    if (r == NULL)
+        return;
+    snapshot_end(r);
+    r->current = NULL;
+    pier__sqlite_lake *l = r->lake;
+    bool keep = false;
+    pthread_mutex_lock(&l->readers_lock);
+    l->nreaders_busy--;
+    if (l->nreaders_idle < READERS_IDLE) {
+        r->next = l->readers_idle;
+        l->readers_idle = r;
+        l->nreaders_idle++;
+        keep = true;
+    }
+    pthread_mutex_unlock(&l->readers_lock);
+    if (!keep)
+        reader_free(r);
+}
+
+/* ---- views ---- */
+
+static pier_status view_exec(pier__reader *r, const char *sql,
+                             pier_error *err)
+{
+    r->auth_mode = AUTH_INTERNAL;
+    if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return reader_fail(r, err, PIER_E_READ_FAILED,
+                           "cannot set up a board's view");
+    return PIER_OK;
+}
+
+/* A slot for a new view record: a free one, or the least recently used
+ * one whose board the query does not read (its view is dropped). */
+static pier_status view_slot(pier__reader *r, view_rec **out,
+                             pier_error *err)
+{
+    if (r->nviews < READER_VIEWS) {
+        *out = &r->views[r->nviews++];
+        return PIER_OK;
+    }
+    view_rec *victim = NULL;
+    for (size_t i = 0; i < r->nviews; i++)
+        if (!board_allowed(r, r->views[i].board) &&
+            (victim == NULL || r->views[i].used < victim->used))
+            victim = &r->views[i];
+    assert(victim != NULL);
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_printf(&sql, "DROP VIEW IF EXISTS temp.\"" VIEW_PREFIX "%s\"",
+                     victim->board);
+    pier_status rc = sql.oom ? pier__oom(err) : view_exec(r, sql.p, err);
+    pier__buf_free(&sql);
+    forget_statements(r);
+    view_forget(victim);
+    if (rc == PIER_OK)
+        *out = victim;
+    return rc;
+}
+
+/* Makes the reader's view of board `b` select exactly its current
+ * columns. */
+static pier_status ensure_view(pier__reader *r, const pier__board *b,
+                               int64_t version, pier_error *err)
+{
+    view_rec *v = NULL;
+    for (size_t i = 0; i < r->nviews && v == NULL; i++)
+        if (strcmp(r->views[i].board, b->id) == 0)
+            v = &r->views[i];
+    if (v != NULL && v->version == version) {
+        v->used = ++r->tick;
+        return PIER_OK;
+    }
+    pier__buf def;
+    pier__buf_init(&def);
+    pier__buf_puts(&def, "SELECT ");
+    for (size_t c = 0; c < b->ncolumns; c++) {
+        if (c > 0)
+            pier__buf_puts(&def, ", ");
+        pier__sql_ident(&def, b->columns[c].name);
+    }
+    pier__buf_puts(&def, " FROM main.");
+    pier__sql_board_table(&def, b->id);
+    if (def.oom) {
+        pier__buf_free(&def);
+        return pier__oom(err);
+    }
+    if (v != NULL && strcmp(v->def, def.p) == 0) {
+        v->version = version;
+        v->used = ++r->tick;
+        pier__buf_free(&def);
+        return PIER_OK;
+    }
+    pier_status rc = PIER_OK;
+    if (v != NULL)
+        view_forget(v);            /* unknown state from here on */
+    else
+        rc = view_slot(r, &v, err);
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_printf(&sql, "DROP VIEW IF EXISTS temp.\"" VIEW_PREFIX "%s\";"
+                     " CREATE TEMP VIEW \"" VIEW_PREFIX "%s\" AS %s", b->id,
+                     b->id, def.p);
+    if (rc == PIER_OK)
+        rc = sql.oom ? pier__oom(err) : view_exec(r, sql.p, err);
+    pier__buf_free(&sql);
+    /* The reader's schema changed: statements may now mean other
+     * columns. */
+    forget_statements(r);
+    if (rc != PIER_OK) {
+        if (v != NULL)
+            view_forget(v);
+        pier__buf_free(&def);
+        return rc;
+    }
+    pier__copy_field(v->board, sizeof v->board, b->id);
+    v->def = pier__buf_detach(&def);
+    v->version = version;
+    v->used = ++r->tick;
+    return PIER_OK;
+}
+
+/* ---- statements ---- */
+
+#define FNV_OFFSET UINT64_C(14695981039346656037)
+
+static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+/* The statement cache's key of a query, as stmt_rec.key lays it out. */
+static uint64_t key_hash(const pier__query_text *q, size_t *len)
+{
+    uint64_t h = fnv1a(FNV_OFFSET, q->sql, q->len);
+    h = fnv1a(h, "", 1);
+    *len = q->len + 1;
+    for (size_t i = 0; i < q->nboards; i++) {
+        size_t n = strlen(q->boards[i]->id);
+        h = fnv1a(h, q->boards[i]->id, n);
+        h = fnv1a(h, ",", 1);
+        *len += n + 1;
+    }
+    return h;
+}
+
+static bool key_matches(const stmt_rec *s, const pier__query_text *q)
+{
+    if (memcmp(s->key, q->sql, q->len) != 0 || s->key[q->len] != '\0')
+        return false;
+    const char *p = s->key + q->len + 1;
+    for (size_t i = 0; i < q->nboards; i++) {
+        size_t n = strlen(q->boards[i]->id);
+        if (memcmp(p, q->boards[i]->id, n) != 0 || p[n] != ',')
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+static char *key_make(const pier__query_text *q, size_t len)
+{
+    char *key = malloc(len);
+    if (key == NULL)
+        return NULL;
+    memcpy(key, q->sql, q->len);
+    char *p = key + q->len;
+    *p++ = '\0';
+    for (size_t i = 0; i < q->nboards; i++) {
+        size_t n = strlen(q->boards[i]->id);
+        memcpy(p, q->boards[i]->id, n);
+        p[n] = ',';
+        p += n + 1;
+    }
+    return key;
+}
+
+/* Writes the expanded SQL into r->sql. */
+static pier_status expand(pier__reader *r, const pier__query_text *q,
+                          size_t *sql_len, pier_error *err)
+{
+    if (q->nholes > r->hole_cap) {
+        size_t *p = realloc(r->hole_at, q->nholes * sizeof *p);
+        if (p == NULL)
+            return pier__oom(err);
+        r->hole_at = p;
+        r->hole_cap = q->nholes;
+    }
+    pier__buf *b = &r->sql;
+    pier__buf_reset(b);
+    size_t at = 0;
+    for (size_t i = 0; i < q->nholes; i++) {
+        const pier__placeholder *h = &q->holes[i];
+        pier__buf_append(b, q->sql + at, h->offset - at);
+        r->hole_at[i] = b->len;
+        /* Spaces keep the name a token of its own, whatever touches the
+         * placeholder. */
+        pier__buf_puts(b, " temp.\"" VIEW_PREFIX);
+        pier__buf_puts(b, q->boards[h->board]->id);
+        pier__buf_puts(b, "\" ");
+        at = h->offset + h->len;
+    }
+    pier__buf_append(b, q->sql + at, q->len - at);
+    *sql_len = b->len;
+    return b->oom ? pier__oom(err) : PIER_OK;
+}
+
+/* A byte offset in the expanded SQL as an offset in the template: a
+ * position inside a placeholder's expansion is the placeholder's. */
+static int64_t template_offset(const pier__reader *r,
+                               const pier__query_text *q, size_t at)
+{
+    size_t shift_t = 0, shift_e = 0;   /* template and expanded starts */
+    for (size_t i = 0; i < q->nholes; i++) {
+        const pier__placeholder *h = &q->holes[i];
+        size_t e_start = r->hole_at[i];
+        size_t e_len = strlen(q->boards[h->board]->id) + PREFIX_LEN + 9;
+        if (at < e_start)
+            break;
+        if (at < e_start + e_len)
+            return (int64_t)h->offset;
+        shift_t = h->offset + h->len;
+        shift_e = e_start + e_len;
+    }
+    return (int64_t)(shift_t + (at - shift_e));
+}
+
+/* Whether the rest of a statement is white space and comments only. */
+static const char *skip_blank(const char *p, const char *end)
+{
+    while (p < end) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+            *p == '\f' || *p == '\v') {
+            p++;
+        } else if (p + 1 < end && p[0] == '-' && p[1] == '-') {
+            while (p < end && *p != '\n')
+                p++;
+        } else if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+            p += 2;
+            while (p + 1 < end && !(p[0] == '*' && p[1] == '/'))
+                p++;
+            p = p + 1 < end ? p + 2 : end;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+static void compute_origins(const pier__reader *r, stmt_rec *s,
+                            const pier__query_text *q)
+{
+    for (size_t i = 0; i < s->ncolumns; i++) {
+        pier__query_origin o = { -1, -1 };
+        const char *table = r->colmeta
+            ? sqlite3_column_table_name(s->stmt, (int)i) : NULL;
+        const char *column = r->colmeta
+            ? sqlite3_column_origin_name(s->stmt, (int)i) : NULL;
+        const char *db = r->colmeta
+            ? sqlite3_column_database_name(s->stmt, (int)i) : NULL;
+        if (table != NULL && column != NULL && db != NULL &&
+            strcmp(db, "main") == 0 &&
+            strncmp(table, BOARD_TABLE_PREFIX, PREFIX_LEN) == 0) {
+            for (size_t k = 0; k < q->nboards; k++) {
+                const pier__board *b = q->boards[k];
+                if (strcmp(b->id, table + PREFIX_LEN) != 0)
+                    continue;
+                ptrdiff_t c = pier__board_find(b, column, strlen(column));
+                if (c >= 0) {
+                    o.board = (ptrdiff_t)k;
+                    o.column = c;
+                }
+                break;
+            }
+        }
+        s->origins[i] = o;
+    }
+    s->origins_version = q->catalog_version;
+}
+
+/* Describes a freshly prepared statement. */
+static pier_status stmt_describe(stmt_rec *s, pier_error *err)
+{
+    s->ncolumns = (size_t)sqlite3_column_count(s->stmt);
+    s->nparams = (size_t)sqlite3_bind_parameter_count(s->stmt);
+    size_t nc = s->ncolumns > 0 ? s->ncolumns : 1;
+    size_t np = s->nparams > 0 ? s->nparams : 1;
+    s->names = calloc(nc, sizeof *s->names);
+    s->origins = calloc(nc, sizeof *s->origins);
+    s->cells = calloc(nc, sizeof *s->cells);
+    s->params = calloc(np, sizeof *s->params);
+    if (s->names == NULL || s->origins == NULL || s->cells == NULL ||
+        s->params == NULL)
+        return pier__oom(err);
+    for (size_t i = 0; i < s->ncolumns; i++) {
+        const char *name = sqlite3_column_name(s->stmt, (int)i);
+        s->names[i] = name != NULL ? pier__strdup(name) : NULL;
+        if (s->names[i] == NULL)
+            return pier__oom(err);
+    }
+    for (size_t i = 0; i < s->nparams; i++) {
+        const char *name = sqlite3_bind_parameter_name(s->stmt, (int)i + 1);
+        if (name == NULL)
+            continue;                 /* an anonymous "?" */
+        s->params[i] = pier__strdup(name);
+        if (s->params[i] == NULL)
+            return pier__oom(err);
+    }
+    return PIER_OK;
+}
+
+/* Prepares the expanded SQL in r->sql under the user policy and checks
+ * it: one statement, read-only, not EXPLAIN. */
+static pier_status stmt_prepare(pier__reader *r, const pier__query_text *q,
+                                size_t sql_len, sqlite3_stmt **out,
+                                pier_error *err)
+{
+    const char *sql = r->sql.p;
+    const char *tail = NULL;
+    sqlite3_stmt *st = NULL;
+    r->denied[0] = '\0';
+    r->denied_board[0] = '\0';
+    r->auth_mode = AUTH_USER;
+    int rc = sqlite3_prepare_v3(r->db, sql, (int)sql_len,
+                                SQLITE_PREPARE_PERSISTENT, &st, &tail);
+    if (rc != SQLITE_OK) {
+        /* A refusal can surface as another error ("vtable constructor
+         * failed"): what the authorizer refused decides. */
+        if ((rc & 0xff) == SQLITE_AUTH || r->denied[0] != '\0') {
+            pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED, "%s",
+                       r->denied[0] != '\0' ? r->denied
+                                            : sqlite3_errmsg(r->db));
+            pier__error_board(err, r->denied_board);
+            return PIER_E_ENTITY_NOT_ALLOWED;
+        }
+        if ((rc & 0xff) == SQLITE_NOMEM)
+            return pier__oom(err);
+        int at = sqlite3_error_offset(r->db);
+        pier_status s = reader_fail(r, err, PIER_E_QUERY_FAILED,
+                                    "the query does not compile");
+        if (err != NULL && at >= 0 && (size_t)at <= sql_len)
+            err->offset = template_offset(r, q, (size_t)at);
+        return s;
+    }
+    pier_status s = PIER_OK;
+    const char *end = sql + sql_len;
+    if (st == NULL) {
+        s = pier__fail(err, PIER_E_QUERY_FAILED,
+                       "the query holds no statement");
+    } else if (tail != NULL && skip_blank(tail, end) != end) {
+        int64_t at = template_offset(r, q, (size_t)(skip_blank(tail, end) -
+                                                    sql));
+        s = pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                       "a query is one statement; another one starts at "
+                       "offset %lld", (long long)at);
+        if (err != NULL)
+            err->offset = at;
+    } else if (!sqlite3_stmt_readonly(st) || sqlite3_stmt_isexplain(st)) {
+        s = pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                       "a query is one read-only SELECT (or WITH ... "
+                       "SELECT)");
+    }
+    if (s != PIER_OK) {
+        sqlite3_finalize(st);
+        return s;
+    }
+    *out = st;
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_reader_prepare(pier__reader *r,
+                                        const pier__query_text *q,
+                                        pier__query_shape *shape,
+                                        pier_error *err)
+{
+    r->current = NULL;
+    /* The policy first: views and statements below are judged by it. */
+    if (q->nboards > r->allowed_cap) {
+        void *p = realloc(r->allowed, q->nboards * sizeof *r->allowed);
+        if (p == NULL)
+            return pier__oom(err);
+        r->allowed = p;
+        r->allowed_cap = q->nboards;
+    }
+    for (size_t i = 0; i < q->nboards; i++) {
+        const pier__board *b = q->boards[i];
+        pier__copy_field(r->allowed[i].id, sizeof r->allowed[i].id, b->id);
+        /* SQLite reports the rowid as "ROWID"; so it does a column of
+         * that exact spelling. */
+        r->allowed[i].rowid_column = false;
+        for (size_t c = PIER__BASE_COLUMNS; c < b->ncolumns; c++)
+            if (strcmp(b->columns[c].name, "ROWID") == 0)
+                r->allowed[i].rowid_column = true;
+    }
+    r->nallowed = q->nboards;
+    pier_status rc = PIER_OK;
+    /* Views only for the boards the template names. */
+    for (size_t k = 0; k < q->nboards && rc == PIER_OK; k++)
+        for (size_t i = 0; i < q->nholes; i++)
+            if (q->holes[i].board == k) {
+                rc = ensure_view(r, q->boards[k], q->catalog_version, err);
+                break;
+            }
+    if (rc != PIER_OK)
+        return rc;
+    size_t key_len = 0;
+    uint64_t hash = key_hash(q, &key_len);
+    size_t i = 0;
+    for (; i < r->nstmts; i++) {
+        const stmt_rec *s = r->stmts[i];
+        if (s->hash == hash && s->key_len == key_len && key_matches(s, q))
+            break;
+    }
+    stmt_rec *s = NULL;
+    if (i < r->nstmts) {
+        s = r->stmts[i];
+        if (s->origins_version != q->catalog_version)
+            compute_origins(r, s, q);
+    } else {
+        size_t sql_len = 0;
+        sqlite3_stmt *st = NULL;
+        rc = expand(r, q, &sql_len, err);
+        if (rc == PIER_OK)
+            rc = stmt_prepare(r, q, sql_len, &st, err);
+        if (rc != PIER_OK) {
+            r->auth_mode = AUTH_INTERNAL;
+            return rc;
+        }
+        s = calloc(1, sizeof *s);
+        if (s == NULL) {
+            sqlite3_finalize(st);
+            r->auth_mode = AUTH_INTERNAL;
+            return pier__oom(err);
+        }
+        s->stmt = st;
+        s->key = key_make(q, key_len);
+        if (s->key == NULL)
+            rc = pier__oom(err);
+        s->key_len = key_len;
+        s->hash = hash;
+        if (rc == PIER_OK)
+            rc = stmt_describe(s, err);
+        if (rc != PIER_OK) {
+            stmt_free(s);
+            r->auth_mode = AUTH_INTERNAL;
+            return rc;
+        }
+        compute_origins(r, s, q);
+        if (r->nstmts == READER_STMTS)
+            stmt_free(r->stmts[--r->nstmts]);
+        i = r->nstmts++;
+    }
+    /* Most recently used first. */
+    memmove(&r->stmts[1], &r->stmts[0], i * sizeof *r->stmts);
+    r->stmts[0] = s;
+    r->current = s;
+    r->auth_mode = AUTH_USER;  /* stepping may re-prepare: same policy */
+    *shape = (pier__query_shape){
+        .ncolumns = s->ncolumns,
+        .names = (const char *const *)s->names,
+        .origins = s->origins,
+        .nparams = s->nparams,
+        .params = (const char *const *)s->params,
+    };
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
+                                     const pier__cell *c, pier_error *err)
+{
+    sqlite3_stmt *st = r->current->stmt;
+    int rc;
+    switch (c->st) {
+    case PIER__ST_INT:
+        rc = sqlite3_bind_int64(st, i, c->i);
+        break;
+    case PIER__ST_REAL:
+        rc = sqlite3_bind_double(st, i, c->d);
+        break;
+    case PIER__ST_TEXT:
+        rc = sqlite3_bind_text64(st, i, c->p != NULL ? c->p : "", c->n,
+                                 SQLITE_TRANSIENT, SQLITE_UTF8);
+        break;
+    case PIER__ST_BLOB:
+        rc = sqlite3_bind_blob64(st, i, c->p, c->n, SQLITE_TRANSIENT);
+        break;
+    default:
+        rc = sqlite3_bind_null(st, i);
+        break;
+    }
+    if (rc == SQLITE_OK)
+        return PIER_OK;
+    if (rc == SQLITE_TOOBIG)
+        return pier__fail(err, PIER_E_LIMIT_EXCEEDED,
+                          "query parameter %d is too long", i);
+    return reader_fail(r, err, PIER_E_READ_FAILED,
+                       "cannot bind a query parameter");
+}
+
+pier_status pier__sqlite_reader_step(pier__reader *r,
+                                     const pier__cell **cells,
+                                     pier_error *err)
+{
+    stmt_rec *s = r->current;
+    *cells = NULL;
+    r->auth_mode = AUTH_USER;
+    int rc = sqlite3_step(s->stmt);
+    if (rc == SQLITE_ROW) {
+        for (size_t i = 0; i < s->ncolumns; i++)
+            s->cells[i] = pier__sqlite_cell(sqlite3_column_value(s->stmt,
+                                                                 (int)i));
+        *cells = s->cells;
+        return PIER_OK;
+    }
+    pier_status status = PIER_OK;
+    if (rc != SQLITE_DONE) {
+        if ((rc & 0xff) == SQLITE_AUTH) {
+            status = pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED, "%s",
+                                r->denied[0] != '\0'
+                                    ? r->denied : sqlite3_errmsg(r->db));
+        } else {
+            status = reader_fail(r, err, PIER_E_READ_FAILED,
+                                 "the query failed");
+        }
+    }
+    snapshot_end(r);
+    return status;
+}
