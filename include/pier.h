@@ -624,9 +624,10 @@ typedef struct pier_change {
 } pier_change;
 
 typedef struct pier_changes_page {
-    bool resync;               /* the records after `after` are no longer
-                                  all kept: re-read the board, then
-                                  continue after `from` */
+    bool resync;               /* `after` is below the lake's retention
+                                  floor, so the records after it may no
+                                  longer all be kept: re-read the board,
+                                  then continue after `from` */
     int64_t from;              /* resync only */
     int64_t next;              /* the `after` of the following page */
     size_t nrecords;

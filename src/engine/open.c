@@ -266,6 +266,10 @@ pier_status pier__write_begin(pier__write *w, pier_engine *e,
 pier_status pier__write_end(pier__write *w, pier_status rc,
                             int64_t *watermark, pier_error *err)
 {
+    /* A write that appended nothing (an empty batch, an empty
+     * transaction) reports the head it left the lake at. */
+    if (rc == PIER_OK && w->watermark == 0)
+        rc = w->e->lake->ops->head(w->e->lake, &w->watermark, err);
     rc = pier__engine_end(w->e, rc, err);
     if (rc == PIER_OK && watermark != NULL)
         *watermark = w->watermark;

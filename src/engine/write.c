@@ -711,9 +711,7 @@ pier_status pier__write_rows(pier__write *w, const char *board,
         return rc;
     }
     if (rows->nrows == 0)                   /* nothing to write */
-        return w->watermark != 0
-                   ? PIER_OK
-                   : e->lake->ops->head(e->lake, &w->watermark, err);
+        return PIER_OK;
     c.strict = e->opts.columns == PIER_COLUMNS_DECLARED ||
                (c.board != NULL && c.board->strict);
     rc = resolve(&c, err);
@@ -750,6 +748,8 @@ pier_status pier__write_delete(pier__write *w, const char *board,
                               "id %zu to delete is NULL or not UTF-8", i + 1);
     pier__board *b = NULL;
     pier_status rc = pier__engine_board(w->e, board, &b, err);
+    if (rc != PIER_OK || nids == 0)        /* nothing to delete: no record */
+        return rc;
     int64_t deleted = 0;
     if (rc == PIER_OK)
         rc = w->e->lake->ops->rows_delete(w->e->lake, b, ids, nids, &deleted,

@@ -12,16 +12,27 @@ once and then enforced, or declared up front with create-board.
 Commands:
   create-board  Create a board, with declared columns if any
   insert        Insert rows given as JSON, or streamed from stdin
+  update        Patch some columns of one row
+  upsert        Write whole rows: replace each id's row, or insert it
+  delete        Delete rows by id
+  tx            Run a list of writes as one transaction
   boards        List every board
   has-board     Tell whether a board exists
   schema        Show a board's columns and their types
   get           Show one row
   count         Print the number of rows on a board
   dump          Print every row as JSON lines, in id order
+  changes       Print one page of a board's change feed
+  watch         Follow a board's change feed until interrupted
   add-column    Declare a column on an existing board
   widen         Widen a column's type up the lattice
   truncate      Empty a board, keeping its columns
+  compact       Reclaim a board's superseded row versions
   drop          Remove a board and all its rows
+  head          Print the lake's newest watermark
+  stats         Show the lake's figures
+  maintain      Drop old change records and tidy the lake files
+  flush         Write buffered changes to the lake
   help          Show this help, or a command's
 
 Options (before the command):

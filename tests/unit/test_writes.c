@@ -402,6 +402,15 @@ static void delete_takes_missing_ids_in_stride(void **state)
     int64_t wm2 = 0;
     assert_int_equal(pier_delete(&wm2, f->e, "b", "nope", &err), PIER_OK);
     assert_true(wm2 > wm);
+    /* No ids: nothing to delete, no record; the head is the answer. */
+    int64_t records = lakedir_sql_int(f->lake, "SELECT count(*) FROM "
+                                      "_pier_changes", -1);
+    int64_t wm3 = 0;
+    assert_int_equal(pier_delete_many(&wm3, f->e, "b", NULL, 0, &err),
+                     PIER_OK);
+    assert_int_equal(wm3, wm2);
+    assert_int_equal(lakedir_sql_int(f->lake, "SELECT count(*) FROM "
+                                     "_pier_changes", -1), records);
     char *before = lakedir_sql_dump(f->lake);
     refused(f, PIER_E_BOARD_NOT_FOUND,
             pier_delete(NULL, f->e, "nope", "a", &err), before);
@@ -546,6 +555,12 @@ static void a_transaction_holds_its_thread_and_engine(void **state)
     assert_int_equal(pier_tx_commit(NULL, tx, &err), PIER_OK);
     assert_int_equal(pier_row_count(&n, f->e, "a", &err), PIER_OK);
     assert_int_equal(n, 1);
+    /* A transaction that wrote nothing commits at the head. */
+    int64_t head = 0, wm = -1;
+    assert_int_equal(pier_head_from_catalog(&head, f->e, &err), PIER_OK);
+    assert_int_equal(pier_tx_begin(&tx, f->e, boards, 1, &err), PIER_OK);
+    assert_int_equal(pier_tx_commit(&wm, tx, &err), PIER_OK);
+    assert_int_equal(wm, head);
     const char *bad[] = { "Bad" };
     assert_int_equal(pier_tx_begin(&tx, f->e, bad, 1, &err),
                      PIER_E_INVALID_BOARD_ID);

@@ -142,8 +142,10 @@ int cli_print_watermark(const cli_ctx *ctx, int64_t watermark);
 /* A count under a name: the number alone, or {"NAME":N}. @return 0. */
 int cli_print_number(const cli_ctx *ctx, const char *name, int64_t n);
 
-/* Room for cli_format_instant's text and its NUL. */
-#define CLI_INSTANT_SIZE 32
+/* Room for cli_format_instant's text and its NUL: 27 characters for the
+ * years 0001 to 9999; 48 also fits the widest fields -Wformat-truncation
+ * allows for (any int64_t year). */
+#define CLI_INSTANT_SIZE 48
 /* Formats microseconds since the epoch as the engine shows timestamps:
  * RFC 3339, UTC, to the microsecond (2026-01-01T00:00:00.000000Z). */
 void cli_format_instant(int64_t us, char out[CLI_INSTANT_SIZE]);
@@ -166,7 +168,7 @@ bool cli_table_add(cli_table *t, const char *s, size_t len);
 void cli_table_print(const cli_table *t, FILE *f);
 void cli_table_free(cli_table *t);
 
-/* ---- stream.c: splitting stdin into batches ---- */
+/* ---- stream.c: reading stdin, in batches or whole ---- */
 
 /*
  * Receives one batch: `len` bytes of JSON-lines text holding `rows`

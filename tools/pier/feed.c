@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -50,9 +51,10 @@ static int feed_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
             return cli_usage(cmd, "%s: option '--limit' takes a number of "
                              "records from 1 to %d, not '%s'", cmd->name,
                              PIER_MAX_BATCH_ROWS, value);
-    } else if (!cli_parse_int(value, 1, INT32_MAX, &a->poll_ms)) {
+    } else if (!cli_parse_int(value, 1, INT_MAX, &a->poll_ms)) {
         return cli_usage(cmd, "%s: option '--poll-ms' takes milliseconds "
-                         "(1 or more), not '%s'", cmd->name, value);
+                         "from 1 to %d, not '%s'", cmd->name, INT_MAX,
+                         value);
     }
     return 0;
 }
@@ -92,8 +94,11 @@ const cli_command cli_cmd_changes = {
     "Prints BOARD's change records with a watermark above N, oldest first,\n"
     "at most K of them: one page of the feed. Pass the page's \"next\" as\n"
     "--after to read the following one; an empty page's \"next\" is N.\n"
-    "When records after N were dropped by maintain, the page says to\n"
-    "resync instead: re-read the board, then continue after \"from\".\n"
+    "When N is below the lake's retention floor (maintain dropped records\n"
+    "after it, of this board or another), the page says to resync\n"
+    "instead: re-read the board, then continue after \"from\".\n"
+    "A board that does not exist has no records (a dropped one keeps its\n"
+    "feed, ending with its drop), so this never fails for want of one.\n"
     "\n"
     "Options:\n"
     "  --after N           Start after watermark N (default: 0, the start)\n"
@@ -133,23 +138,30 @@ static void *take_signals(void *payload)
     }
 }
 
-/* Prints one page: each record, or the resync, as one line. @return
- * false if out of memory. */
-static bool print_page(const pier_changes_page *page)
+/* Why printing a page stopped. */
+typedef enum page_end { PAGE_PRINTED, PAGE_NO_MEMORY, PAGE_STDOUT } page_end;
+
+/* Prints one page, each record or the resync as one line, and flushes
+ * it. On PAGE_STDOUT, *why is the errno of the failed write. */
+static page_end print_page(const pier_changes_page *page, int *why)
 {
-    if (page->resync) {
+    errno = 0;
+    if (page->resync)
         printf("{\"resync\":true,\"from\":%" PRId64 "}\n", page->from);
-        return true;
-    }
-    for (size_t i = 0; i < page->nrecords; i++) {
+    for (size_t i = 0; !page->resync && i < page->nrecords; i++) {
         char *json = pier_change_to_json(&page->records[i]);
         if (json == NULL)
-            return false;
+            return PAGE_NO_MEMORY;
         fputs(json, stdout);
         fputc('\n', stdout);
         pier_free(json);
+        if (ferror(stdout))
+            break;
     }
-    return true;
+    if (!ferror(stdout) && fflush(stdout) == 0)
+        return PAGE_PRINTED;
+    *why = errno;
+    return PAGE_STDOUT;
 }
 
 /* Sends stdout's further output, and what is still buffered, to
@@ -175,18 +187,18 @@ static int follow(cli_ctx *ctx, pier_watch *watch)
             return cli_fail(ctx, &err);
         if (page == NULL)   /* cancelled: SIGINT or SIGTERM */
             return CLI_EXIT_OK;
-        bool printed = print_page(page);
+        int why = 0;
+        page_end end = print_page(page, &why);
         pier_changes_page_free(page);
-        if (!printed)
+        if (end == PAGE_NO_MEMORY)
             return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                                 "out of memory");
-        errno = 0;
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            if (errno == EPIPE) {
-                drop_stdout();
-                return CLI_EXIT_OK;
-            }
-            ctx->stdout_errno = errno;   /* reported by main */
+        if (end == PAGE_STDOUT && why == EPIPE) {
+            drop_stdout();
+            return CLI_EXIT_OK;
+        }
+        if (end == PAGE_STDOUT) {
+            ctx->stdout_errno = why;   /* reported by main */
             return CLI_EXIT_FAILED;
         }
     }
@@ -251,8 +263,9 @@ const cli_command cli_cmd_watch = {
     "Prints BOARD's change records with a watermark above N as they are\n"
     "committed: first those already kept, then each new one, until SIGINT\n"
     "or SIGTERM. Writes of other processes are seen within MS\n"
-    "milliseconds. When records after the position were dropped by\n"
-    "maintain, it prints a resync line and goes on after \"from\".\n"
+    "milliseconds. When its position is below the lake's retention floor\n"
+    "(see changes), it prints a resync line and goes on after \"from\".\n"
+    "BOARD need not exist yet: its first records appear when it does.\n"
     "\n"
     "Options:\n"
     "  --after N           Start after watermark N (default: 0, the whole\n"

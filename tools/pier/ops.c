@@ -29,8 +29,8 @@ static int maintain_opt(cli_ctx *ctx, const cli_command *cmd,
     (void)name;
     if (!cli_parse_int(value, 0, INT_MAX, payload))
         return cli_usage(cmd, "%s: option '--older-than-hours' takes a "
-                         "number of hours (0 or more), not '%s'", cmd->name,
-                         value);
+                         "number of hours from 0 to %d, not '%s'", cmd->name,
+                         INT_MAX, value);
     return 0;
 }
 
@@ -200,9 +200,9 @@ const cli_command cli_cmd_stats = {
     "stats", "Show the lake's figures", "",
     "Shows the lake's figures: its boards, their rows, the change records\n"
     "kept, the head and the retention floor of the feed, the size of the\n"
-    "lake file and of its write-ahead log, the writes and reads of this\n"
-    "command's own engine (so the reads of stats itself, at most), and\n"
-    "when maintain last ran.\n"
+    "lake file and of its write-ahead log, the writes and reads served by\n"
+    "the engine this command opened (a fresh one, so 0), and when\n"
+    "maintain last ran.\n"
     "\n"
     "Output: an aligned two-column table, one line per figure: boards,\n"
     "rows, change records, head, floor, lake bytes, wal bytes, writes,\n"

@@ -11,7 +11,9 @@
  * hugeint beyond 64 bits, a double's digits) arrives exactly as written.
  * Numbers are parsed as doubles (JSON_DECODE_INT_AS_REAL), so that no
  * integer overflows jansson; only a number beyond the range of a double
- * (about 1.8e308) cannot be read.
+ * (about 1.8e308) cannot be read. Strings may hold U+0000 (JSON_ALLOW_NUL)
+ * as they may in rows, but not where they become C strings (op, board,
+ * id, ids).
  *
  * Then one pier_tx: begin with the boards of --boards, one call per
  * operation; the first failure names its operation (counted from 1) and
@@ -89,7 +91,7 @@ typedef struct tx_op {
                               where its text lies in the input */
 } tx_op;
 
-/* The members each op takes, besides "op" and "board". */
+/* The names of the ops, in tx_kind order. */
 static const char *const kind_names[] = { "insert", "upsert", "update",
                                           "delete" };
 
@@ -164,6 +166,13 @@ static const char *quoted(const char *s, char *buf, size_t size)
     return buf;
 }
 
+/* Whether a string holds U+0000, which the library's C strings (board
+ * ids, row ids) cannot carry. Rows and patches may: they go as text. */
+static bool has_nul(const json_t *v)
+{
+    return strlen(json_string_value(v)) != json_string_length(v);
+}
+
 /* The member `name` of operation `op` (counted from 1), which must be
  * there and of `type`. */
 static pier_status member(tx_doc *d, size_t op, json_t *obj,
@@ -179,6 +188,8 @@ static pier_status member(tx_doc *d, size_t op, json_t *obj,
     if (json_typeof(v) != type)
         return bad(d, op, "member '%s' must be %s, got %s", name,
                    wanted[type], type_name(v));
+    if (type == JSON_STRING && has_nul(v))
+        return bad(d, op, "member '%s' may not hold \\u0000", name);
     *out = v;
     return PIER_OK;
 }
@@ -227,10 +238,11 @@ static size_t value_end(const char *s, size_t n, size_t i)
 }
 
 /*
- * Finds the text of member `want` of the object that starts at *i, and
- * moves *i past the object. jansson keeps an object's members in the order
- * of the text, and the object has no repeated member (checked by the
- * caller), so the k-th member in the text is the k-th of json_object_*.
+ * Walks the object that starts at *i, moves *i past it and counts its
+ * members in *nmembers; with `want`, finds the text of that member.
+ * jansson keeps an object's members in the order of the text, so once the
+ * count shows that no member is repeated (jansson keeps one of each), the
+ * k-th member in the text is the k-th of json_object_iter.
  * @return false if the text is not what jansson parsed.
  */
 static bool find_member(tx_doc *d, size_t *i, json_t *obj, const char *want,
@@ -259,7 +271,8 @@ static bool find_member(tx_doc *d, size_t *i, json_t *obj, const char *want,
         size_t end = value_end(s, n, p);
         if (end > n || end == p)
             return false;
-        if (it != NULL && strcmp(json_object_iter_key(it), want) == 0) {
+        if (want != NULL && it != NULL &&
+            strcmp(json_object_iter_key(it), want) == 0) {
             *start = p;
             *len = end - p;
         }
@@ -291,6 +304,11 @@ static pier_status check_op(tx_doc *d, size_t k, size_t *i)
     if (!json_is_object(obj))
         return bad(d, no, "an operation must be an object, got %s",
                    type_name(obj));
+    size_t at = *i, nmembers = 0;
+    if (!find_member(d, i, obj, NULL, NULL, NULL, &nmembers))
+        return bad(d, no, "cannot follow the text of this operation");
+    if (nmembers != json_object_size(obj))
+        return bad(d, no, "a member appears twice");
     pier_status rc = member(d, no, obj, "op", JSON_STRING, &v);
     if (rc != PIER_OK)
         return rc;
@@ -305,7 +323,8 @@ static pier_status check_op(tx_doc *d, size_t k, size_t *i)
     if ((rc = member(d, no, obj, "board", JSON_STRING, &v)) != PIER_OK)
         return rc;
     op->board = json_string_value(v);
-    /* The members of each kind, besides "op" and "board". */
+    /* The members of each kind, besides "op" and "board"; text_member is
+     * the one whose text goes to the library. */
     const char *text_member = NULL;
     if (op->kind == TX_INSERT || op->kind == TX_UPSERT) {
         rc = member(d, no, obj, "rows", JSON_ARRAY, &v);
@@ -327,6 +346,9 @@ static pier_status check_op(tx_doc *d, size_t k, size_t *i)
                 if (!json_is_string(id))
                     return bad(d, no, "member 'ids' must hold strings, got "
                                "%s at index %zu", type_name(id), j);
+                if (has_nul(id))
+                    return bad(d, no, "member 'ids' may not hold \\u0000 "
+                               "(index %zu)", j);
             }
         }
     }
@@ -344,13 +366,11 @@ static pier_status check_op(tx_doc *d, size_t k, size_t *i)
                        op->kind == TX_INSERT || op->kind == TX_UPSERT ||
                        op->kind == TX_UPDATE ? "n" : "", kind_names[kn]);
     }
-    size_t nmembers = 0;
     op->start = op->len = 0;
-    if (!find_member(d, i, obj, text_member != NULL ? text_member : "",
-                     &op->start, &op->len, &nmembers))
+    if (text_member != NULL &&
+        !find_member(d, &at, obj, text_member, &op->start, &op->len,
+                     &nmembers))
         return bad(d, no, "cannot follow the text of this operation");
-    if (nmembers != json_object_size(obj))
-        return bad(d, no, "a member appears twice");
     return PIER_OK;
 }
 
@@ -362,7 +382,7 @@ static pier_status check_doc(tx_doc *d)
         d->skip = 3;   /* as insert and the library do */
     json_error_t jerr;
     d->root = json_loadb(d->text + d->skip, d->len - d->skip,
-                         JSON_DECODE_INT_AS_REAL, &jerr);
+                         JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL, &jerr);
     if (d->root == NULL) {
         char q[sizeof jerr.text];
         size_t o = 0;
@@ -464,6 +484,11 @@ static int run_tx_ops(cli_ctx *ctx, const tx_args *a, const tx_doc *d,
     int64_t wm = 0;
     if (pier_tx_commit(&wm, tx, &err) != PIER_OK)
         return cli_fail(ctx, &err);
+    /* An empty transaction commits nothing and has no watermark of its
+     * own (the library answers 0): print the head, as an empty insert
+     * does. */
+    if (wm == 0 && pier_head_from_catalog(&wm, ctx->engine, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
     return cli_print_watermark(ctx, wm);
 }
 
@@ -535,10 +560,11 @@ const cli_command cli_cmd_tx = {
     "  {\"op\":\"upsert\",\"board\":B,\"rows\":[{...},...]}\n"
     "  {\"op\":\"update\",\"board\":B,\"id\":ID,\"patch\":{...}}\n"
     "  {\"op\":\"delete\",\"board\":B,\"ids\":[ID,...]}\n"
-    "Each works as the command of its name. --boards names every board the\n"
-    "operations may write, up front; writing another fails with\n"
-    "EntityNotAllowed. Boards the transaction creates are created by its\n"
-    "commit only.\n"
+    "Each works as the command of its name, and every row written shares\n"
+    "one updated_at. --boards names every board the operations may write,\n"
+    "up front; writing another fails with EntityNotAllowed. A board an\n"
+    "operation creates exists only once the transaction commits. An empty\n"
+    "array writes nothing and prints the current head.\n"
     "\n"
     "If an operation fails, nothing of the transaction is written: the\n"
     "error ends with \"(operation N)\", counted from 1, and its byte\n"

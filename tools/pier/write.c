@@ -70,7 +70,8 @@ const cli_command cli_cmd_update = {
     "ID starting with '-' goes after \"--\".\n"
     "\n"
     "Output: the watermark; with --json, {\"watermark\":N}. Fails with\n"
-    "RowNotFound if there is no such row (nothing is written).\n",
+    "RowNotFound if there is no such row, BoardNotFound if there is no\n"
+    "such board (nothing is written).\n",
     run_update,
 };
 
@@ -151,7 +152,8 @@ const cli_command cli_cmd_delete = {
     "write. An id the board does not have is not an error. An ID starting\n"
     "with '-' goes after \"--\".\n"
     "\n"
-    "Output: the watermark; with --json, {\"watermark\":N}.\n",
+    "Output: the watermark; with --json, {\"watermark\":N}. Fails with\n"
+    "BoardNotFound if there is no such board.\n",
     run_delete,
 };
 
@@ -181,6 +183,7 @@ const cli_command cli_cmd_compact = {
     "answer is 0.\n"
     "\n"
     "Output: the number of versions reclaimed; with --json,\n"
-    "{\"reclaimed\":N}.\n",
+    "{\"reclaimed\":N}. Fails with BoardNotFound if there is no such\n"
+    "board.\n",
     run_compact,
 };
