@@ -82,6 +82,26 @@ run insert acme_roadmap '{"id":"task-2", "title": }'
 run insert 'Bad-Board' '{"id":"x"}'
 run --json get acme_roadmap nope
 
+step "Update patches a row, upsert replaces or inserts whole rows, delete removes"
+run update acme_roadmap task-1 '{"priority":"high","owner":"ada"}'
+run update acme_roadmap task-404 '{"priority":"low"}'
+run upsert acme_roadmap '[{"id":"task-9","title":"Replaced"},{"id":"task-10","title":"New"}]'
+run delete acme_roadmap task-10 task-404
+run dump acme_roadmap
+
+step "A transaction names its boards and commits all of its writes, or none"
+printf '%s\n' '[{"op":"insert","board":"accounts","rows":[{"id":"a1","balance":10}]},' \
+    ' {"op":"insert","board":"history","rows":[{"id":"h1","delta":10}]}]' >"$data/ok.json"
+run tx --boards accounts,history "$data/ok.json"
+printf '%s\n' '[{"op":"update","board":"accounts","id":"a1","patch":{"balance":7}},' \
+    ' {"op":"insert","board":"audit","rows":[{"id":"x"}]}]' >"$data/bad.json"
+run tx --boards accounts,history "$data/bad.json"
+run get accounts a1
+
+step "Every write is in the change feed, which a consumer follows by watermark"
+run changes accounts --after 0
+run head
+
 step "Lifecycle: truncate keeps the columns, drop removes the board"
 run truncate metrics
 run count metrics
