@@ -10,7 +10,7 @@ JOBS ?= 2
 RELEASE := build/release
 TEST := build/test
 
-BENCHES := insert writes watch
+BENCHES := insert writes watch query
 
 .PHONY: all setup build demo test install bench clean \
         $(addprefix bench-,$(BENCHES))

@@ -408,13 +408,10 @@ static pier_status reader_new(pier__sqlite_lake *l, pier__reader **out,
         goto done;
     }
     sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
-    /* The views live in the temporary schema: keep it in memory. */
-    if (sqlite3_exec(r->db, "PRAGMA temp_store = MEMORY", NULL, NULL,
-                     NULL) != SQLITE_OK) {
-        rc = reader_fail(r, err, PIER_E_READ_FAILED,
-                         "cannot configure a reader");
-        goto done;
-    }
+    /* temp_store stays at SQLite's default: the views are tiny, and a
+     * large sort or GROUP BY must be free to spill to a temporary file
+     * instead of growing the heap (bench_query measured +62 MB and a
+     * sort 40% slower with temp_store = MEMORY). */
     r->colmeta = sqlite3_compileoption_used("ENABLE_COLUMN_METADATA") == 1;
     r->auth_mode = AUTH_INTERNAL;
     sqlite3_set_authorizer(r->db, authorize, r);
