@@ -30,8 +30,62 @@ static size_t mark_real(char *out, int len)
     return (size_t)len;
 }
 
+/*
+ * The common case without snprintf and strtod: a value that is some
+ * integer n over 10^k, n < 2^53 with at most 15 digits, and between 1e-4
+ * and 1e15 (where %g prints fixed notation). IEEE division is correctly
+ * rounded, so (double)n / 10^k is the double nearest to the decimal n/10^k,
+ * which is what strtod makes of its text: when that equals the value, the
+ * text reads back exactly, and the smallest such k gives the digits that
+ * %.15g would print. Returns 0 when the value is not of this form.
+ */
+static size_t fast_format(double d, char out[PIER__DOUBLE_BUF])
+{
+    static const double pow10[] = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+        1e13, 1e14, 1e15,
+    };
+    double a = d < 0 ? -d : d;
+    if (!(a >= 1e-4 && a < 1e15))
+        return 0;
+    for (int k = 0; k <= 15; k++) {
+        double scaled = a * pow10[k];
+        if (scaled >= 1e15)               /* more than 15 digits */
+            return 0;
+        int64_t n = (int64_t)(scaled + 0.5);
+        if ((double)n / pow10[k] != a)
+            continue;
+        char digits[24];
+        int nd = 0;
+        do {
+            digits[nd++] = (char)('0' + n % 10);
+            n /= 10;
+        } while (n > 0);
+        while (nd <= k)                   /* "0.00x": leading zeros */
+            digits[nd++] = '0';
+        size_t len = 0;
+        if (d < 0)
+            out[len++] = '-';
+        for (int i = nd - 1; i >= 0; i--) {
+            out[len++] = digits[i];
+            if (i == k && k > 0)
+                out[len++] = '.';
+        }
+        if (k == 0) {
+            out[len++] = '.';
+            out[len++] = '0';
+        }
+        out[len] = '\0';
+        return len;
+    }
+    return 0;
+}
+
 size_t pier__double_format(double d, char out[PIER__DOUBLE_BUF])
 {
+    size_t fast = fast_format(d, out);
+    if (fast > 0)
+        return fast;
     int len = 0;
     for (int prec = 15; prec <= 17; prec++) {
         len = snprintf(out, PIER__DOUBLE_BUF, "%.*g", prec, d);
