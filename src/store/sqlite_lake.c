@@ -181,15 +181,33 @@ static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
 
 /* Checks that the open file is a lake this code can read, initializing a
  * new one. */
+/*
+ * Reads the application id and the number of schema objects in one read
+ * transaction: a lake that another process is creating right now is then
+ * seen before its creation or after it, never half-way (an id of 0 beside
+ * the new tables would read as another application's database).
+ */
+static pier_status read_header(pier__sqlite_lake *l, int64_t *app,
+                               int64_t *objects, pier_error *err)
+{
+    pier_status rc = pier__sqlite_exec(l, "BEGIN", PIER_E_LAKE_UNAVAILABLE,
+                                       err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = pragma_int(l, "PRAGMA application_id", app, err);
+    if (rc == PIER_OK)
+        rc = pragma_int(l, "SELECT count(*) FROM sqlite_schema", objects,
+                        err);
+    sqlite3_exec(l->db, rc == PIER_OK ? "COMMIT" : "ROLLBACK", NULL, NULL,
+                 NULL);
+    return rc;
+}
+
 static pier_status check_format(pier__sqlite_lake *l, pier_error *err)
 {
     int64_t app = 0, format = 0, objects = 0;
-    pier_status rc = pragma_int(l, "PRAGMA application_id", &app, err);
+    pier_status rc = read_header(l, &app, &objects, err);
     if (rc == PIER_OK && app == 0) {
-        rc = pragma_int(l, "SELECT count(*) FROM sqlite_schema", &objects,
-                        err);
-        if (rc != PIER_OK)
-            return rc;
         if (objects > 0)
             return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                               "'%s' is not a Pier lake (a SQLite database "

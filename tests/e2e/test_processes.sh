@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
-# Several processes share one data directory: concurrent writers wait for
-# each other's lock instead of failing, every write lands, and what one
-# process decides (a board, a column type, the strict bit) binds the others.
+# Several processes share one data directory: processes creating it at once
+# all succeed, concurrent writers wait for each other's lock instead of
+# failing, every write lands, and what one process decides (a board, a
+# column type, the strict bit) binds the others.
 set -euo pipefail
 pier=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
+
+# Processes that create the same new lake at once all open it: each sees
+# the lake before its creation or after, never half-made.
+for round in $(seq 1 15); do
+    pids=()
+    for p in 1 2 3 4; do
+        "$pier" --data "race-$round" boards >/dev/null 2>"race-$round-$p.err" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" || { cat race-"$round"-*.err; exit 1; }
+    done
+done
 
 writer() {  # writer NAME: 20 writes of 50 rows to the shared board
     for b in $(seq 1 20); do
