@@ -120,7 +120,7 @@ feed, ending with its drop), so this never fails for want of one.
 
 Options:
   --after N           Start after watermark N (default: 0, the start)
-  --limit K           At most K records, 1 to 100000 (default: 1000)
+  --limit K           At most K records, 1 to 10000 (default: 1000)
 
 Output, in both modes, one line of JSON:
 {"resync":false,"records":[RECORD,...],"next":N} or
@@ -163,11 +163,11 @@ $ pier changes b --after x
 ! Try 'pier changes --help'.
 [exit 2]
 $ pier changes b --limit 0
-! pier: usage: changes: option '--limit' takes a number of records from 1 to 100000, not '0'
+! pier: usage: changes: option '--limit' takes a number of records from 1 to 10000, not '0'
 ! Try 'pier changes --help'.
 [exit 2]
-$ pier changes b --limit 100001
-! pier: usage: changes: option '--limit' takes a number of records from 1 to 100000, not '100001'
+$ pier changes b --limit 10001
+! pier: usage: changes: option '--limit' takes a number of records from 1 to 10000, not '10001'
 ! Try 'pier changes --help'.
 [exit 2]
 $ pier changes b --poll-ms 5

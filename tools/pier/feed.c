@@ -47,10 +47,11 @@ static int feed_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
             return cli_usage(cmd, "%s: option '--after' takes a watermark "
                              "(0 or more), not '%s'", cmd->name, value);
     } else if (strcmp(name, "--limit") == 0) {
-        if (!cli_parse_int(value, 1, PIER_MAX_BATCH_ROWS, &a->limit))
+        /* pier_changes hands out at most 10000 records a page. */
+        if (!cli_parse_int(value, 1, 10000, &a->limit))
             return cli_usage(cmd, "%s: option '--limit' takes a number of "
-                             "records from 1 to %d, not '%s'", cmd->name,
-                             PIER_MAX_BATCH_ROWS, value);
+                             "records from 1 to 10000, not '%s'", cmd->name,
+                             value);
     } else if (!cli_parse_int(value, 1, INT_MAX, &a->poll_ms)) {
         return cli_usage(cmd, "%s: option '--poll-ms' takes milliseconds "
                          "from 1 to %d, not '%s'", cmd->name, INT_MAX,
@@ -102,7 +103,7 @@ const cli_command cli_cmd_changes = {
     "\n"
     "Options:\n"
     "  --after N           Start after watermark N (default: 0, the start)\n"
-    "  --limit K           At most K records, 1 to 100000 (default: 1000)\n"
+    "  --limit K           At most K records, 1 to 10000 (default: 1000)\n"
     "\n"
     "Output, in both modes, one line of JSON:\n"
     "{\"resync\":false,\"records\":[RECORD,...],\"next\":N} or\n"
