@@ -41,6 +41,8 @@
 
 #include "pier.h"
 
+#include "bench.h"
+
 /* ------------------------------------------------------------------ */
 /* Configuration                                                        */
 
@@ -105,23 +107,6 @@ typedef struct bench_results {
 /* ------------------------------------------------------------------ */
 /* Clocks, errors, statistics                                           */
 
-/* Seconds on the monotonic clock: for intervals only. */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Wall-clock microseconds since the epoch: the baselines' updated_at and
- * committed_at, as Pier stamps them. */
-static int64_t wall_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static int pier_fail(const pier_error *err, const char *what)
 {
     fprintf(stderr, "bench_insert: error: %s: %s (%s)\n",
@@ -141,12 +126,6 @@ static int oom(void)
 {
     fprintf(stderr, "bench_insert: error: out of memory\n");
     return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static double median(const double *v, int n)
@@ -972,17 +951,6 @@ static const char *group(char *out, size_t cap, double v)
             out[o++] = ',';
     }
     out[o] = '\0';
-    return out;
-}
-
-/* "2026-11-30 03:30 UTC": when the figures were taken. */
-static const char *utc_date(char *out, size_t cap)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&t, &tm) == NULL ||
-        strftime(out, cap, "%Y-%m-%d %H:%M UTC", &tm) == 0)
-        snprintf(out, cap, "unknown date");
     return out;
 }
 

@@ -46,6 +46,8 @@
 
 #include "pier.h"
 
+#include "bench.h"
+
 /* ------------------------------------------------------------------ */
 /* Configuration                                                        */
 
@@ -108,21 +110,6 @@ typedef struct bench_results {
 /* ------------------------------------------------------------------ */
 /* Clocks, errors, statistics                                           */
 
-/* Seconds on the monotonic clock, which every process shares. */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int64_t wall_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static void sleep_us(long us)
 {
     struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
@@ -163,12 +150,6 @@ static int samples_add(samples *s, double ms)
     }
     s->v[s->n++] = ms;
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 typedef struct summary {
@@ -979,16 +960,6 @@ static int measure_cross(const bench_config *cfg, bench_results *res)
 
 /* ------------------------------------------------------------------ */
 /* Reporting                                                            */
-
-static const char *utc_date(char *out, size_t cap)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&t, &tm) == NULL ||
-        strftime(out, cap, "%Y-%m-%d %H:%M UTC", &tm) == 0)
-        snprintf(out, cap, "unknown date");
-    return out;
-}
 
 /* "1234567" -> "1,234,567". */
 static const char *group(char *out, size_t cap, size_t v)

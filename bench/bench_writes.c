@@ -49,6 +49,8 @@
 
 #include "pier.h"
 
+#include "bench.h"
+
 /* ------------------------------------------------------------------ */
 /* Configuration                                                        */
 
@@ -99,21 +101,6 @@ typedef struct bench_results {
 /* ------------------------------------------------------------------ */
 /* Clocks, errors, statistics (as in bench_insert.c)                    */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Wall-clock microseconds: the baselines' updated_at and committed_at. */
-static int64_t wall_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static int pier_fail(const pier_error *err, const char *what)
 {
     fprintf(stderr, PROG ": error: %s: %s (%s)\n",
@@ -133,12 +120,6 @@ static int oom(void)
 {
     fprintf(stderr, PROG ": error: out of memory\n");
     return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static double median(const double *v, int n)
@@ -1157,16 +1138,6 @@ static const char *group(char *out, size_t cap, double v)
             out[o++] = ',';
     }
     out[o] = '\0';
-    return out;
-}
-
-static const char *utc_date(char *out, size_t cap)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&t, &tm) == NULL ||
-        strftime(out, cap, "%Y-%m-%d %H:%M UTC", &tm) == 0)
-        snprintf(out, cap, "unknown date");
     return out;
 }
 
