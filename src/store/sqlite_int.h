@@ -60,7 +60,7 @@ typedef struct pier__sqlite_lake {
     pier__reader *readers_idle;    /* idle readers, most recent first */
     size_t nreaders_idle;
     size_t nreaders_busy;          /* checked out (open cursors) */
-    int busy_timeout_ms;           /* the readers' busy timeout */
+    int busy_timeout_ms;           /* pier_open's setup and the readers */
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */

@@ -145,17 +145,39 @@ static const char schema_sql[] =
     "  stamp INTEGER NOT NULL) STRICT;"
     "CREATE INDEX _pier_changes_board ON _pier_changes(board, watermark);";
 
+/*
+ * Runs a setup statement of pier_open, retrying while another process holds
+ * the lake's locks, for up to the busy timeout. SQLite does not call its
+ * busy handler for every lock these statements need (switching a new file
+ * to WAL, for one), and processes opening a new lake at once meet exactly
+ * there.
+ */
+static pier_status exec_setup(pier__sqlite_lake *l, const char *sql,
+                              pier_error *err)
+{
+    for (int waited_ms = 0;; waited_ms += 5) {
+        int rc = sqlite3_exec(l->db, sql, NULL, NULL, NULL);
+        int code = rc & 0xff;
+        if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) ||
+            waited_ms >= l->busy_timeout_ms)
+            break;
+        sqlite3_sleep(5);
+    }
+    if (sqlite3_errcode(l->db) == SQLITE_OK)
+        return PIER_OK;
+    return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
+                             "the lake refused a statement");
+}
+
 /* Makes a new (empty) file a lake, unless another process just did. */
 static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
 {
     /* Incremental auto-vacuum lets maintenance return free pages to the
      * file system without rewriting the file; SQLite takes it only before
      * the first table exists, and outside a transaction. */
-    pier_status rc = pier__sqlite_exec(l, "PRAGMA auto_vacuum = INCREMENTAL",
-                                       PIER_E_LAKE_UNAVAILABLE, err);
+    pier_status rc = exec_setup(l, "PRAGMA auto_vacuum = INCREMENTAL", err);
     if (rc == PIER_OK)
-        rc = pier__sqlite_exec(l, "BEGIN IMMEDIATE", PIER_E_LAKE_UNAVAILABLE,
-                               err);
+        rc = exec_setup(l, "BEGIN IMMEDIATE", err);
     if (rc != PIER_OK)
         return rc;
     int64_t app = 0, objects = 0;
@@ -258,10 +280,9 @@ static pier_status configure(pier__sqlite_lake *l,
     const char *sync = cfg->durability == PIER_DURABILITY_FULL
                            ? "PRAGMA synchronous = FULL"
                            : "PRAGMA synchronous = NORMAL";
-    pier_status rc = pier__sqlite_exec(l, "PRAGMA journal_mode = WAL",
-                                       PIER_E_LAKE_UNAVAILABLE, err);
+    pier_status rc = exec_setup(l, "PRAGMA journal_mode = WAL", err);
     if (rc == PIER_OK)
-        rc = pier__sqlite_exec(l, sync, PIER_E_LAKE_UNAVAILABLE, err);
+        rc = exec_setup(l, sync, err);
     if (rc == PIER_OK)
         rc = pier__sqlite_exec(l, "PRAGMA foreign_keys = ON; "
                                "PRAGMA trusted_schema = OFF",
@@ -321,6 +342,7 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
         goto done;
     }
     sqlite3_busy_timeout(l->db, cfg->busy_timeout_ms);
+    l->busy_timeout_ms = cfg->busy_timeout_ms;
     sqlite3_extended_result_codes(l->db, 1);
     rc = check_format(l, err);
     if (rc == PIER_OK)
