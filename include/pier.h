@@ -770,6 +770,14 @@ PIER_API pier_status pier_params_set_text(pier_params *params,
 PIER_API pier_status pier_params_set_json(pier_params *params,
                                           const char *json, size_t len,
                                           pier_error *err);
+/* One JSON value under `name`, bound as pier_params_set_json binds a
+ * member: {"a":1} as its JSON text, "x" as text, 2 as an integer.
+ * @return PIER_E_INVALID_JSON (err->offset: where) if `json` is not one
+ *         JSON value; the parameters are then unchanged. */
+PIER_API pier_status pier_params_set_json_value(pier_params *params,
+                                                const char *name,
+                                                const char *json, size_t len,
+                                                pier_error *err);
 
 typedef struct pier_query_options {
     unsigned version;            /* PIER_QUERY_OPTIONS_VERSION */
@@ -820,6 +828,41 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
 /* Releases the cursor. NULL: no-op. Cursors must be closed before their
  * engine. */
 PIER_API void pier_cursor_close(pier_cursor *cursor);
+
+/* The forms a result converts to. */
+typedef enum pier_format {
+    PIER_FORMAT_JSON = 0,   /* one JSON array of objects, an object a line:
+                               "[\n{...},\n{...}\n]\n" ("[]\n" if empty) */
+    PIER_FORMAT_JSONL = 1,  /* one JSON object per line */
+    PIER_FORMAT_CSV = 2     /* a header line of the column names, then one
+                               record per row (pier_row_to_csv) */
+} pier_format;
+
+/* Receives output text; returns false to stop (a write failed). */
+typedef bool (*pier_write_fn)(const char *bytes, size_t len, void *payload);
+
+/*
+ * Writes the cursor's remaining rows in `format`, handing `fn` one row's
+ * text at a time: any number of rows takes constant memory. An object's
+ * members are the result's columns in order, each value as its logical
+ * type reads in JSON (pier_row_to_json). The number of rows written goes
+ * to *nrows (may be NULL), also on failure.
+ * @return PIER_E_WRITE_FAILED if `fn` returned false; the errors of
+ *         pier_cursor_next; PIER_E_INVALID_ARGUMENT for an unknown format.
+ */
+PIER_API pier_status pier_cursor_write(int64_t *nrows, pier_cursor *cursor,
+                                       pier_format format, pier_write_fn fn,
+                                       void *payload, pier_error *err);
+
+/*
+ * The row as one CSV record (RFC 4180 quoting, without a line end), for
+ * pier_free(): a null is an empty field, an empty text is "" so that the
+ * two stay apart; a field holding a comma, a quote, a line break or
+ * leading or trailing white space is quoted, quotes doubled. Values are
+ * their canonical text (pier_value.text); json documents their JSON text.
+ * NULL if out of memory.
+ */
+PIER_API char *pier_row_to_csv(const pier_row *row);
 
 /* ------------------------------------------------------------------ */
 /* Operations                                                           */

@@ -147,6 +147,9 @@ struct pier_row {
     pier_value *values;
 };
 
+/* Appends the row as a JSON object (pier_row_to_json). */
+void pier__row_json(pier__buf *b, const pier_row *row);
+
 /* Decodes a stored cell into *out, its text in `a`: by its column's type,
  * or, with type NULL, a computed value by its storage class (integer:
  * bigint, real: double, text: text, blob: text of its bytes in

@@ -314,6 +314,30 @@ PIER_API pier_status pier_params_set_json(pier_params *params,
     return rc;
 }
 
+PIER_API pier_status pier_params_set_json_value(pier_params *params,
+                                                const char *name,
+                                                const char *json, size_t len,
+                                                pier_error *err)
+{
+    pier__error_clear(err);
+    if (params == NULL || json == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "no parameters or no JSON text");
+    json_error_t jerr;
+    json_t *v = json_loadb(json, len,
+                           JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    if (v == NULL) {
+        pier__fail(err, PIER_E_INVALID_JSON, "query parameter '%s': %s",
+                   name != NULL ? name : "", jerr.text);
+        if (err != NULL)
+            err->offset = jerr.position;
+        return PIER_E_INVALID_JSON;
+    }
+    pier_status rc = set_json_value(params, name, v, err);
+    json_decref(v);
+    return rc;
+}
+
 const pier__cell *pier__params_find(const pier_params *params,
                                     const char *name, int index)
 {

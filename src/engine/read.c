@@ -216,32 +216,37 @@ PIER_API const pier_value *pier_row_find(const pier_row *row,
     return NULL;
 }
 
+void pier__row_json(pier__buf *b, const pier_row *row)
+{
+    pier__buf_putc(b, '{');
+    for (size_t i = 0; i < row->ncolumns; i++) {
+        const pier_value *v = &row->values[i];
+        if (i > 0)
+            pier__buf_putc(b, ',');
+        pier__buf_json_string(b, row->names[i], strlen(row->names[i]));
+        pier__buf_putc(b, ':');
+        switch (v->kind) {
+        case PIER_KIND_NULL:
+            pier__buf_puts(b, "null");
+            break;
+        case PIER_KIND_TEXT:
+        case PIER_KIND_TIMESTAMP:
+            pier__buf_json_string(b, v->text, v->len);
+            break;
+        default:                 /* numbers, booleans, json documents */
+            pier__buf_append(b, v->text, v->len);
+        }
+    }
+    pier__buf_putc(b, '}');
+}
+
 PIER_API char *pier_row_to_json(const pier_row *row)
 {
     if (row == NULL)
         return NULL;
     pier__buf b;
     pier__buf_init(&b);
-    pier__buf_putc(&b, '{');
-    for (size_t i = 0; i < row->ncolumns; i++) {
-        const pier_value *v = &row->values[i];
-        if (i > 0)
-            pier__buf_putc(&b, ',');
-        pier__buf_json_string(&b, row->names[i], strlen(row->names[i]));
-        pier__buf_putc(&b, ':');
-        switch (v->kind) {
-        case PIER_KIND_NULL:
-            pier__buf_puts(&b, "null");
-            break;
-        case PIER_KIND_TEXT:
-        case PIER_KIND_TIMESTAMP:
-            pier__buf_json_string(&b, v->text, v->len);
-            break;
-        default:                 /* numbers, booleans, json documents */
-            pier__buf_append(&b, v->text, v->len);
-        }
-    }
-    pier__buf_putc(&b, '}');
+    pier__row_json(&b, row);
     return pier__buf_detach(&b);
 }
 

@@ -1,0 +1,64 @@
+/*
+ * engine_fixture.c: see engine_fixture.h.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/engine_fixture.h"
+#include "support/lakedir.h"
+
+static int64_t fixture_clock(void *payload)
+{
+    (void)payload;
+    return FIXTURE_NOW;
+}
+
+pier_engine *fixture_engine(const char *dir)
+{
+    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+    o.clock = fixture_clock;
+    o.durability = PIER_DURABILITY_NORMAL;
+    pier_engine *e = NULL;
+    pier_error err;
+    if (pier_open(&e, dir, &o, &err) != PIER_OK)
+        fail_msg("pier_open(%s): %s: %s", dir, err.tag, err.message);
+    return e;
+}
+
+void fixture_insert(pier_engine *e, const char *board, const char *json)
+{
+    pier_error err;
+    if (pier_insert_json(NULL, e, board, json, strlen(json), &err) !=
+        PIER_OK)
+        fail_msg("insert into %s: %s: %s", board, err.tag, err.message);
+}
+
+engine_fixture *fixture_open(void)
+{
+    engine_fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->dir = lakedir_make();
+    assert_non_null(f->dir);
+    f->lake = lakedir_join(f->dir, "lake.sqlite");
+    assert_non_null(f->lake);
+    f->e = fixture_engine(f->dir);
+    return f;
+}
+
+int fixture_close(engine_fixture *f)
+{
+    if (f == NULL)
+        return 0;
+    pier_close(&f->e);
+    int rc = lakedir_remove_tree(f->dir) == 0 ? 0 : -1;
+    free(f->lake);
+    free(f->dir);
+    free(f);
+    return rc;
+}
