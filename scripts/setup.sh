@@ -28,6 +28,7 @@ need_cmd clang clang
 need_pc sqlite3 libsqlite3-dev
 need_pc jansson libjansson-dev
 need_pc cmocka libcmocka-dev
+need_pc libedit libedit-dev   # pier shell's line editing
 
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0

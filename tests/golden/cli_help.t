@@ -22,6 +22,8 @@ Commands:
   get           Show one row
   count         Print the number of rows on a board
   dump          Print every row as JSON lines, in id order
+  query         Run a read-only SQL query on one board
+  shell         Query boards interactively
   changes       Print one page of a board's change feed
   watch         Follow a board's change feed until interrupted
   add-column    Declare a column on an existing board

@@ -82,6 +82,8 @@ extern const cli_command cli_cmd_add_column;
 extern const cli_command cli_cmd_widen;
 extern const cli_command cli_cmd_truncate;
 extern const cli_command cli_cmd_drop;
+extern const cli_command cli_cmd_query;
+extern const cli_command cli_cmd_shell;
 
 /* ---- main.c: arguments, engine ---- */
 
@@ -159,14 +161,53 @@ void cli_json_string(FILE *f, const char *s, size_t len);
  * to their widest cell (counted in code points) and separated by two
  * spaces; the last column is not padded. Control characters and invalid
  * UTF-8 in a cell are shown as \n, \t, \r or \xHH so that one cell stays
- * on one line.
+ * on one line. A long table prints in windows: print the rows so far,
+ * clear them, add more; a column's width is the widest cell it ever had,
+ * so it only grows from one window to the next.
  */
 typedef struct cli_table cli_table;
 cli_table *cli_table_new(size_t ncols);
 /* @return false if out of memory (the table stays usable, to be freed). */
 bool cli_table_add(cli_table *t, const char *s, size_t len);
 void cli_table_print(const cli_table *t, FILE *f);
+/* Forgets the cells added so far (call it at the end of a row), keeping
+ * the columns' widths. */
+void cli_table_clear(cli_table *t);
 void cli_table_free(cli_table *t);
+
+/* ---- result.c: a query's result ---- */
+
+/* How a result prints: an aligned table for people, or JSON (an array of
+ * objects), JSON lines, CSV with a header line. */
+typedef enum cli_format {
+    CLI_FORMAT_TABLE = 0,
+    CLI_FORMAT_JSON = 1,
+    CLI_FORMAT_JSONL = 2,
+    CLI_FORMAT_CSV = 3
+} cli_format;
+
+/* "table", "json", "jsonl", "csv". @return false for anything else. */
+bool cli_parse_format(const char *s, cli_format *out);
+const char *cli_format_name(cli_format format);
+
+/*
+ * Prints the cursor's rows on `out` in `format`, streaming (result.c says
+ * how the table does); *nrows (may be NULL) gets the rows printed.
+ * @return PIER_OK, or the error (in *err) that stopped it: the cursor's,
+ *         or WriteFailed when `out` fails.
+ */
+pier_status cli_print_cursor(pier_cursor *c, cli_format format, FILE *out,
+                             int64_t *nrows, pier_error *err);
+
+/* ---- query.c ---- */
+
+/*
+ * Sets one parameter from "NAME=VALUE": VALUE binds as a JSON scalar when
+ * it is one (5, 2.5, true, null, "quoted"), else as its text.
+ * @return PIER_E_INVALID_ARGUMENT for no '=' or a bad name; *err says why.
+ */
+pier_status cli_param_set(pier_params *params, const char *assignment,
+                          pier_error *err);
 
 /* ---- stream.c: reading stdin, in batches or whole ---- */
 

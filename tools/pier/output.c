@@ -201,28 +201,42 @@ void cli_format_instant(int64_t us, char out[CLI_INSTANT_SIZE])
 
 struct cli_table {
     size_t ncols;
-    size_t ncells;       /* cells added so far, row-major */
+    size_t ncells;       /* cells added since the last clear, row-major */
     size_t cap;
     char **cells;        /* display text, escaped, NUL-terminated */
     size_t *widths;      /* code points of each cell */
+    size_t *col_width;   /* the widest cell of each column, ever */
 };
 
 cli_table *cli_table_new(size_t ncols)
 {
     cli_table *t = calloc(1, sizeof *t);
-    if (t != NULL)
-        t->ncols = ncols > 0 ? ncols : 1;
+    if (t == NULL)
+        return NULL;
+    t->ncols = ncols > 0 ? ncols : 1;
+    t->col_width = calloc(t->ncols, sizeof *t->col_width);
+    if (t->col_width == NULL) {
+        free(t);
+        return NULL;
+    }
     return t;
+}
+
+void cli_table_clear(cli_table *t)
+{
+    for (size_t i = 0; i < t->ncells; i++)
+        free(t->cells[i]);
+    t->ncells = 0;
 }
 
 void cli_table_free(cli_table *t)
 {
     if (t == NULL)
         return;
-    for (size_t i = 0; i < t->ncells; i++)
-        free(t->cells[i]);
+    cli_table_clear(t);
     free(t->cells);
     free(t->widths);
+    free(t->col_width);
     free(t);
 }
 
@@ -284,19 +298,15 @@ bool cli_table_add(cli_table *t, const char *s, size_t len)
         return false;
     t->cells[t->ncells] = cell;
     t->widths[t->ncells] = w;
+    size_t c = t->ncells % t->ncols;
+    if (w > t->col_width[c])
+        t->col_width[c] = w;
     t->ncells++;
     return true;
 }
 
 void cli_table_print(const cli_table *t, FILE *f)
 {
-    size_t col_width[16] = { 0 };   /* the CLI's tables have 2 or 3 */
-    size_t ncols = t->ncols < 16 ? t->ncols : 16;
-    for (size_t i = 0; i < t->ncells; i++) {
-        size_t c = i % t->ncols;
-        if (c < ncols && t->widths[i] > col_width[c])
-            col_width[c] = t->widths[i];
-    }
     for (size_t i = 0; i < t->ncells; i++) {
         size_t c = i % t->ncols;
         bool last = c + 1 == t->ncols || i + 1 == t->ncells;
@@ -305,8 +315,7 @@ void cli_table_print(const cli_table *t, FILE *f)
             fputc('\n', f);
             continue;
         }
-        size_t pad = c < ncols ? col_width[c] - t->widths[i] : 0;
-        for (size_t k = 0; k < pad + 2; k++)
+        for (size_t k = t->widths[i]; k < t->col_width[c] + 2; k++)
             fputc(' ', f);
     }
 }
