@@ -136,11 +136,16 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
     }
     int rc = cli_args(ctx, cmd, argc, argv, query_opts, query_opt, &a, names,
                       2, 2, pos);
+    if (rc != CLI_CONTINUE) {        /* --help, or a usage error */
+        free(a.with);
+        pier_params_free(a.params);
+        return rc;
+    }
     char *text = NULL;
     const char *sql = pos[1];
     pier_error err;
     cli_error_init(&err);
-    if (rc == CLI_CONTINUE && strcmp(sql, "-") == 0) {
+    if (strcmp(sql, "-") == 0) {
         size_t len = 0;
         if (cli_read_all(stdin, "stdin", "a query", CLI_MAX_SQL_BYTES, &text,
                          &len, &err) != PIER_OK)
