@@ -102,6 +102,16 @@ step "Every write is in the change feed, which a consumer follows by watermark"
 run changes accounts --after 0
 run head
 
+step "A query reads one board with SQL; values are bound, results typed"
+run query acme_roadmap 'SELECT id, priority, owner FROM {{board}} WHERE state = :s ORDER BY id' --param s=active
+run query billing 'SELECT id, amount, paid, due FROM {{board}}' --jsonl
+run query accounts 'SELECT a.id, a.balance, h.delta FROM {{board}} a JOIN {{board:history}} h' --with history --csv
+
+step "A query can read nothing but its boards"
+run query acme_roadmap 'SELECT * FROM {{board:accounts}}'
+run query acme_roadmap 'SELECT * FROM _pier_changes'
+run query acme_roadmap 'SELECT 1; DELETE FROM {{board}}'
+
 step "Lifecycle: truncate keeps the columns, drop removes the board"
 run truncate metrics
 run count metrics

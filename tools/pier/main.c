@@ -66,6 +66,8 @@ static const char main_help_tail[] =
     "\n"
     "Environment:\n"
     "  PIER_DATA  The data directory when --data is not given\n"
+    "  PIER_HISTORY  pier shell's history file (default: ~/.pier_history;\n"
+    "             empty: none)\n"
     "  PIER_NOW   Fixes the engine's clock (the updated_at of writes) to an\n"
     "             RFC 3339 instant, e.g. 2026-01-01T00:00:00Z, for\n"
     "             reproducible output; a malformed value is a usage error\n"
