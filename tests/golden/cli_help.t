@@ -55,7 +55,8 @@ Options (before the command):
 
 Environment:
   PIER_DATA  The data directory when --data is not given
-  PIER_HISTORY  pier shell's history file (default: ~/.pier_history;
+  PIER_HISTORY
+             pier shell's history file (default: ~/.pier_history;
              empty: none)
   PIER_NOW   Fixes the engine's clock (the updated_at of writes) to an
              RFC 3339 instant, e.g. 2026-01-01T00:00:00Z, for
