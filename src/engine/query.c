@@ -550,6 +550,35 @@ static pier_status check_watermark(pier_engine *e, int64_t min,
     return PIER_OK;
 }
 
+/*
+ * A query that names a board as a table (FROM other) finds no such table:
+ * boards are read only through {{board}} and {{board:NAME}}. When the
+ * missing table is a board, that is an escape attempt, not a typo, and
+ * says so; anything else stays QueryFailed.
+ */
+static pier_status board_by_name(pier_engine *e, pier_error *err)
+{
+    if (err == NULL || err->board[0] == '\0')
+        return PIER_E_QUERY_FAILED;
+    char name[sizeof err->board];
+    for (size_t i = 0; i < sizeof name; i++)   /* SQL names: any case */
+        name[i] = err->board[i] >= 'A' && err->board[i] <= 'Z'
+                      ? (char)(err->board[i] - 'A' + 'a')
+                      : err->board[i];
+    bool has = false;
+    pier_error probe;
+    if (pier__board_id_check(name, NULL) != PIER_OK ||
+        pier_board_has(&has, e, name, &probe) != PIER_OK || !has) {
+        err->board[0] = '\0';
+        return PIER_E_QUERY_FAILED;
+    }
+    pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+               "a query reads board '%s' only as {{board:%s}}, and only "
+               "when its options name it", name, name);
+    pier__error_board(err, name);
+    return PIER_E_ENTITY_NOT_ALLOWED;
+}
+
 PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
                                 const char *board, const char *sql,
                                 const pier_params *params,
@@ -590,7 +619,7 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
         free(s.holes);
     if (rc != PIER_OK) {
         engine->lake->ops->reader_close(reader);
-        return rc;
+        return rc == PIER_E_QUERY_FAILED ? board_by_name(engine, err) : rc;
     }
     atomic_fetch_add(&engine->feed.queries, 1);
     *out = c;

@@ -872,6 +872,21 @@ static pier_status stmt_describe(stmt_rec *s, pier_error *err)
     return PIER_OK;
 }
 
+/* When SQLite could not find a table, names it in err->board (without a
+ * schema name): pier_query then tells whether it is a board read by its
+ * own name. */
+static void missing_table(pier_error *err, const char *msg)
+{
+    static const char prefix[] = "no such table: ";
+    if (strncmp(msg, prefix, sizeof prefix - 1) != 0)
+        return;
+    const char *name = msg + sizeof prefix - 1;
+    const char *dot = strchr(name, '.');
+    if (dot != NULL)
+        name = dot + 1;
+    snprintf(err->board, sizeof err->board, "%s", name);
+}
+
 /* Prepares the expanded SQL in r->sql under the user policy and checks
  * it: one statement, read-only, not EXPLAIN. */
 static pier_status stmt_prepare(pier__reader *r, const pier__query_text *q,
@@ -901,8 +916,15 @@ static pier_status stmt_prepare(pier__reader *r, const pier__query_text *q,
         int at = sqlite3_error_offset(r->db);
         pier_status s = reader_fail(r, err, PIER_E_QUERY_FAILED,
                                     "the query does not compile");
-        if (err != NULL && at >= 0 && (size_t)at <= sql_len)
+        if (err == NULL)
+            return s;
+        if (at >= 0 && (size_t)at <= sql_len) {
             err->offset = template_offset(r, q, (size_t)at);
+            size_t n = strlen(err->message);
+            snprintf(err->message + n, sizeof err->message - n,
+                     " (at byte %lld of the query)", (long long)err->offset);
+        }
+        missing_table(err, sqlite3_errmsg(r->db));
         return s;
     }
     pier_status s = PIER_OK;

@@ -13,13 +13,16 @@ $ pier query 'bad id!' 'SELECT 1'
 ! pier: error: InvalidBoardId: invalid board id 'bad id!': a board id matches [a-z][a-z0-9_]{0,62} (a lowercase letter, then up to 62 lowercase letters, digits or underscores)
 [exit 1]
 $ pier query t 'SELEC id FROM {{board}}'
-! pier: error: QueryFailed: the query does not compile: near "SELEC": syntax error
+! pier: error: QueryFailed: the query does not compile: near "SELEC": syntax error (at byte 0 of the query)
 [exit 1]
 $ pier --json query t 'SELECT id FROM {{board}} WHERE'
 ! {"error":"QueryFailed","message":"the query does not compile: incomplete input"}
 [exit 1]
+$ pier query t 'SELECT * FROM nope'
+! pier: error: QueryFailed: the query does not compile: no such table: nope
+[exit 1]
 $ pier query t 'SELECT nope FROM {{board}}'
-! pier: error: QueryFailed: the query does not compile: no such column: nope
+! pier: error: QueryFailed: the query does not compile: no such column: nope (at byte 7 of the query)
 [exit 1]
 $ pier query t ''
 ! pier: error: QueryFailed: the query holds no statement

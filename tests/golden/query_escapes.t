@@ -12,13 +12,13 @@ $ cksum pier-data/lake.sqlite > before; pier dump other > other.before; pier hea
 
 # other boards by name
 $ pier query items 'SELECT * FROM other'
-! pier: error: QueryFailed: the query does not compile: no such table: other
+! pier: error: EntityNotAllowed: a query reads board 'other' only as {{board:other}}, and only when its options name it
 [exit 1]
 $ pier query items 'SELECT * FROM "other"'
-! pier: error: QueryFailed: the query does not compile: no such table: other
+! pier: error: EntityNotAllowed: a query reads board 'other' only as {{board:other}}, and only when its options name it
 [exit 1]
 $ pier query items 'SELECT * FROM main.other'
-! pier: error: QueryFailed: the query does not compile: no such table: main.other
+! pier: error: EntityNotAllowed: a query reads board 'other' only as {{board:other}}, and only when its options name it
 [exit 1]
 $ pier query items 'SELECT * FROM _pier_b_other'
 ! pier: error: EntityNotAllowed: a query may not name '_pier_b_other': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
