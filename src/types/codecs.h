@@ -66,4 +66,69 @@ size_t pier__decimal_format(pier__decimal d, char out[PIER__DECIMAL_BUF]);
  * false if it would pass 38 digits. */
 bool pier__decimal_rescale(pier__decimal d, int scale, pier__decimal *out);
 
+/* ---- the calendar (calendar.c), shared with instants (timestamp.c) ---- */
+
+/* Days from 1970-01-01 to y-m-d (m 1..12, d 1..31), and back. */
+int64_t pier__days_from_civil(int64_t y, int m, int d);
+void pier__civil_from_days(int64_t z, int64_t *y, int *m, int *d);
+/* The day numbers of 0001-01-01 and 9999-12-31, the calendar's range. */
+int64_t pier__first_day(void);
+int64_t pier__last_day(void);
+/* Reads "YYYY-MM-DD" (a real day, years 0001..9999) at s[*i] into a day
+ * number, advancing *i. */
+bool pier__date_fields(const char *s, size_t n, size_t *i, int64_t *days);
+/* Reads "HH:MM:SS" and an optional fraction of 1 to 9 digits (kept to the
+ * microsecond) at s[*i] into microseconds of the day, advancing *i. */
+bool pier__time_fields(const char *s, size_t n, size_t *i, int64_t *us);
+/* Write "YYYY-MM-DD" (10 characters) and "HH:MM:SS.ffffff" (15); return
+ * the end. No NUL. */
+char *pier__date_put(char *p, int64_t days);
+char *pier__time_put(char *p, int64_t us_of_day);
+
+/* ---- DATE, TIME, DATETIME ---- */
+
+#define PIER__DATE_BUF 11          /* "2026-03-01" */
+#define PIER__TIME_BUF 16          /* "10:00:00.000000" */
+#define PIER__DATETIME_BUF 27      /* "2026-03-01T10:00:00.000000" */
+
+/* A date: "YYYY-MM-DD", into days since 1970-01-01. */
+const char *pier__date_parse(const char *s, size_t n, int32_t *days);
+size_t pier__date_format(int32_t days, char out[PIER__DATE_BUF]);
+/* A time of day without a zone: "HH:MM:SS[.fraction]", into microseconds
+ * since midnight; an offset is refused, saying so. */
+const char *pier__time_parse(const char *s, size_t n, int64_t *us);
+size_t pier__time_format(int64_t us, char out[PIER__TIME_BUF]);
+/* A date and time without a zone ('T', 't' or ' ' between them), into
+ * microseconds since 1970-01-01T00:00:00 on that clock; an offset or Z is
+ * refused, saying so (an INSTANT keeps one). */
+const char *pier__datetime_parse(const char *s, size_t n, int64_t *us);
+size_t pier__datetime_format(int64_t us, char out[PIER__DATETIME_BUF]);
+
+/* ---- INTERVAL ---- */
+
+/* Months, days and microseconds, kept apart: a month has no fixed number
+ * of days, nor a day of microseconds (across a change of clocks). */
+typedef struct pier__interval {
+    int32_t months;
+    int32_t days;
+    int64_t us;
+} pier__interval;
+
+#define PIER__INTERVAL_BUF 64
+
+/*
+ * An ISO 8601 duration: P, then nY nM nW nD, then T and nH nM n[.f]S, in
+ * that order, each at most once, at least one; each number may have a
+ * sign, only seconds a fraction. Years count 12 months, weeks 7 days,
+ * hours and minutes their microseconds; months and days must fit 32 bits.
+ */
+const char *pier__interval_parse(const char *s, size_t n,
+                                 pier__interval *out);
+/* The canonical duration: years and months from the months, days, then
+ * hours, minutes and seconds from the microseconds (the fraction without
+ * trailing zeros), each part with its own sign, zero parts left out;
+ * "PT0S" for zero. */
+size_t pier__interval_format(pier__interval v,
+                             char out[PIER__INTERVAL_BUF]);
+
 #endif /* PIER_TYPES_CODECS_H */

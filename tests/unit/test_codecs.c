@@ -1,6 +1,7 @@
 /*
  * test_codecs.c: the SQL dialect's scalar text forms (src/types/codecs.h):
- * UUIDs and exact decimals, at every boundary: what is accepted and the
+ * UUIDs, exact decimals, dates, times, date-times and intervals, at every
+ * boundary: what is accepted and the
  * canonical text it reads back as, what is refused and why, and that no
  * value is ever rounded.
  */
@@ -222,6 +223,181 @@ static void test_decimal_rescale(void **state)
     assert_string_equal(text, "0.00000000000000000000000000000000000000");
 }
 
+/* ---- DATE, TIME, DATETIME ---- */
+
+static void test_dates(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        int32_t days;
+    } ok[] = {
+        { "1970-01-01", 0 },       { "1969-12-31", -1 },
+        { "2000-02-29", 11016 },   { "2026-03-01", 20513 },
+        { "0001-01-01", -719162 }, { "9999-12-31", 2932896 },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        int32_t d = 0;
+        char text[PIER__DATE_BUF];
+        assert_null(pier__date_parse(ok[i].in, strlen(ok[i].in), &d));
+        assert_int_equal(d, ok[i].days);
+        assert_int_equal(pier__date_format(d, text), 10);
+        assert_string_equal(text, ok[i].in);
+    }
+    static const char *const bad[] = {
+        "", "2026-02-29", "1900-02-29", "2026-13-01", "2026-00-10",
+        "2026-04-31", "0000-12-31", "2026-1-01", "2026/01/01", "20260101",
+        "2026-01-01T00:00:00", "2026-01-01 ", " 2026-01-01", "+2026-01-01",
+        "10000-01-01",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int32_t d;
+        if (pier__date_parse(bad[i], strlen(bad[i]), &d) == NULL)
+            fail_msg("DATE accepted '%s'", bad[i]);
+    }
+}
+
+static void test_times(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        int64_t us;
+        const char *out;
+    } ok[] = {
+        { "00:00:00", 0, "00:00:00.000000" },
+        { "23:59:59.999999", INT64_C(86399999999), "23:59:59.999999" },
+        { "10:30:00.5", INT64_C(37800500000), "10:30:00.500000" },
+        { "10:30:00.123456789", INT64_C(37800123456), "10:30:00.123456" },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        int64_t us = -1;
+        char text[PIER__TIME_BUF];
+        assert_null(pier__time_parse(ok[i].in, strlen(ok[i].in), &us));
+        assert_int_equal(us, ok[i].us);
+        pier__time_format(us, text);
+        assert_string_equal(text, ok[i].out);
+    }
+    static const char *const bad[] = {
+        "", "24:00:00", "23:60:00", "23:59:60", "1:00:00", "10:00",
+        "10:00:00.", "10:00:00.1234567890", "10-00-00", "100000",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int64_t us;
+        if (pier__time_parse(bad[i], strlen(bad[i]), &us) == NULL)
+            fail_msg("TIME accepted '%s'", bad[i]);
+    }
+    int64_t us;
+    const char *why = pier__time_parse("10:00:00+02:00", 14, &us);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "no time zone"));
+    assert_non_null(strstr(pier__time_parse("10:00:00Z", 9, &us),
+                           "no time zone"));
+}
+
+static void test_datetimes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        const char *out;
+    } ok[] = {
+        { "2026-03-01T10:00:00", "2026-03-01T10:00:00.000000" },
+        { "2026-03-01 10:00:00.25", "2026-03-01T10:00:00.250000" },
+        { "2026-03-01t10:00:00", "2026-03-01T10:00:00.000000" },
+        { "1969-12-31T23:59:59.999999", "1969-12-31T23:59:59.999999" },
+        { "0001-01-01T00:00:00", "0001-01-01T00:00:00.000000" },
+        { "9999-12-31T23:59:59.999999", "9999-12-31T23:59:59.999999" },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        int64_t us = 0;
+        char text[PIER__DATETIME_BUF];
+        assert_null(pier__datetime_parse(ok[i].in, strlen(ok[i].in), &us));
+        assert_int_equal(pier__datetime_format(us, text), 26);
+        assert_string_equal(text, ok[i].out);
+    }
+    int64_t a = 0, b = 0;
+    assert_null(pier__datetime_parse("1970-01-01T00:00:01", 19, &a));
+    assert_int_equal(a, 1000000);
+    assert_null(pier__datetime_parse("1969-12-31T23:59:59.999999", 26, &b));
+    assert_int_equal(b, -1);
+    static const char *const bad[] = {
+        "", "2026-03-01", "2026-03-01T", "2026-03-01T25:00:00",
+        "2026-02-30T10:00:00", "2026-03-01X10:00:00", "10:00:00",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int64_t us;
+        if (pier__datetime_parse(bad[i], strlen(bad[i]), &us) == NULL)
+            fail_msg("DATETIME accepted '%s'", bad[i]);
+    }
+    static const char *const zoned[] = {
+        "2026-03-01T10:00:00Z", "2026-03-01T10:00:00+02:00",
+        "2026-03-01T10:00:00.5-05:00", "2026-03-01T10:00:00z",
+    };
+    for (size_t i = 0; i < sizeof zoned / sizeof *zoned; i++) {
+        int64_t us;
+        const char *why = pier__datetime_parse(zoned[i], strlen(zoned[i]),
+                                               &us);
+        if (why == NULL || strstr(why, "no time zone") == NULL)
+            fail_msg("DATETIME '%s': %s", zoned[i], why ? why : "accepted");
+    }
+}
+
+/* ---- INTERVAL ---- */
+
+static void iv_ok(const char *in, int32_t months, int32_t days, int64_t us,
+                  const char *out)
+{
+    pier__interval v;
+    char text[PIER__INTERVAL_BUF];
+    const char *why = pier__interval_parse(in, strlen(in), &v);
+    if (why != NULL)
+        fail_msg("INTERVAL refused '%s': %s", in, why);
+    if (v.months != months || v.days != days || v.us != us)
+        fail_msg("INTERVAL '%s' -> %d months %d days %lld us", in, v.months,
+                 v.days, (long long)v.us);
+    pier__interval_format(v, text);
+    if (strcmp(text, out) != 0)
+        fail_msg("INTERVAL '%s' formats as '%s', want '%s'", in, text, out);
+    /* The canonical text reads back as the same interval. */
+    pier__interval back;
+    assert_null(pier__interval_parse(text, strlen(text), &back));
+    assert_true(back.months == months && back.days == days && back.us == us);
+}
+
+static void test_intervals(void **state)
+{
+    (void)state;
+    iv_ok("P1Y2M3DT4H5M6.5S", 14, 3,
+          INT64_C(14706500000), "P1Y2M3DT4H5M6.5S");
+    iv_ok("P1M", 1, 0, 0, "P1M");
+    iv_ok("P30D", 0, 30, 0, "P30D");           /* not a month */
+    iv_ok("P2W", 0, 14, 0, "P14D");
+    iv_ok("PT36H", 0, 0, INT64_C(129600000000), "PT36H");   /* not days */
+    iv_ok("PT90M", 0, 0, INT64_C(5400000000), "PT1H30M");
+    iv_ok("PT0.000001S", 0, 0, 1, "PT0.000001S");
+    iv_ok("PT-0.5S", 0, 0, -500000, "PT-0.5S");
+    iv_ok("P-1Y-1M", -13, 0, 0, "P-1Y-1M");
+    iv_ok("P1Y-1M", 11, 0, 0, "P11M");
+    iv_ok("PT-90M", 0, 0, INT64_C(-5400000000), "PT-1H-30M");
+    iv_ok("p1dt1h", 0, 1, INT64_C(3600000000), "P1DT1H");
+    iv_ok("P0D", 0, 0, 0, "PT0S");
+    iv_ok("PT0S", 0, 0, 0, "PT0S");
+    iv_ok("PT1,5S", 0, 0, 1500000, "PT1.5S");
+    iv_ok("P178956970Y7M", INT32_MAX, 0, 0, "P178956970Y7M");
+    static const char *const bad[] = {
+        "", "P", "PT", "1Y", "P1", "P1Y1Y", "P1D1M", "PT1H1H", "P1H",
+        "PT1D", "P1.5Y", "PT1.5M", "P1YT", "P 1Y", "P1Y ", "PT1.S",
+        "P178956970Y8M", "P2147483648D", "PT9999999999999999999H",
+        "P--1Y",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        pier__interval v;
+        if (pier__interval_parse(bad[i], strlen(bad[i]), &v) == NULL)
+            fail_msg("INTERVAL accepted '%s'", bad[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +408,10 @@ int main(void)
         cmocka_unit_test(test_decimal_unconstrained),
         cmocka_unit_test(test_decimal_syntax),
         cmocka_unit_test(test_decimal_rescale),
+        cmocka_unit_test(test_dates),
+        cmocka_unit_test(test_times),
+        cmocka_unit_test(test_datetimes),
+        cmocka_unit_test(test_intervals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
