@@ -25,78 +25,33 @@
 #include <time.h>
 
 #include "pier.h"
+#include "support/engine_fixture.h"
 #include "support/lakedir.h"
 
 /* 2026-03-01T10:00:00Z, in microseconds: the clock every test starts at. */
-#define T0 INT64_C(1772359200000000)
-#define T0_TEXT "2026-03-01T10:00:00.000000Z"
+#define T0 FIXTURE_NOW
+#define T0_TEXT FIXTURE_NOW_TEXT
 #define HOUR INT64_C(3600000000)
 
 /* ------------------------------------------------------------------ */
 /* Fixture                                                              */
 
-typedef struct fixture {
-    char *dir;
-    char *lake;                 /* dir/lake.sqlite */
-    _Atomic int64_t now;        /* the engines' clock; writers may be on
-                                   other threads */
-    pier_engine *e;
-} fixture;
-
-static int64_t clock_fn(void *payload)
-{
-    fixture *f = payload;
-    return atomic_load(&f->now);
-}
-
-static pier_engine *open_engine(fixture *f)
-{
-    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
-    o.clock = clock_fn;
-    o.clock_payload = f;
-    o.durability = PIER_DURABILITY_NORMAL;   /* the tests do not fsync */
-    pier_engine *e = NULL;
-    pier_error err;
-    if (pier_open(&e, f->dir, &o, &err) != PIER_OK)
-        fail_msg("pier_open(%s): %s: %s", f->dir, err.tag, err.message);
-    return e;
-}
+typedef engine_fixture fixture;
 
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    if (f == NULL)
-        return -1;
-    f->dir = lakedir_make();
-    f->lake = f->dir != NULL ? lakedir_join(f->dir, "lake.sqlite") : NULL;
-    if (f->lake == NULL)
-        return -1;
-    atomic_init(&f->now, T0);
-    f->e = open_engine(f);
-    *state = f;
+    *state = fixture_open();
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    pier_close(&f->e);
-    int rc = lakedir_remove_tree(f->dir) == 0 ? 0 : -1;
-    free(f->lake);
-    free(f->dir);
-    free(f);
-    return rc;
+    return fixture_close(*state);
 }
 
-/* Inserts JSON and returns the watermark. */
 static int64_t ins(pier_engine *e, const char *board, const char *json)
 {
-    int64_t wm = -1;
-    pier_error err;
-    if (pier_insert_json(&wm, e, board, json, strlen(json), &err) !=
-        PIER_OK)
-        fail_msg("insert into %s: %s: %s", board, err.tag, err.message);
-    return wm;
+    return fixture_insert(e, board, json);
 }
 
 static pier_changes_page *page_of(pier_engine *e, const char *board,
@@ -651,7 +606,7 @@ static void test_watch_woken_by_local_write(void **state)
 static void test_watch_polls_other_engine(void **state)
 {
     fixture *f = *state;
-    pier_engine *other = open_engine(f);
+    pier_engine *other = fixture_engine(f);
     pier_watch *w = watch_on(f->e, "shared", 0, 20, 0);
     delayed d = { .e = other, .board = "shared",
                   .json = "{\"id\":\"from-other\"}", .delay_ms = 50 };

@@ -15,72 +15,29 @@
 #include <string.h>
 
 #include "pier.h"
+#include "support/engine_fixture.h"
 #include "support/lakedir.h"
 
 /* 2026-03-01T10:00:00Z, in microseconds. */
-#define T0 INT64_C(1772359200000000)
+#define T0 FIXTURE_NOW
 #define HOUR INT64_C(3600000000)
 
-typedef struct fixture {
-    char *dir;
-    char *lake;
-    _Atomic int64_t now;
-    pier_engine *e;
-} fixture;
-
-static int64_t clock_fn(void *payload)
-{
-    fixture *f = payload;
-    return atomic_load(&f->now);
-}
-
-static pier_engine *open_engine(fixture *f)
-{
-    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
-    o.clock = clock_fn;
-    o.clock_payload = f;
-    o.durability = PIER_DURABILITY_NORMAL;
-    pier_engine *e = NULL;
-    pier_error err;
-    if (pier_open(&e, f->dir, &o, &err) != PIER_OK)
-        fail_msg("pier_open(%s): %s: %s", f->dir, err.tag, err.message);
-    return e;
-}
+typedef engine_fixture fixture;
 
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    if (f == NULL)
-        return -1;
-    f->dir = lakedir_make();
-    f->lake = f->dir != NULL ? lakedir_join(f->dir, "lake.sqlite") : NULL;
-    if (f->lake == NULL)
-        return -1;
-    atomic_init(&f->now, T0);
-    f->e = open_engine(f);
-    *state = f;
+    *state = fixture_open();
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    pier_close(&f->e);
-    int rc = lakedir_remove_tree(f->dir) == 0 ? 0 : -1;
-    free(f->lake);
-    free(f->dir);
-    free(f);
-    return rc;
+    return fixture_close(*state);
 }
 
 static int64_t ins(pier_engine *e, const char *board, const char *json)
 {
-    int64_t wm = -1;
-    pier_error err;
-    if (pier_insert_json(&wm, e, board, json, strlen(json), &err) !=
-        PIER_OK)
-        fail_msg("insert into %s: %s: %s", board, err.tag, err.message);
-    return wm;
+    return fixture_insert(e, board, json);
 }
 
 static int64_t head_from_catalog(pier_engine *e)
@@ -107,7 +64,7 @@ static void test_head_cached_and_from_catalog(void **state)
     /* Another engine on the lake (another process, say): its write is
      * in the lake at once, in this engine's cached head only once this
      * engine reads the lake. */
-    pier_engine *other = open_engine(f);
+    pier_engine *other = fixture_engine(f);
     int64_t w2 = ins(other, "h", "{\"id\":\"2\"}");
     assert_true(w2 > w1);
     assert_int_equal(pier_head(other), w2);
@@ -260,7 +217,7 @@ static void test_stats(void **state)
     assert_int_equal(st.writes, 4);          /* maintain is not a write */
 
     /* A second engine has its own counters and sees the same lake. */
-    pier_engine *other = open_engine(f);
+    pier_engine *other = fixture_engine(f);
     pier_stats so;
     assert_int_equal(pier_stats_get(&so, other, &err), PIER_OK);
     assert_int_equal(so.writes, 0);
@@ -313,7 +270,7 @@ static void test_maintain(void **state)
                                      "_pier_changes", -1), head);
     /* The floor is stored: a new engine reads it. */
     pier_close(&f->e);
-    f->e = open_engine(f);
+    f->e = fixture_engine(f);
     assert_int_equal(pier_stats_get(&st, f->e, &err), PIER_OK);
     assert_int_equal(st.floor, head - 1);
     assert_int_equal(st.head, head);

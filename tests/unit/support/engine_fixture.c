@@ -15,28 +15,31 @@
 
 static int64_t fixture_clock(void *payload)
 {
-    (void)payload;
-    return FIXTURE_NOW;
+    engine_fixture *f = payload;
+    return atomic_load(&f->now);
 }
 
-pier_engine *fixture_engine(const char *dir)
+pier_engine *fixture_engine(engine_fixture *f)
 {
     pier_open_options o = PIER_OPEN_OPTIONS_INIT;
     o.clock = fixture_clock;
+    o.clock_payload = f;
     o.durability = PIER_DURABILITY_NORMAL;
     pier_engine *e = NULL;
     pier_error err;
-    if (pier_open(&e, dir, &o, &err) != PIER_OK)
-        fail_msg("pier_open(%s): %s: %s", dir, err.tag, err.message);
+    if (pier_open(&e, f->dir, &o, &err) != PIER_OK)
+        fail_msg("pier_open(%s): %s: %s", f->dir, err.tag, err.message);
     return e;
 }
 
-void fixture_insert(pier_engine *e, const char *board, const char *json)
+int64_t fixture_insert(pier_engine *e, const char *board, const char *json)
 {
+    int64_t wm = -1;
     pier_error err;
-    if (pier_insert_json(NULL, e, board, json, strlen(json), &err) !=
+    if (pier_insert_json(&wm, e, board, json, strlen(json), &err) !=
         PIER_OK)
         fail_msg("insert into %s: %s: %s", board, err.tag, err.message);
+    return wm;
 }
 
 engine_fixture *fixture_open(void)
@@ -47,7 +50,8 @@ engine_fixture *fixture_open(void)
     assert_non_null(f->dir);
     f->lake = lakedir_join(f->dir, "lake.sqlite");
     assert_non_null(f->lake);
-    f->e = fixture_engine(f->dir);
+    atomic_init(&f->now, FIXTURE_NOW);
+    f->e = fixture_engine(f);
     return f;
 }
 
