@@ -384,9 +384,10 @@ static sigset_t waiting_mask;
 /*
  * Reads one character for the editor. libedit's own reader retries a read
  * that a signal interrupted, which would make Ctrl-C wait for the next
- * key; here a Ctrl-C reads at once as abandon_keys. SIGINT is delivered only while pselect() waits, so it cannot slip
- * in between the check of `interrupted` and the wait. Multibyte
- * characters are decoded as the locale says.
+ * key; here a Ctrl-C reads at once as abandon_keys. SIGINT is delivered
+ * only while pselect() waits, so it cannot slip in between the check of
+ * `interrupted` and the wait. Multibyte characters are decoded as the
+ * locale says.
  * @return 1 with a character, 0 at the end of input, -1 on error.
  */
 static int read_char(EditLine *el, wchar_t *out)
@@ -450,8 +451,17 @@ static bool editor_open(shell *sh)
     el_set(sh->el, EL_HIST, history, sh->hist);
     el_set(sh->el, EL_GETCFN, read_char);
     el_source(sh->el, NULL);
-    /* Ctrl-C abandons the line being read (read_char) instead of ending
-     * the shell; it is blocked but while read_char waits for a key. */
+    return true;
+}
+
+/*
+ * Ctrl-C abandons the line being read (read_char) instead of ending the
+ * shell. SIGINT is blocked but while read_char waits for a key, and
+ * blocked before the engine starts its threads, which inherit the mask:
+ * no other thread ever takes it.
+ */
+static void take_sigint(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -462,7 +472,6 @@ static bool editor_open(shell *sh)
     sigaddset(&block, SIGINT);
     pthread_sigmask(SIG_BLOCK, &block, &waiting_mask);
     sigdelset(&waiting_mask, SIGINT);
-    return true;
 }
 
 static void editor_close(shell *sh)
@@ -521,12 +530,15 @@ static int run_shell(cli_ctx *ctx, const cli_command *cmd, int argc,
                       pos);
     if (rc != CLI_CONTINUE)
         return rc;
+    bool interactive = isatty(STDIN_FILENO);
+    if (interactive)
+        take_sigint();
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
         return rc;
     shell sh = { .ctx = ctx, .format = ctx->json ? CLI_FORMAT_JSON
                                                  : CLI_FORMAT_TABLE };
     sh.params = pier_params_new();
-    sh.interactive = isatty(STDIN_FILENO);
+    sh.interactive = interactive;
     if (sh.params == NULL || (sh.interactive && !editor_open(&sh))) {
         editor_close(&sh);
         pier_params_free(sh.params);
