@@ -10,6 +10,7 @@
 #define PIER_ENGINE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "base/base.h"
 #include "catalog/catalog.h"
@@ -30,6 +31,9 @@ struct pier_engine {
     pier_tx *tx;               /* guarded by lock: the open pier_tx */
     pier__feed feed;           /* the change feed's shared state */
     bool feed_open;            /* pier__feed_open succeeded */
+    _Atomic(pier_cursor *) spare_cursor; /* the last closed cursor, kept
+                                  for the next query (query.c); NULL:
+                                  none */
 };
 
 /* A write in progress: one call on its own, or one write of a pier_tx. */
@@ -154,6 +158,11 @@ struct pier_row {
  * of `type`. */
 pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
                            const pier__type *type, pier__arena *a);
+
+/* ---- queries (query.c) ---- */
+
+/* Frees the cursor kept for reuse (pier_close). */
+void pier__cursor_spare_free(pier_engine *e);
 
 /* ---- query parameters (params.c) ---- */
 

@@ -21,6 +21,10 @@
  * Memory: a cursor is one allocation (its arrays follow the struct) plus
  * its row's arena, which holds only the current row's texts and is reset
  * for each row, so streaming any number of rows takes constant memory.
+ *
+ * A closed cursor is kept by its engine (one, spare_cursor) and reused by
+ * the next query that needs no more columns: a point lookup then allocates
+ * nothing. It keeps at most one arena block, so what it holds is bounded.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +33,12 @@
 #include "engine/engine.h"
 
 struct pier_cursor {
+    pier_engine *engine;       /* keeps the cursor once closed */
     pier__lake *lake;
     pier__reader *reader;      /* checked out until close */
     pier_row row;              /* handed out; its arena: this row's texts */
     size_t ncolumns;
+    size_t cap;                /* columns its arrays have room for */
     const pier__type **types;  /* per column; NULL: computed */
     const char **type_names;   /* per column; NULL: computed */
     pier__type *type_store;
@@ -310,29 +316,59 @@ static void cursor_free(pier_cursor *c)
     free(c);
 }
 
-/* A cursor sized for n columns: the struct, then its arrays. */
-static pier_cursor *cursor_new(size_t n)
+/* A cursor for n columns: the engine's spare if it has room, else a new
+ * one (the struct, then its arrays). Its lake and reader are unset. */
+static pier_cursor *cursor_new(pier_engine *e, size_t n)
 {
-    size_t size = sizeof(pier_cursor) + n * (sizeof(pier_value) +
-                                             3 * sizeof(void *) +
-                                             sizeof(pier__type));
-    pier_cursor *c = calloc(1, size);
-    if (c == NULL)
-        return NULL;
-    pier__arena_init(&c->row.arena);
+    pier_cursor *c = atomic_exchange(&e->spare_cursor, NULL);
+    if (c != NULL && c->cap < n) {
+        cursor_free(c);
+        c = NULL;
+    }
+    if (c == NULL) {
+        size_t size = sizeof(pier_cursor) +
+                      n * (sizeof(pier_value) + 3 * sizeof(void *) +
+                           sizeof(pier__type));
+        c = calloc(1, size);
+        if (c == NULL)
+            return NULL;
+        pier__arena_init(&c->row.arena);
+        c->cap = n;
+        char *p = (char *)(c + 1);
+        c->row.values = (pier_value *)(void *)p;
+        p += n * sizeof(pier_value);
+        c->row.names = (const char **)(void *)p;
+        p += n * sizeof(void *);
+        c->types = (const pier__type **)(void *)p;
+        p += n * sizeof(void *);
+        c->type_names = (const char **)(void *)p;
+        p += n * sizeof(void *);
+        c->type_store = (pier__type *)(void *)p;
+    }
+    c->engine = e;
+    c->lake = NULL;
+    c->reader = NULL;
     c->ncolumns = n;
     c->row.ncolumns = n;
-    char *p = (char *)(c + 1);
-    c->row.values = (pier_value *)(void *)p;
-    p += n * sizeof(pier_value);
-    c->row.names = (const char **)(void *)p;
-    p += n * sizeof(void *);
-    c->types = (const pier__type **)(void *)p;
-    p += n * sizeof(void *);
-    c->type_names = (const char **)(void *)p;
-    p += n * sizeof(void *);
-    c->type_store = (pier__type *)(void *)p;
+    c->first = NULL;
+    c->done = false;
+    c->failed = PIER_OK;
     return c;
+}
+
+/* Gives a cursor (its reader already returned) to its engine for the
+ * next query; the one kept before, if any, is freed. */
+static void cursor_release(pier_cursor *c)
+{
+    if (c == NULL)
+        return;
+    pier__arena_reset(&c->row.arena);
+    cursor_free(atomic_exchange(&c->engine->spare_cursor, c));
+}
+
+void pier__cursor_spare_free(pier_engine *e)
+{
+    cursor_free(atomic_exchange(&e->spare_cursor, NULL));
 }
 
 /* Under the engine's lock, with the catalog at the reader's snapshot:
@@ -362,14 +398,17 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
     pier_status rc = e->lake->ops->reader_prepare(r, &q, shape, err);
     if (rc != PIER_OK)
         return rc;
-    pier_cursor *c = cursor_new(shape->ncolumns);
+    pier_cursor *c = cursor_new(e, shape->ncolumns);
     if (c == NULL)
         return pier__oom(err);
     for (size_t i = 0; i < shape->ncolumns; i++) {
         c->row.names[i] = shape->names[i];
         const pier__query_origin *o = &shape->origins[i];
-        if (o->board < 0)
+        if (o->board < 0) {
+            c->types[i] = NULL;
+            c->type_names[i] = NULL;
             continue;
+        }
         c->type_store[i] = boards[o->board]->columns[o->column].type;
         c->types[i] = &c->type_store[i];
         c->type_names[i] = pier__type_name(c->type_store[i]);
@@ -502,7 +541,7 @@ static pier_status run_query(pier_engine *e, const query_args *a,
             pier_status vrc = e->lake->ops->reader_version(r, rc != PIER_OK,
                                                            &now, &verr);
             if (vrc == PIER_OK && now != version) {
-                cursor_free(c);
+                cursor_release(c);
                 if (attempt == CATALOG_ATTEMPTS)
                     return pier__fail(err, PIER_E_READ_FAILED,
                                       "the catalog kept changing while the "
@@ -518,7 +557,7 @@ static pier_status run_query(pier_engine *e, const query_args *a,
             }
         }
         if (rc != PIER_OK) {
-            cursor_free(c);
+            cursor_release(c);
             return rc;
         }
         *out = c;
@@ -666,5 +705,5 @@ PIER_API void pier_cursor_close(pier_cursor *cursor)
     if (cursor == NULL)
         return;
     cursor->lake->ops->reader_close(cursor->reader);
-    cursor_free(cursor);
+    cursor_release(cursor);
 }
