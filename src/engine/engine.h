@@ -143,7 +143,8 @@ pier_status pier__write_delete(pier__write *w, const char *board,
 
 /* A row handed to the caller: by pier_row_get and pier_board_scan (names,
  * values and texts all in the arena), or by a cursor (names and values
- * are the cursor's; only the texts live in the arena, reset per row). */
+ * are the cursor's; text and json values' texts are SQLite's, and only
+ * the other values' texts live in the arena, reset per row). */
 struct pier_row {
     pier__arena arena;
     size_t ncolumns;
@@ -155,9 +156,11 @@ struct pier_row {
  * or, with type NULL, a computed value by its storage class (integer:
  * bigint, real: double, text: text, blob: text of its bytes in
  * hexadecimal, null: null). PIER__FIT_CONFLICT if the cell is no encoding
- * of `type`. */
+ * of `type`. With `borrow`, a text is not copied but left in the cell (or
+ * in static storage), as pier__cell_view does. */
 pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
-                           const pier__type *type, pier__arena *a);
+                           const pier__type *type, pier__arena *a,
+                           bool borrow);
 
 /* ---- queries (query.c) ---- */
 

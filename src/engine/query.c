@@ -19,8 +19,11 @@
  * commit beside it (WAL), and it reads its own snapshot until it ends.
  *
  * Memory: a cursor is one allocation (its arrays follow the struct) plus
- * its row's arena, which holds only the current row's texts and is reset
- * for each row, so streaming any number of rows takes constant memory.
+ * its row's arena, which holds only the current row's computed texts and
+ * is reset for each row, so streaming any number of rows takes constant
+ * memory. A text or json value's text is not copied: it is SQLite's, valid
+ * until the statement steps again, which only the next pier_cursor_next or
+ * pier_cursor_close does (exactly how long the row may be used).
  *
  * A closed cursor is kept by its engine (one, spare_cursor) and reused by
  * the next query that needs no more columns: a point lookup then allocates
@@ -36,7 +39,8 @@ struct pier_cursor {
     pier_engine *engine;       /* keeps the cursor once closed */
     pier__lake *lake;
     pier__reader *reader;      /* checked out until close */
-    pier_row row;              /* handed out; its arena: this row's texts */
+    pier_row row;              /* handed out; its arena: this row's
+                                  computed texts */
     size_t ncolumns;
     size_t cap;                /* columns its arrays have room for */
     const pier__type **types;  /* per column; NULL: computed */
@@ -684,13 +688,16 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
     pier__arena_reset(&c->row.arena);
     for (size_t i = 0; i < c->ncolumns; i++) {
         pier_value *v = &c->row.values[i];
+        /* The cells' texts are SQLite's (sqlite3_value_text: ended with
+         * a NUL), valid until the statement steps again: see the top. */
         pier__fit fit = pier__value_read(v, &cells[i], c->types[i],
-                                         &c->row.arena);
+                                         &c->row.arena, true);
         /* A compound SELECT takes its columns' origins from its first
          * arm: a value from another arm may be no encoding of that
          * column's type. It reads as what SQLite holds. */
         if (fit == PIER__FIT_CONFLICT)
-            fit = pier__value_read(v, &cells[i], NULL, &c->row.arena);
+            fit = pier__value_read(v, &cells[i], NULL, &c->row.arena,
+                                   true);
         if (fit != PIER__FIT_OK) {
             c->failed = pier__oom(err);
             return c->failed;

@@ -209,8 +209,9 @@ typedef struct pier__lake_ops {
     pier_status (*reader_bind)(pier__reader *r, int i, const pier__cell *c,
                                pier_error *err);
     /* The next row of the prepared statement: *cells (one per column,
-     * borrowed until the next call), or NULL at the end, where the
-     * snapshot ends too. */
+     * borrowed until the next step, restart or close; a text cell's bytes
+     * end with a NUL, so cursors hand them out as they are), or NULL at
+     * the end, where the snapshot ends too. */
     pier_status (*reader_step)(pier__reader *r, const pier__cell **cells,
                                pier_error *err);
     /* The catalog version the reader's latest read of the lake saw: the

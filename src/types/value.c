@@ -364,8 +364,10 @@ static bool decode(logical *l, const pier__cell *c, pier_kind col)
     return false;
 }
 
-pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
-                            pier__type col, pier__arena *a)
+/* pier__cell_decode and pier__cell_view: `borrow` leaves a text or json
+ * value's text in the cell. */
+static pier__fit cell_value(pier_value *out, const pier__cell *c,
+                            pier__type col, pier__arena *a, bool borrow)
 {
     logical l;
     if (!decode(&l, c, col.kind))
@@ -383,7 +385,16 @@ pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
     case PIER_KIND_DOUBLE: v.as.real = l.d; break;
     case PIER_KIND_TIMESTAMP: v.as.timestamp_us = l.i; break;
     case PIER_KIND_TEXT:
-    case PIER_KIND_JSON: break;
+    case PIER_KIND_JSON:
+        if (borrow) {
+            /* The cell's own text (or "" for none): the caller vouched
+             * for its NUL. */
+            v.text = l.s;
+            v.len = l.n;
+            *out = v;
+            return PIER__FIT_OK;
+        }
+        break;
     default: v.as.integer = l.i; break;
     }
     pier__fit fit = text_copy(&l, a, &v.text, &v.len);
@@ -391,6 +402,18 @@ pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
         return fit;
     *out = v;
     return PIER__FIT_OK;
+}
+
+pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
+                            pier__type col, pier__arena *a)
+{
+    return cell_value(out, c, col, a, false);
+}
+
+pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
+                          pier__type col, pier__arena *a)
+{
+    return cell_value(out, c, col, a, true);
 }
 
 void pier__cell_to_json(pier__buf *b, const pier__cell *c, pier__type col)
