@@ -480,6 +480,52 @@ static void test_parameter_forms(void **state)
     pier_params_free(p);
 }
 
+/* One set reused across queries, as a loop of lookups does: each query
+ * binds the values set when it ran, whether a new value was copied into
+ * the old one's buffer or into a new one, and a change after pier_query
+ * does not reach a cursor already open. */
+static void test_params_reused_across_queries(void **state)
+{
+    fixture *f = *state;
+    pier_params *p = pier_params_new();
+    assert_non_null(p);
+    pier_error err;
+    const char *by_id = "SELECT id FROM {{board}} WHERE id = :id";
+    assert_int_equal(pier_params_set_text(p, ":id", "a", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "{\"id\":\"a\"}\n");
+    assert_int_equal(pier_params_set_text(p, ":id", "b", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "{\"id\":\"b\"}\n");
+    assert_int_equal(pier_params_set_text(p, ":id", "a longer id than the "
+                                          "buffer had room for", &err),
+                     PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "");
+    assert_int_equal(pier_params_set_text(p, ":id", "", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "");
+    assert_int_equal(pier_params_set_int64(p, ":id", 1, &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "");
+    assert_int_equal(pier_params_set_text(p, ":id", "a", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "{\"id\":\"a\"}\n");
+
+    /* The name is compared on every row; "Bob" is copied over "Zed" in
+     * place while the cursor is open. */
+    assert_int_equal(pier_params_set_text(p, ":x", "Zed", &err), PIER_OK);
+    pier_cursor *c = NULL;
+    assert_int_equal(pier_query(&c, f->e, "items", "SELECT id FROM "
+                                "{{board}} WHERE name <> :x", p, NULL, &err),
+                     PIER_OK);
+    assert_int_equal(pier_params_set_text(p, ":x", "Bob", &err), PIER_OK);
+    const pier_row *row = NULL;
+    int rows = 0;
+    while (pier_cursor_next(&row, c, &err) == PIER_OK && row != NULL)
+        rows++;
+    assert_int_equal(err.status, PIER_OK);
+    assert_int_equal(rows, 2);
+    pier_cursor_close(c);
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE name <> :x", p,
+           NULL, "{\"id\":\"a\"}\n");
+    pier_params_free(p);
+}
+
 static void test_parameters_from_json(void **state)
 {
     fixture *f = *state;
@@ -1218,6 +1264,7 @@ int main(void)
         T(test_computed_columns),
         T(test_placeholders_only_in_code),
         T(test_parameter_forms),
+        T(test_params_reused_across_queries),
         T(test_parameters_from_json),
         T(test_params_refusals),
         T(test_placeholder_unbound),
