@@ -526,6 +526,77 @@ static void test_params_reused_across_queries(void **state)
     pier_params_free(p);
 }
 
+/* A cached statement keeps no value of an earlier query: a parameter the
+ * next query does not set is unbound, not the old value. */
+static void test_bindings_do_not_outlive_their_query(void **state)
+{
+    fixture *f = *state;
+    const char *sql = "SELECT :v AS v, ?2 AS w";
+    pier_params *p = pier_params_new();
+    pier_error err;
+    assert_int_equal(pier_params_set_text(p, ":v", "x", &err), PIER_OK);
+    assert_int_equal(pier_params_set_int64(p, "2", 7, &err), PIER_OK);
+    expect(f->e, "items", sql, p, NULL, "{\"v\":\"x\",\"w\":7}\n");
+    pier_params *q = pier_params_new();
+    assert_int_equal(pier_params_set_null(q, ":v", &err), PIER_OK);
+    pier_error e = expect_fail(f->e, "items", sql, q, NULL,
+                               PIER_E_PLACEHOLDER_UNBOUND);
+    assert_string_equal(e.column, "?2");
+    e = expect_fail(f->e, "items", sql, NULL, NULL,
+                    PIER_E_PLACEHOLDER_UNBOUND);
+    assert_string_equal(e.column, ":v");
+    assert_int_equal(pier_params_set_text(q, "2", "y", &err), PIER_OK);
+    expect(f->e, "items", sql, q, NULL, "{\"v\":null,\"w\":\"y\"}\n");
+    expect(f->e, "items", sql, p, NULL, "{\"v\":\"x\",\"w\":7}\n");
+    pier_params_free(q);
+    pier_params_free(p);
+}
+
+/* A closed cursor is reused by the next query: nothing of the earlier
+ * query's columns shows through, and cursors open together are never the
+ * same one. */
+static void test_cursors_reused_start_afresh(void **state)
+{
+    fixture *f = *state;
+    pier_error err;
+    pier_cursor *wide = NULL;
+    assert_int_equal(pier_query(&wide, f->e, "items", "SELECT * FROM "
+                                "{{board}} WHERE id = 'a'", NULL, NULL,
+                                &err), PIER_OK);
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, wide, &err), PIER_OK);
+    assert_non_null(row);
+    pier_cursor_close(wide);
+
+    pier_cursor *c = NULL, *d = NULL;
+    assert_int_equal(pier_query(&c, f->e, "items", "SELECT 1 AS one, ts "
+                                "FROM {{board}} ORDER BY id", NULL, NULL,
+                                &err), PIER_OK);
+    assert_int_equal(pier_query(&d, f->e, "items", "SELECT name FROM "
+                                "{{board}} ORDER BY id", NULL, NULL, &err),
+                     PIER_OK);
+    assert_ptr_not_equal(c, d);
+    assert_int_equal(pier_cursor_column_count(c), 2);
+    assert_null(pier_cursor_column_type(c, 0));
+    assert_string_equal(pier_cursor_column_type(c, 1), "timestamp");
+    assert_null(pier_cursor_column_name(c, 2));
+    assert_string_equal(pier_cursor_column_type(d, 0), "text");
+    const pier_row *rc = NULL, *rd = NULL;
+    assert_int_equal(pier_cursor_next(&rc, c, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&rd, d, &err), PIER_OK);
+    assert_int_equal(pier_row_column_count(rc), 2);
+    assert_int_equal(pier_row_value(rc, 0)->kind, PIER_KIND_BIGINT);
+    assert_string_equal(pier_row_value(rc, 1)->text,
+                        "2026-01-02T01:04:05.500000Z");
+    assert_string_equal(pier_row_value(rd, 0)->text, "Ann");
+    assert_int_equal(pier_cursor_next(&rc, c, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&rd, d, &err), PIER_OK);
+    assert_int_equal(pier_row_value(rc, 1)->kind, PIER_KIND_NULL);
+    assert_string_equal(pier_row_value(rd, 0)->text, "Bob");
+    pier_cursor_close(d);
+    pier_cursor_close(c);
+}
+
 static void test_parameters_from_json(void **state)
 {
     fixture *f = *state;
@@ -1265,6 +1336,8 @@ int main(void)
         T(test_placeholders_only_in_code),
         T(test_parameter_forms),
         T(test_params_reused_across_queries),
+        T(test_bindings_do_not_outlive_their_query),
+        T(test_cursors_reused_start_afresh),
         T(test_parameters_from_json),
         T(test_params_refusals),
         T(test_placeholder_unbound),
