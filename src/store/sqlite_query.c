@@ -73,7 +73,6 @@ typedef struct stmt_rec {
     char *key;               /* the template, NUL, the boards "a,b,": the
                                 expanded SQL follows from them */
     size_t key_len;
-    uint64_t hash;
     sqlite3_stmt *stmt;
     size_t ncolumns;
     char **names;
@@ -114,7 +113,8 @@ struct pier__reader {
     uint64_t tick;
     stmt_rec *stmts[READER_STMTS];   /* most recently used first */
     size_t nstmts;
-    stmt_rec *current;           /* the statement of the open query */
+    stmt_rec *current;           /* the statement of the open query;
+                                    NULL once its snapshot ended */
     pier__buf sql;               /* scratch: the expanded SQL */
     size_t *hole_at;             /* where each placeholder landed in it */
     size_t hole_cap;
@@ -458,12 +458,14 @@ static pier_status step_one(pier__reader *r, sqlite3_stmt *st,
 
 /* Ends the statement's snapshot: resetting it ends SQLite's read
  * transaction. Nothing else is ever left open (no statement of the reader
- * runs in an explicit transaction). */
+ * runs in an explicit transaction). The statement is done with: a query
+ * that reached its end is not reset again when its cursor closes. */
 static void snapshot_end(pier__reader *r)
 {
     if (r->current != NULL) {
         sqlite3_reset(r->current->stmt);
         sqlite3_clear_bindings(r->current->stmt);
+        r->current = NULL;
     }
     r->auth_mode = AUTH_INTERNAL;
     assert(sqlite3_get_autocommit(r->db));
@@ -561,7 +563,6 @@ void pier__sqlite_reader_close(pier__reader *r)
     if (r == NULL)
         return;
     snapshot_end(r);
-    r->current = NULL;
     pier__sqlite_lake *l = r->lake;
     bool keep = false;
     pthread_mutex_lock(&l->readers_lock);
@@ -681,30 +682,16 @@ static pier_status ensure_view(pier__reader *r, const pier__board *b,
 
 /* ---- statements ---- */
 
-#define FNV_OFFSET UINT64_C(14695981039346656037)
-
-static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
+/* The length of a query's key in the statement cache, as stmt_rec.key
+ * lays it out. No hash: the most recently used statement is compared
+ * first, and keys of another length are passed over without reading
+ * them. */
+static size_t key_length(const pier__query_text *q)
 {
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
-/* The statement cache's key of a query, as stmt_rec.key lays it out. */
-static uint64_t key_hash(const pier__query_text *q, size_t *len)
-{
-    uint64_t h = fnv1a(FNV_OFFSET, q->sql, q->len);
-    h = fnv1a(h, "", 1);
-    *len = q->len + 1;
-    for (size_t i = 0; i < q->nboards; i++) {
-        size_t n = strlen(q->boards[i]->id);
-        h = fnv1a(h, q->boards[i]->id, n);
-        h = fnv1a(h, ",", 1);
-        *len += n + 1;
-    }
-    return h;
+    size_t len = q->len + 1;
+    for (size_t i = 0; i < q->nboards; i++)
+        len += strlen(q->boards[i]->id) + 1;
+    return len;
 }
 
 static bool key_matches(const stmt_rec *s, const pier__query_text *q)
@@ -952,7 +939,8 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
          * that exact spelling. */
         r->allowed[i].rowid_column = false;
         for (size_t c = PIER__BASE_COLUMNS; c < b->ncolumns; c++)
-            if (strcmp(b->columns[c].name, "ROWID") == 0)
+            if (b->columns[c].name[0] == 'R' &&
+                strcmp(b->columns[c].name, "ROWID") == 0)
                 r->allowed[i].rowid_column = true;
     }
     r->nallowed = q->nboards;
@@ -966,12 +954,11 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
             }
     if (rc != PIER_OK)
         return rc;
-    size_t key_len = 0;
-    uint64_t hash = key_hash(q, &key_len);
+    size_t key_len = key_length(q);
     size_t i = 0;
     for (; i < r->nstmts; i++) {
         const stmt_rec *s = r->stmts[i];
-        if (s->hash == hash && s->key_len == key_len && key_matches(s, q))
+        if (s->key_len == key_len && key_matches(s, q))
             break;
     }
     stmt_rec *s = NULL;
@@ -1000,7 +987,6 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
         if (s->key == NULL)
             rc = pier__oom(err);
         s->key_len = key_len;
-        s->hash = hash;
         if (rc == PIER_OK)
             rc = stmt_describe(s, err);
         if (rc != PIER_OK) {
@@ -1065,6 +1051,7 @@ pier_status pier__sqlite_reader_step(pier__reader *r,
                                      pier_error *err)
 {
     stmt_rec *s = r->current;
+    assert(s != NULL && "stepped after its end or before a prepare");
     *cells = NULL;
     r->auth_mode = AUTH_USER;
     int rc = sqlite3_step(s->stmt);
