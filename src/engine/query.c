@@ -59,21 +59,35 @@ struct pier_cursor {
 
 /* ---- the template ---- */
 
+/* A keyword and its length, so that most identifiers are passed over on
+ * their length and first letter alone. */
+typedef struct keyword {
+    const char *word;          /* lower case */
+    size_t len;
+} keyword;
+
+#define KW(w) { w, sizeof w - 1 }
+
 /* Statements a query can never be; refused by name before SQLite parses
  * anything (the authorizer and the read-only check refuse them too). */
-static const char *const refused_keywords[] = {
-    "alter", "analyze", "attach", "begin", "commit", "create", "delete",
-    "detach", "drop", "end", "explain", "insert", "pragma", "reindex",
-    "release", "replace", "rollback", "savepoint", "update", "vacuum",
+static const keyword refused_keywords[] = {
+    KW("alter"), KW("analyze"), KW("attach"), KW("begin"), KW("commit"),
+    KW("create"), KW("delete"), KW("detach"), KW("drop"), KW("end"),
+    KW("explain"), KW("insert"), KW("pragma"), KW("reindex"),
+    KW("release"), KW("replace"), KW("rollback"), KW("savepoint"),
+    KW("update"), KW("vacuum"),
 };
 
 /* Keywords that only ever begin a write or a schema change: SQLite lets
  * none of them stand for a name, so outside literals, quoted names and
  * comments they cannot occur in a read-only statement at all (a write in a
  * CTE included). */
-static const char *const write_keywords[] = {
-    "alter", "create", "delete", "drop", "insert", "update",
+static const keyword write_keywords[] = {
+    KW("alter"), KW("create"), KW("delete"), KW("drop"), KW("insert"),
+    KW("update"),
 };
+
+#undef KW
 
 #define RESERVED_PREFIX "_pier_"
 #define RESERVED_LEN 6
@@ -87,27 +101,58 @@ typedef struct scan {
     pier__placeholder inline_holes[8];   /* most templates need no more */
 } scan;
 
-static bool ident_start(unsigned char c)
+/*
+ * What a byte can begin, for the scan: one table lookup per byte instead
+ * of a chain of comparisons (SQLite's tokenizer does the same, aiClass).
+ * Bytes from 0x80 are parts of UTF-8 sequences, which SQLite takes as
+ * identifier characters.
+ */
+enum {
+    CC_OTHER = 0,       /* an operator or punctuation: one byte */
+    CC_SPACE,           /* space, \t, \n, \v, \f, \r */
+    CC_IDENT,           /* A-Z, a-z, _, and every byte from 0x80 */
+    CC_DIGIT,           /* 0-9 */
+    CC_DOLLAR,          /* $: a parameter's prefix, inside a name a part */
+    CC_VAR,             /* : and @: a parameter's prefix */
+    CC_STRING,          /* ' */
+    CC_QUOTED,          /* ", `, [: a quoted identifier */
+    CC_MINUS,           /* - (a -- comment?) */
+    CC_SLASH,           /* / (a block comment?) */
+    CC_BRACE            /* { (a placeholder?) */
+};
+
+static const unsigned char char_class[128] = {
+/*         x0 x1 x2 x3 x4 x5 x6 x7 x8 x9 xa xb xc xd xe xf */
+/* 0x */    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0,
+/* 1x */    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* 2x */    1, 0, 7, 0, 4, 0, 0, 6, 0, 0, 0, 0, 0, 8, 0, 9,
+/* 3x */    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 0, 0, 0, 0, 0,
+/* 4x */    5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* 5x */    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 0, 0, 0, 2,
+/* 6x */    7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* 7x */    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 10, 0, 0, 0, 0,
+};
+
+static unsigned char char_class_of(unsigned char c)
 {
-    return ((c | 32) >= 'a' && (c | 32) <= 'z') || c == '_' || c >= 0x80;
+    return c < 0x80 ? char_class[c] : CC_IDENT;
 }
 
 static bool ident_part(unsigned char c)
 {
-    return ident_start(c) || (c >= '0' && c <= '9') || c == '$';
+    unsigned char k = char_class_of(c);
+    return k == CC_IDENT || k == CC_DIGIT || k == CC_DOLLAR;
 }
 
-/* Whether p[0..n) is one of the keywords (lower case) of `list`. Every
- * identifier of a template meets this: the cheap tests go first. */
-static bool keyword_in(const char *p, size_t n, const char *const *list,
+/* Whether p[0..n) is one of the keywords of `list`. Every identifier of a
+ * template meets this: the length and the first letter decide for most. */
+static bool keyword_in(const char *p, size_t n, const keyword *list,
                        size_t nlist)
 {
-    if (n < 3 || n > 9)
-        return false;
     char first = (char)(p[0] | 32);
     for (size_t k = 0; k < nlist; k++)
-        if (list[k][0] == first && strlen(list[k]) == n &&
-            pier__name_eq(p, n, list[k], n))
+        if (list[k].len == n && list[k].word[0] == first &&
+            pier__name_eq(p, n, list[k].word, n))
             return true;
     return false;
 }
@@ -234,70 +279,98 @@ static pier_status scan_template(scan *s, const char *sql, size_t n,
     size_t i = 0;
     while (i < n) {
         unsigned char c = (unsigned char)sql[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-            c == '\v') {
+        switch (char_class_of(c)) {
+        case CC_SPACE:
             i++;
-        } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
-            while (i < n && sql[i] != '\n')
-                i++;
-        } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
-            const char *end = NULL;
-            for (size_t k = i + 2; k + 1 < n && end == NULL; k++)
-                if (sql[k] == '*' && sql[k + 1] == '/')
-                    end = sql + k + 2;
-            i = end != NULL ? (size_t)(end - sql) : n;
-        } else if (c == '\'') {
+            continue;
+        case CC_MINUS:
+            if (i + 1 < n && sql[i + 1] == '-') {
+                while (i < n && sql[i] != '\n')
+                    i++;
+                continue;
+            }
+            break;
+        case CC_SLASH:
+            if (i + 1 < n && sql[i + 1] == '*') {
+                const char *end = NULL;
+                for (size_t k = i + 2; k + 1 < n && end == NULL; k++)
+                    if (sql[k] == '*' && sql[k + 1] == '/')
+                        end = sql + k + 2;
+                i = end != NULL ? (size_t)(end - sql) : n;
+                continue;
+            }
+            break;
+        case CC_STRING:
             i = skip_quoted(sql, n, i, '\'');
             first = false;
-        } else if (c == '"' || c == '`' || c == '[') {
+            continue;
+        case CC_QUOTED: {
             size_t end = skip_quoted(sql, n, i, (char)c);
             if (reserved_name(sql + i + 1, end - i - 1))
                 return refuse_name(sql + i + 1, end > i + 2 ? end - i - 2
                                                             : 0, i, err);
             i = end;
             first = false;
-        } else if (c == '{' && i + 1 < n && sql[i + 1] == '{') {
-            size_t len;
-            pier_status rc = placeholder(s, sql, n, i, &len, err);
-            if (rc != PIER_OK)
-                return rc;
-            i += len > 0 ? len : 1;
-            first = false;
-        } else if ((c == ':' || c == '$' || c == '@') && i + 1 < n &&
-                   ident_part((unsigned char)sql[i + 1])) {
-            for (i++; i < n && ident_part((unsigned char)sql[i]); i++)
-                ;
-            first = false;
-        } else if (ident_start(c)) {
+            continue;
+        }
+        case CC_BRACE:
+            if (i + 1 < n && sql[i + 1] == '{') {
+                size_t len;
+                pier_status rc = placeholder(s, sql, n, i, &len, err);
+                if (rc != PIER_OK)
+                    return rc;
+                i += len > 0 ? len : 1;
+                first = false;
+                continue;
+            }
+            break;
+        case CC_VAR:
+        case CC_DOLLAR:
+            if (i + 1 < n && ident_part((unsigned char)sql[i + 1])) {
+                for (i++; i < n && ident_part((unsigned char)sql[i]); i++)
+                    ;
+                first = false;
+                continue;
+            }
+            break;
+        case CC_IDENT: {
             size_t start = i;
             while (i < n && ident_part((unsigned char)sql[i]))
                 i++;
-            if (reserved_name(sql + start, i - start))
-                return refuse_name(sql + start, i - start, start, err);
-            if (keyword_in(sql + start, i - start, write_keywords,
-                           sizeof write_keywords / sizeof *write_keywords) ||
-                (first && keyword_in(sql + start, i - start,
-                                     refused_keywords,
-                                     sizeof refused_keywords /
-                                         sizeof *refused_keywords))) {
+            size_t len = i - start;
+            if (reserved_name(sql + start, len))
+                return refuse_name(sql + start, len, start, err);
+            /* Every keyword refused has 3 to 9 letters. */
+            if (len >= 3 && len <= 9 &&
+                (keyword_in(sql + start, len, write_keywords,
+                            sizeof write_keywords / sizeof *write_keywords) ||
+                 (first && keyword_in(sql + start, len, refused_keywords,
+                                      sizeof refused_keywords /
+                                          sizeof *refused_keywords)))) {
                 pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
                            "a query is one read-only SELECT (or WITH ... "
-                           "SELECT): %.*s is not allowed", (int)(i - start),
+                           "SELECT): %.*s is not allowed", (int)len,
                            sql + start);
                 if (err != NULL)
                     err->offset = (int64_t)start;
                 return PIER_E_ENTITY_NOT_ALLOWED;
             }
             first = false;
-        } else if (c >= '0' && c <= '9') {
+            continue;
+        }
+        case CC_DIGIT:
             while (i < n && (ident_part((unsigned char)sql[i]) ||
                              sql[i] == '.'))
                 i++;
             first = false;
-        } else {
-            i++;
-            first = false;
+            continue;
+        default:
+            break;
         }
+        /* An operator, or a '-', '/', '{', ':', '@' or '$' that begins
+         * nothing: one byte of code. */
+        i++;
+        first = false;
     }
     return PIER_OK;
 }
