@@ -118,6 +118,8 @@ struct pier__reader {
     pier__buf sql;               /* scratch: the expanded SQL */
     size_t *hole_at;             /* where each placeholder landed in it */
     size_t hole_cap;
+    pier__arena bound;           /* the texts and blobs bound to `current`,
+                                    emptied when its snapshot ends */
 };
 
 static pier_status reader_fail(pier__reader *r, pier_error *err,
@@ -356,6 +358,7 @@ static void reader_free(pier__reader *r)
     free(r->allowed);
     free(r->hole_at);
     pier__buf_free(&r->sql);
+    pier__arena_free(&r->bound);
     free(r);
 }
 
@@ -381,6 +384,7 @@ static pier_status reader_new(pier__sqlite_lake *l, pier__reader **out,
         return pier__oom(err);
     r->lake = l;
     pier__buf_init(&r->sql);
+    pier__arena_init(&r->bound);
     pier_status rc = PIER_OK;
     if (sqlite3_open_v2(l->path, &r->db,
                         SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
@@ -467,6 +471,7 @@ static void snapshot_end(pier__reader *r)
         sqlite3_clear_bindings(r->current->stmt);
         r->current = NULL;
     }
+    pier__arena_reset(&r->bound);  /* nothing is bound to them now */
     r->auth_mode = AUTH_INTERNAL;
     assert(sqlite3_get_autocommit(r->db));
 }
@@ -1014,6 +1019,13 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
     return PIER_OK;
 }
 
+/*
+ * Texts and blobs are copied into the reader's `bound` arena and bound as
+ * SQLITE_STATIC: the caller's parameters may change or go while the
+ * cursor is open, and the arena lives until snapshot_end has reset the
+ * statement and cleared its bindings. SQLITE_TRANSIENT would have SQLite
+ * allocate each copy and free it again at the reset, once per query.
+ */
 pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
                                      const pier__cell *c, pier_error *err)
 {
@@ -1027,12 +1039,24 @@ pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
         rc = sqlite3_bind_double(st, i, c->d);
         break;
     case PIER__ST_TEXT:
-        rc = sqlite3_bind_text64(st, i, c->p != NULL ? c->p : "", c->n,
-                                 SQLITE_TRANSIENT, SQLITE_UTF8);
+    case PIER__ST_BLOB: {
+        if (c->n > (size_t)sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1)) {
+            rc = SQLITE_TOOBIG;
+            break;
+        }
+        char *copy = NULL;   /* a blob without bytes binds as NULL */
+        if (c->p != NULL || c->st == PIER__ST_TEXT) {
+            copy = pier__arena_strndup(&r->bound, c->p != NULL ? c->p : "",
+                                       c->n);
+            if (copy == NULL)
+                return pier__oom(err);
+        }
+        rc = c->st == PIER__ST_TEXT
+            ? sqlite3_bind_text64(st, i, copy, c->n, SQLITE_STATIC,
+                                  SQLITE_UTF8)
+            : sqlite3_bind_blob64(st, i, copy, c->n, SQLITE_STATIC);
         break;
-    case PIER__ST_BLOB:
-        rc = sqlite3_bind_blob64(st, i, c->p, c->n, SQLITE_TRANSIENT);
-        break;
+    }
     default:
         rc = sqlite3_bind_null(st, i);
         break;
