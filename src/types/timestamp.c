@@ -9,6 +9,8 @@
  * 9999-12-31T23:59:59.999999Z (also after the offset is applied), so that
  * every accepted text formats back to the same instant.
  */
+#include <string.h>
+
 #include "types/types.h"
 
 #define US_PER_SEC INT64_C(1000000)
@@ -150,8 +152,7 @@ bool pier__timestamp_parse(const char *s, size_t n, int64_t *micros)
 
 static char *put2(char *p, int v)
 {
-    p[0] = (char)('0' + v / 10);
-    p[1] = (char)('0' + v % 10);
+    memcpy(p, pier__digit_pairs + 2 * v, 2);
     return p + 2;
 }
 

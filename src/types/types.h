@@ -163,6 +163,10 @@ bool pier__timestamp_parse(const char *s, size_t n, int64_t *micros);
  * 0001..9999 are clamped to the range's ends. */
 size_t pier__timestamp_format(int64_t micros, char out[PIER__TIMESTAMP_BUF]);
 
+/* "00" "01" ... "99": the decimal digits of 0 to 99, two at a time, for
+ * the formatters (hugeint.c). */
+extern const char pier__digit_pairs[201];
+
 /* A 128-bit integer's decimal digits with sign, and the NUL. */
 #define PIER__I128_BUF 42
 /* Parses an optional '-' and decimal digits (no '+'; leading zeros are

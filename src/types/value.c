@@ -97,8 +97,8 @@ static size_t scalar_text(const logical *l, char out[SCALAR_BUF])
 {
     switch (l->kind) {
     case PIER_KIND_BOOLEAN:
-        strcpy(out, l->b ? "true" : "false");
-        return strlen(out);
+        memcpy(out, l->b ? "true" : "false", l->b ? 5 : 6);
+        return l->b ? 4 : 5;
     case PIER_KIND_HUGEINT:
         return pier__i128_format(l->h, out);
     case PIER_KIND_FLOAT:
