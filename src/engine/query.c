@@ -43,9 +43,8 @@ struct pier_cursor {
                                   computed texts */
     size_t ncolumns;
     size_t cap;                /* columns its arrays have room for */
-    const pier__type **types;  /* per column; NULL: computed */
-    const char **type_names;   /* per column; NULL: computed */
-    pier__type *type_store;
+    pier__type *types;         /* per column; kind NULL (no column's type):
+                                  computed */
     const pier__cell *first;   /* the first row, stepped to by pier_query;
                                   NULL once handed out or if none */
     bool done;                 /* the statement has no more rows */
@@ -404,23 +403,14 @@ static pier_cursor *cursor_new(pier_engine *e, size_t n)
     }
     if (c == NULL) {
         size_t size = sizeof(pier_cursor) +
-                      n * (sizeof(pier_value) + 3 * sizeof(void *) +
-                           sizeof(pier__type));
+                      n * (sizeof(pier_value) + sizeof(pier__type));
         c = calloc(1, size);
         if (c == NULL)
             return NULL;
         pier__arena_init(&c->row.arena);
         c->cap = n;
-        char *p = (char *)(c + 1);
-        c->row.values = (pier_value *)(void *)p;
-        p += n * sizeof(pier_value);
-        c->row.names = (const char **)(void *)p;
-        p += n * sizeof(void *);
-        c->types = (const pier__type **)(void *)p;
-        p += n * sizeof(void *);
-        c->type_names = (const char **)(void *)p;
-        p += n * sizeof(void *);
-        c->type_store = (pier__type *)(void *)p;
+        c->row.values = (pier_value *)(void *)(c + 1);
+        c->types = (pier__type *)(void *)(c->row.values + n);
     }
     c->engine = e;
     c->lake = NULL;
@@ -478,17 +468,15 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
     pier_cursor *c = cursor_new(e, shape->ncolumns);
     if (c == NULL)
         return pier__oom(err);
+    /* The names stay the reader's: they live until the next prepare or
+     * reader_close, and the cursor holds the reader until it closes. The
+     * types are copied: the catalog may change while the cursor is open. */
+    c->row.names = (const char **)(void *)shape->names;
     for (size_t i = 0; i < shape->ncolumns; i++) {
-        c->row.names[i] = shape->names[i];
         const pier__query_origin *o = &shape->origins[i];
-        if (o->board < 0) {
-            c->types[i] = NULL;
-            c->type_names[i] = NULL;
-            continue;
-        }
-        c->type_store[i] = boards[o->board]->columns[o->column].type;
-        c->types[i] = &c->type_store[i];
-        c->type_names[i] = pier__type_name(c->type_store[i]);
+        c->types[i] = o->board < 0
+            ? (pier__type){ PIER_KIND_NULL }
+            : boards[o->board]->columns[o->column].type;
     }
     *out = c;
     return PIER_OK;
@@ -730,8 +718,11 @@ PIER_API const char *pier_cursor_column_name(const pier_cursor *cursor,
 PIER_API const char *pier_cursor_column_type(const pier_cursor *cursor,
                                              size_t i)
 {
-    return cursor != NULL && i < cursor->ncolumns ? cursor->type_names[i]
-                                                  : NULL;
+    if (cursor == NULL || i >= cursor->ncolumns ||
+        cursor->types[i].kind == PIER_KIND_NULL)
+        return NULL;
+    /* A type's name is static: nothing to keep per cursor. */
+    return pier__type_name(cursor->types[i]);
 }
 
 PIER_API pier_status pier_cursor_next(const pier_row **row,
@@ -763,8 +754,10 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
         pier_value *v = &c->row.values[i];
         /* The cells' texts are SQLite's (sqlite3_value_text: ended with
          * a NUL), valid until the statement steps again: see the top. */
-        pier__fit fit = pier__value_read(v, &cells[i], c->types[i],
-                                         &c->row.arena, true);
+        const pier__type *t = c->types[i].kind != PIER_KIND_NULL
+                              ? &c->types[i] : NULL;
+        pier__fit fit = pier__value_read(v, &cells[i], t, &c->row.arena,
+                                         true);
         /* A compound SELECT takes its columns' origins from its first
          * arm: a value from another arm may be no encoding of that
          * column's type. It reads as what SQLite holds. */

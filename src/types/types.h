@@ -39,7 +39,8 @@ typedef struct pier__type {
  * "BIGINT"...), case-insensitively. False if unknown. */
 bool pier__type_parse(pier__type *out, const char *spelling);
 
-/* The canonical board spelling ("bigint"). */
+/* The canonical board spelling ("bigint"), in static storage (cursors
+ * hand it out without keeping a copy). */
 const char *pier__type_name(pier__type t);
 
 /* Position on the lattice boolean(0) .. text(8); -1 for timestamp, json
