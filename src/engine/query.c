@@ -754,13 +754,13 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
         pier_value *v = &c->row.values[i];
         /* The cells' texts are SQLite's (sqlite3_value_text: ended with
          * a NUL), valid until the statement steps again: see the top. */
-        const pier__type *t = c->types[i].kind != PIER_KIND_NULL
-                              ? &c->types[i] : NULL;
-        pier__fit fit = pier__value_read(v, &cells[i], t, &c->row.arena,
-                                         true);
-        /* A compound SELECT takes its columns' origins from its first
-         * arm: a value from another arm may be no encoding of that
-         * column's type. It reads as what SQLite holds. */
+        pier__fit fit = c->types[i].kind != PIER_KIND_NULL
+            ? pier__cell_view(v, &cells[i], c->types[i], &c->row.arena)
+            : PIER__FIT_CONFLICT;
+        /* A computed value reads as what SQLite holds; so does one that is
+         * no encoding of its column's type: a compound SELECT takes its
+         * columns' origins from its first arm, and a value from another
+         * arm may be anything. */
         if (fit == PIER__FIT_CONFLICT)
             fit = pier__value_read(v, &cells[i], NULL, &c->row.arena,
                                    true);

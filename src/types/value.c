@@ -413,6 +413,20 @@ pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
 pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
                           pier__type col, pier__arena *a)
 {
+    /* A cursor meets these for most columns: no text to render, nothing
+     * to check but the kind. */
+    if (c->st == PIER__ST_NULL) {
+        *out = (pier_value){ .kind = PIER_KIND_NULL };
+        return PIER__FIT_OK;
+    }
+    if (c->st == PIER__ST_TEXT) {
+        if (!is_stringy(col.kind))
+            return PIER__FIT_CONFLICT;
+        *out = (pier_value){ .kind = col.kind,
+                             .text = c->p != NULL ? c->p : "",
+                             .len = c->p != NULL ? c->n : 0 };
+        return PIER__FIT_OK;
+    }
     return cell_value(out, c, col, a, true);
 }
 
