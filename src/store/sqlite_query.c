@@ -485,8 +485,9 @@ pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
      * transaction (the statement's, when it read the lake) saw that
      * version. */
     unsigned dv = 0;
+    /* A NULL schema name is "main" without the name lookup. */
     if (!fresh && r->version_known &&
-        sqlite3_file_control(r->db, "main", SQLITE_FCNTL_DATA_VERSION,
+        sqlite3_file_control(r->db, NULL, SQLITE_FCNTL_DATA_VERSION,
                              &dv) == SQLITE_OK &&
         dv == r->data_version) {
         *version = r->version;
@@ -496,7 +497,7 @@ pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
     pier_status rc = step_one(r, r->get_version, version, err);
     if (rc != PIER_OK)
         return rc;
-    r->version_known = sqlite3_file_control(r->db, "main",
+    r->version_known = sqlite3_file_control(r->db, NULL,
                                             SQLITE_FCNTL_DATA_VERSION,
                                             &r->data_version) == SQLITE_OK;
     r->version = *version;
