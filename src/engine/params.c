@@ -112,6 +112,25 @@ static bool same_key(const param *a, const param *b)
     return strcmp(a->name, b->name) == 0;
 }
 
+/* The named parameter spelled exactly `name` (":id" or "id"), if it is
+ * set: a spelling that was parsed and checked once need not be again. */
+static param *find_spelled(pier_params *params, const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    char c = name[0];
+    bool prefixed = c == ':' || c == '$' || c == '@';
+    for (size_t i = 0; i < params->n; i++) {
+        param *p = &params->v[i];
+        if (p->prefix == '?')
+            continue;
+        if (prefixed ? p->prefix == c && strcmp(p->name, name + 1) == 0
+                     : p->prefix == 0 && strcmp(p->name, name) == 0)
+            return p;
+    }
+    return NULL;
+}
+
 /* Sets `name` to `value` (whose text, if any, is copied). */
 static pier_status set(pier_params *params, const char *name,
                        pier__cell value, pier_error *err)
@@ -120,14 +139,17 @@ static pier_status set(pier_params *params, const char *name,
     if (params == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "no parameters to set");
-    param p;
-    pier_status rc = parse_name(&p, name, err);
-    if (rc != PIER_OK)
-        return rc;
-    size_t i = 0;
-    while (i < params->n && !same_key(&params->v[i], &p))
-        i++;
-    param *old = i < params->n ? &params->v[i] : NULL;
+    param p = { 0 };
+    param *old = find_spelled(params, name);
+    if (old == NULL) {
+        pier_status rc = parse_name(&p, name, err);
+        if (rc != PIER_OK)
+            return rc;
+        size_t i = 0;
+        while (i < params->n && !same_key(&params->v[i], &p))
+            i++;
+        old = i < params->n ? &params->v[i] : NULL;
+    }
     if (value.st == PIER__ST_TEXT) {
         if (old != NULL && old->value.st == PIER__ST_TEXT &&
             old->text_cap > value.n) {
