@@ -28,6 +28,9 @@
  * A closed cursor is kept by its engine (one, spare_cursor) and reused by
  * the next query that needs no more columns: a point lookup then allocates
  * nothing. It keeps at most one arena block, so what it holds is bounded.
+ * It also remembers the last template it ran and what the scan found in
+ * it (templates up to SCANNED_MAX bytes): a query repeating the text and
+ * the boards skips step 1, whose outcome depends on nothing else.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +38,26 @@
 
 #include "engine/engine.h"
 
+/* A template that scanned cleanly, and its placeholders. */
+typedef struct scanned {
+    char *key;                 /* the template, then each board id the
+                                  query could read and a NUL */
+    size_t key_len;            /* 0: nothing remembered */
+    size_t key_cap;
+    size_t sql_len;            /* the template's part of the key */
+    pier__placeholder *holes;
+    size_t nholes;
+    size_t holes_cap;
+} scanned;
+
+/* Longer templates are scanned every time: a copy of each would stay with
+ * every open cursor, and their scan is not what a short lookup's is, a
+ * large share of the query. */
+#define SCANNED_MAX 4096
+
 struct pier_cursor {
     pier_engine *engine;       /* keeps the cursor once closed */
+    scanned scanned;           /* the template it last ran */
     pier__lake *lake;
     pier__reader *reader;      /* checked out until close */
     pier_row row;              /* handed out; its arena: this row's
@@ -382,6 +403,8 @@ typedef struct query_args {
     scan *scan;
     const char *sql;
     size_t len;
+    pier_cursor *spare;        /* the engine's spare, taken by pier_query;
+                                  NULL once a cursor was made of it */
 } query_args;
 
 static void cursor_free(pier_cursor *c)
@@ -389,14 +412,77 @@ static void cursor_free(pier_cursor *c)
     if (c == NULL)
         return;
     pier__arena_free(&c->row.arena);
+    free(c->scanned.key);
+    free(c->scanned.holes);
     free(c);
 }
 
-/* A cursor for n columns: the engine's spare if it has room, else a new
- * one (the struct, then its arrays). Its lake and reader are unset. */
-static pier_cursor *cursor_new(pier_engine *e, size_t n)
+/* Whether `t` is this template with these boards. */
+static bool scanned_matches(const scanned *t, const char *sql, size_t len,
+                            const char *const *ids, size_t nids)
 {
-    pier_cursor *c = atomic_exchange(&e->spare_cursor, NULL);
+    if (t->key_len == 0 || t->sql_len != len ||
+        memcmp(t->key, sql, len) != 0)
+        return false;
+    const char *p = t->key + len, *end = t->key + t->key_len;
+    for (size_t i = 0; i < nids; i++) {
+        size_t n = strlen(ids[i]) + 1;
+        if ((size_t)(end - p) < n || memcmp(p, ids[i], n) != 0)
+            return false;
+        p += n;
+    }
+    return p == end;
+}
+
+/* Remembers a template that scanned cleanly. Without the memory for it,
+ * nothing is remembered (and the next query scans). */
+static void scanned_keep(scanned *t, const char *sql, size_t len,
+                         const char *const *ids, size_t nids,
+                         const scan *s)
+{
+    t->key_len = 0;
+    if (len > SCANNED_MAX)
+        return;
+    size_t need = len;
+    for (size_t i = 0; i < nids; i++)
+        need += strlen(ids[i]) + 1;
+    if (need > t->key_cap) {
+        char *k = realloc(t->key, need);
+        if (k == NULL)
+            return;
+        t->key = k;
+        t->key_cap = need;
+    }
+    if (s->nholes > t->holes_cap) {
+        pier__placeholder *h = realloc(t->holes, s->nholes * sizeof *h);
+        if (h == NULL)
+            return;
+        t->holes = h;
+        t->holes_cap = s->nholes;
+    }
+    memcpy(t->key, sql, len);
+    char *p = t->key + len;
+    for (size_t i = 0; i < nids; i++) {
+        size_t n = strlen(ids[i]) + 1;
+        memcpy(p, ids[i], n);
+        p += n;
+    }
+    if (s->nholes > 0)
+        memcpy(t->holes, s->holes, s->nholes * sizeof *t->holes);
+    t->nholes = s->nholes;
+    t->sql_len = len;
+    t->key_len = need;
+}
+
+/* A cursor for n columns: *spare (taken from it) or else the engine's
+ * spare if it has room, else a new one (the struct, then its arrays). Its
+ * lake and reader are unset. */
+static pier_cursor *cursor_new(pier_engine *e, pier_cursor **spare, size_t n)
+{
+    pier_cursor *c = *spare;
+    *spare = NULL;
+    if (c == NULL)
+        c = atomic_exchange(&e->spare_cursor, NULL);
     if (c != NULL && c->cap < n) {
         cursor_free(c);
         c = NULL;
@@ -441,7 +527,7 @@ void pier__cursor_spare_free(pier_engine *e)
 /* Under the engine's lock, with the catalog at the reader's snapshot:
  * resolves the boards, prepares the statement and builds the cursor. */
 static pier_status compile_locked(pier_engine *e, pier__reader *r,
-                                  const query_args *a, int64_t version,
+                                  query_args *a, int64_t version,
                                   pier_cursor **out, pier__query_shape *shape,
                                   pier_error *err)
 {
@@ -465,7 +551,7 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
     pier_status rc = e->lake->ops->reader_prepare(r, &q, shape, err);
     if (rc != PIER_OK)
         return rc;
-    pier_cursor *c = cursor_new(e, shape->ncolumns);
+    pier_cursor *c = cursor_new(e, &a->spare, shape->ncolumns);
     if (c == NULL)
         return pier__oom(err);
     /* The names stay the reader's: they live until the next prepare or
@@ -566,7 +652,7 @@ static bool maybe_stale(pier_status rc)
  * changed. When they differ, the cache is reloaded (pier__engine_begin),
  * a new snapshot begun and everything done again.
  */
-static pier_status run_query(pier_engine *e, const query_args *a,
+static pier_status run_query(pier_engine *e, query_args *a,
                              pier__reader *r, const pier_params *params,
                              pier_cursor **out, pier_error *err)
 {
@@ -676,7 +762,18 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     scan s = { .ids = ids, .nids = nids, .cap = 8 };
     s.holes = s.inline_holes;
     size_t len = strlen(sql);
-    rc = scan_template(&s, sql, len, err);
+    query_args a = { ids, nids, &s, sql, len,
+                     atomic_exchange(&engine->spare_cursor, NULL) };
+    const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
+    bool rescan = known == NULL ||
+                  !scanned_matches(known, sql, len, ids, nids);
+    if (rescan) {
+        rc = scan_template(&s, sql, len, err);
+    } else {
+        for (size_t i = 0; i < known->nholes && rc == PIER_OK; i++)
+            rc = add_hole(&s, known->holes[i].offset, known->holes[i].len,
+                          known->holes[i].board, err);
+    }
     if (rc == PIER_OK && pier__tx_open_here(engine))
         rc = pier__fail(err, PIER_E_INVALID_ARGUMENT,
                         "this thread has a transaction open on the engine: "
@@ -687,11 +784,15 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     if (rc == PIER_OK)
         rc = engine->lake->ops->reader_open(engine->lake, &reader, err);
     pier_cursor *c = NULL;
-    query_args a = { ids, nids, &s, sql, len };
     if (rc == PIER_OK)
         rc = run_query(engine, &a, reader, params, &c, err);
+    /* The cursor made of the spare already knows this template. */
+    if (rc == PIER_OK && (rescan || !scanned_matches(&c->scanned, sql, len,
+                                                     ids, nids)))
+        scanned_keep(&c->scanned, sql, len, ids, nids, &s);
     if (s.holes != s.inline_holes)
         free(s.holes);
+    cursor_release(a.spare);                /* if no cursor was made */
     if (rc != PIER_OK) {
         engine->lake->ops->reader_close(reader);
         return rc;

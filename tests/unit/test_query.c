@@ -597,6 +597,33 @@ static void test_cursors_reused_start_afresh(void **state)
     pier_cursor_close(c);
 }
 
+/* A repeated template skips the scan, but only with the same boards: what
+ * {{board:NAME}} may name depends on them, and a refusal is never
+ * remembered. */
+static void test_template_remembered_with_its_boards(void **state)
+{
+    fixture *f = *state;
+    const char *sql = "SELECT id FROM {{board:other}} ORDER BY id";
+    pier_query_options o = with_other();
+    for (int i = 0; i < 2; i++) {
+        expect(f->e, "items", sql, NULL, &o,
+               "{\"id\":\"a\"}\n{\"id\":\"z\"}\n");
+        pier_error e = expect_fail(f->e, "items", sql, NULL, NULL,
+                                   PIER_E_ENTITY_NOT_ALLOWED);
+        assert_string_equal(e.board, "other");
+        assert_int_equal(e.offset, 15);
+    }
+    /* The same text for another board reads that board. */
+    expect(f->e, "other", "SELECT id FROM {{board}} WHERE id = 'a'", NULL,
+           NULL, "{\"id\":\"a\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'a'", NULL,
+           NULL, "{\"id\":\"a\"}\n");
+    expect(f->e, "other", "SELECT id FROM {{board}} WHERE id = 'z'", NULL,
+           NULL, "{\"id\":\"z\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'z'", NULL,
+           NULL, "");
+}
+
 static void test_parameters_from_json(void **state)
 {
     fixture *f = *state;
@@ -1338,6 +1365,7 @@ int main(void)
         T(test_params_reused_across_queries),
         T(test_bindings_do_not_outlive_their_query),
         T(test_cursors_reused_start_afresh),
+        T(test_template_remembered_with_its_boards),
         T(test_parameters_from_json),
         T(test_params_refusals),
         T(test_placeholder_unbound),
