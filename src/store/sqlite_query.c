@@ -120,6 +120,8 @@ struct pier__reader {
     size_t hole_cap;
     pier__arena bound;           /* the texts and blobs bound to `current`,
                                     emptied when its snapshot ends */
+    size_t max_bound;            /* SQLITE_LIMIT_LENGTH: the longest text
+                                    or blob SQLite binds */
 };
 
 static pier_status reader_fail(pier__reader *r, pier_error *err,
@@ -412,6 +414,7 @@ static pier_status reader_new(pier__sqlite_lake *l, pier__reader **out,
         goto done;
     }
     sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
+    r->max_bound = (size_t)sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1);
     /* temp_store stays at SQLite's default: the views are tiny, and a
      * large sort or GROUP BY must be free to spill to a temporary file
      * instead of growing the heap (bench_query measured +62 MB and a
@@ -1041,7 +1044,7 @@ pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
         break;
     case PIER__ST_TEXT:
     case PIER__ST_BLOB: {
-        if (c->n > (size_t)sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1)) {
+        if (c->n > r->max_bound) {
             rc = SQLITE_TOOBIG;
             break;
         }
