@@ -90,38 +90,41 @@ typedef struct allowed_board {
     bool rowid_column;       /* a column of its own is named "ROWID" */
 } allowed_board;
 
+/* The fields every query touches come first, so that they share a few
+ * cache lines; after them the statement list, then what only compiling
+ * a new statement or a view touches. */
 struct pier__reader {
     pier__sqlite_lake *lake;
     sqlite3 *db;
     pier__reader *next;          /* in the idle list */
-    sqlite3_stmt *get_version;   /* the catalog version */
-    bool colmeta;                /* sqlite3_column_table_name works */
+    stmt_rec *current;           /* the statement of the open query;
+                                    NULL once its snapshot ended */
+    int auth_mode;
     bool version_known;          /* the catalog version `version` was
                                     read when the lake file's data version
                                     (SQLITE_FCNTL_DATA_VERSION) was
                                     `data_version` */
     unsigned data_version;
     int64_t version;
-    int auth_mode;
     allowed_board *allowed;      /* boards the statement may read */
     size_t nallowed;
     size_t allowed_cap;
-    char denied[256];            /* what the authorizer refused first */
-    char denied_board[PIER__NAME_MAX + 1];
-    view_rec views[READER_VIEWS];
-    size_t nviews;
-    uint64_t tick;
-    stmt_rec *stmts[READER_STMTS];   /* most recently used first */
-    size_t nstmts;
-    stmt_rec *current;           /* the statement of the open query;
-                                    NULL once its snapshot ended */
-    pier__buf sql;               /* scratch: the expanded SQL */
-    size_t *hole_at;             /* where each placeholder landed in it */
-    size_t hole_cap;
     pier__arena bound;           /* the texts and blobs bound to `current`,
                                     emptied when its snapshot ends */
     size_t max_bound;            /* SQLITE_LIMIT_LENGTH: the longest text
                                     or blob SQLite binds */
+    size_t nviews;
+    uint64_t tick;
+    size_t nstmts;
+    stmt_rec *stmts[READER_STMTS];   /* most recently used first */
+    sqlite3_stmt *get_version;   /* the catalog version */
+    bool colmeta;                /* sqlite3_column_table_name works */
+    pier__buf sql;               /* scratch: the expanded SQL */
+    size_t *hole_at;             /* where each placeholder landed in it */
+    size_t hole_cap;
+    char denied[256];            /* what the authorizer refused first */
+    char denied_board[PIER__NAME_MAX + 1];
+    view_rec views[READER_VIEWS];
 };
 
 static pier_status reader_fail(pier__reader *r, pier_error *err,
