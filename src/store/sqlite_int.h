@@ -104,8 +104,9 @@ pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
                                             pier_error *err);
 
 /* sqlite_rows.c */
-/* The cell a SQLite value holds; bytes borrowed from the value. */
-pier__cell pier__sqlite_cell(sqlite3_value *v);
+/* The cell a SQLite value holds, into *out (in place: a cursor calls this
+ * for every value it reads); bytes borrowed from the value. */
+void pier__sqlite_cell(pier__cell *out, sqlite3_value *v);
 pier_status pier__sqlite_rows_write(pier__lake *lake, const pier__board *b,
                                     int mode, const pier__cell *cells,
                                     size_t nrows, int64_t stamp,

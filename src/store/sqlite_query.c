@@ -1088,8 +1088,8 @@ pier_status pier__sqlite_reader_step(pier__reader *r,
     int rc = sqlite3_step(s->stmt);
     if (rc == SQLITE_ROW) {
         for (size_t i = 0; i < s->ncolumns; i++)
-            s->cells[i] = pier__sqlite_cell(sqlite3_column_value(s->stmt,
-                                                                 (int)i));
+            pier__sqlite_cell(&s->cells[i],
+                              sqlite3_column_value(s->stmt, (int)i));
         *cells = s->cells;
         return PIER_OK;
     }
