@@ -417,12 +417,15 @@ static void cursor_free(pier_cursor *c)
     free(c);
 }
 
-/* Whether `t` is this template with these boards. */
-static bool scanned_matches(const scanned *t, const char *sql, size_t len,
+/* Whether `t` is this template (NUL-terminated) with these boards. A
+ * template holds no NUL, so strncmp stops within both texts and then
+ * finds the end of `sql` without a strlen of its own. */
+static bool scanned_matches(const scanned *t, const char *sql,
                             const char *const *ids, size_t nids)
 {
-    if (t->key_len == 0 || t->sql_len != len ||
-        memcmp(t->key, sql, len) != 0)
+    size_t len = t->sql_len;
+    if (t->key_len == 0 || strncmp(t->key, sql, len) != 0 ||
+        sql[len] != '\0')
         return false;
     const char *p = t->key + len, *end = t->key + t->key_len;
     for (size_t i = 0; i < nids; i++) {
@@ -761,12 +764,12 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
         return rc;
     scan s = { .ids = ids, .nids = nids, .cap = 8 };
     s.holes = s.inline_holes;
-    size_t len = strlen(sql);
-    query_args a = { ids, nids, &s, sql, len,
+    query_args a = { ids, nids, &s, sql, 0,
                      atomic_exchange(&engine->spare_cursor, NULL) };
     const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
-    bool rescan = known == NULL ||
-                  !scanned_matches(known, sql, len, ids, nids);
+    bool rescan = known == NULL || !scanned_matches(known, sql, ids, nids);
+    size_t len = rescan ? strlen(sql) : known->sql_len;
+    a.len = len;
     if (rescan) {
         rc = scan_template(&s, sql, len, err);
     } else {
@@ -787,8 +790,8 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     if (rc == PIER_OK)
         rc = run_query(engine, &a, reader, params, &c, err);
     /* The cursor made of the spare already knows this template. */
-    if (rc == PIER_OK && (rescan || !scanned_matches(&c->scanned, sql, len,
-                                                     ids, nids)))
+    if (rc == PIER_OK && (rescan || !scanned_matches(&c->scanned, sql, ids,
+                                                     nids)))
         scanned_keep(&c->scanned, sql, len, ids, nids, &s);
     if (s.holes != s.inline_holes)
         free(s.holes);

@@ -622,6 +622,15 @@ static void test_template_remembered_with_its_boards(void **state)
            NULL, "{\"id\":\"z\"}\n");
     expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'z'", NULL,
            NULL, "");
+    /* A template that begins another, or is begun by it, is another. */
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'a'", NULL,
+           NULL, "{\"id\":\"a\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}}", NULL, NULL,
+           "{\"id\":\"a\"}\n{\"id\":\"b\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'b'", NULL,
+           NULL, "{\"id\":\"b\"}\n");
+    expect_fail(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'b'; "
+                "DROP TABLE x", NULL, NULL, PIER_E_ENTITY_NOT_ALLOWED);
 }
 
 static void test_parameters_from_json(void **state)
