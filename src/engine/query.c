@@ -405,6 +405,7 @@ typedef struct query_args {
     size_t len;
     pier_cursor *spare;        /* the engine's spare, taken by pier_query;
                                   NULL once a cursor was made of it */
+    bool made_of_spare;        /* the query's cursor is that spare */
 } query_args;
 
 static void cursor_free(pier_cursor *c)
@@ -477,13 +478,14 @@ static void scanned_keep(scanned *t, const char *sql, size_t len,
     t->key_len = need;
 }
 
-/* A cursor for n columns: *spare (taken from it) or else the engine's
+/* A cursor for n columns: a->spare (taken from it) or else the engine's
  * spare if it has room, else a new one (the struct, then its arrays). Its
  * lake and reader are unset. */
-static pier_cursor *cursor_new(pier_engine *e, pier_cursor **spare, size_t n)
+static pier_cursor *cursor_new(pier_engine *e, query_args *a, size_t n)
 {
-    pier_cursor *c = *spare;
-    *spare = NULL;
+    pier_cursor *c = a->spare;
+    a->spare = NULL;
+    a->made_of_spare = c != NULL && c->cap >= n;
     if (c == NULL)
         c = atomic_exchange(&e->spare_cursor, NULL);
     if (c != NULL && c->cap < n) {
@@ -554,7 +556,7 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
     pier_status rc = e->lake->ops->reader_prepare(r, &q, shape, err);
     if (rc != PIER_OK)
         return rc;
-    pier_cursor *c = cursor_new(e, &a->spare, shape->ncolumns);
+    pier_cursor *c = cursor_new(e, a, shape->ncolumns);
     if (c == NULL)
         return pier__oom(err);
     /* The names stay the reader's: they live until the next prepare or
@@ -695,6 +697,7 @@ static pier_status run_query(pier_engine *e, query_args *a,
             pier_status vrc = e->lake->ops->reader_version(r, rc != PIER_OK,
                                                            &now, &verr);
             if (vrc == PIER_OK && now != version) {
+                a->made_of_spare = false;
                 cursor_release(c);
                 if (attempt == CATALOG_ATTEMPTS)
                     return pier__fail(err, PIER_E_READ_FAILED,
@@ -765,7 +768,7 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     scan s = { .ids = ids, .nids = nids, .cap = 8 };
     s.holes = s.inline_holes;
     query_args a = { ids, nids, &s, sql, 0,
-                     atomic_exchange(&engine->spare_cursor, NULL) };
+                     atomic_exchange(&engine->spare_cursor, NULL), false };
     const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
     bool rescan = known == NULL || !scanned_matches(known, sql, ids, nids);
     size_t len = rescan ? strlen(sql) : known->sql_len;
@@ -789,9 +792,8 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     pier_cursor *c = NULL;
     if (rc == PIER_OK)
         rc = run_query(engine, &a, reader, params, &c, err);
-    /* The cursor made of the spare already knows this template. */
-    if (rc == PIER_OK && (rescan || !scanned_matches(&c->scanned, sql, ids,
-                                                     nids)))
+    /* The spare knew this template; another cursor learns it. */
+    if (rc == PIER_OK && (rescan || !a.made_of_spare))
         scanned_keep(&c->scanned, sql, len, ids, nids, &s);
     if (s.holes != s.inline_holes)
         free(s.holes);
