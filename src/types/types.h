@@ -132,9 +132,9 @@ pier__fit pier__value_encode(pier__cell *out, const pier__value *v,
 pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
                             pier__type col, pier__arena *a);
 /* The same, but the text of a text or json value is the cell's own (which
- * must end with a NUL), valid as long as the cell's; only the text of
- * other kinds goes to `a`. For cursors, whose rows live no longer than
- * the statement's current row. */
+ * must end with a NUL), valid as long as the cell's, and a boolean's is
+ * static; only the text of other kinds goes to `a`. For cursors, whose
+ * rows live no longer than the statement's current row. */
 pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
                           pier__type col, pier__arena *a);
 
