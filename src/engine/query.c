@@ -30,8 +30,16 @@
  * nothing. It keeps at most one arena block, so what it holds is bounded.
  * It also remembers the last template it ran and what the scan found in
  * it (templates up to SCANNED_MAX bytes): a query repeating the text and
- * the boards skips step 1, whose outcome depends on nothing else.
+ * the boards skips step 1, whose outcome depends on nothing else. And it
+ * remembers what step 2 made of it, the reader's prepare (its epoch and
+ * shape), the catalog version and, in its own arrays, the columns'
+ * types: while the catalog is at that version and the reader has
+ * prepared nothing since (reader_again), those are what compiling again
+ * would make, and step 2 is only the lock (so a query still waits for
+ * another thread's transaction) and the version check after the first
+ * step, as always.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +56,10 @@ typedef struct scanned {
     pier__placeholder *holes;
     size_t nholes;
     size_t holes_cap;
+    bool compiled;             /* the fields below, and the cursor's names
+                                  and types, are this template's compile */
+    int64_t version;           /* the catalog version it compiled against */
+    pier__query_shape shape;   /* what the reader's prepare made of it */
 } scanned;
 
 /* Longer templates are scanned every time: a copy of each would stay with
@@ -406,6 +418,10 @@ typedef struct query_args {
     pier_cursor *spare;        /* the engine's spare, taken by pier_query;
                                   NULL once a cursor was made of it */
     bool made_of_spare;        /* the query's cursor is that spare */
+    const scanned *known;      /* the spare's memory of this template, if
+                                  it compiled it; NULL once tried */
+    int64_t version;           /* out: what the query compiled against */
+    pier__query_shape shape;   /* out: and what it prepared */
 } query_args;
 
 static void cursor_free(pier_cursor *c)
@@ -559,6 +575,7 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
     pier_cursor *c = cursor_new(e, a, shape->ncolumns);
     if (c == NULL)
         return pier__oom(err);
+    c->scanned.compiled = false;           /* its arrays change below */
     /* The names stay the reader's: they live until the next prepare or
      * reader_close, and the cursor holds the reader until it closes. The
      * types are copied: the catalog may change while the cursor is open. */
@@ -676,7 +693,18 @@ static pier_status run_query(pier_engine *e, query_args *a,
             began = true;
         }
         int64_t version = e->catalog.version;
-        rc = compile_locked(e, r, a, version, &c, &shape, err);
+        const scanned *known = a->known;
+        a->known = NULL;
+        if (!began && known != NULL && known->version == version &&
+            e->lake->ops->reader_again(r, known->shape.epoch)) {
+            /* The spare compiled this: its names and types are this
+             * compile's (see the top). */
+            shape = known->shape;
+            c = cursor_new(e, a, shape.ncolumns);
+            assert(c != NULL && a->made_of_spare);
+        } else {
+            rc = compile_locked(e, r, a, version, &c, &shape, err);
+        }
         if (began)
             rc = pier__engine_end(e, rc, err);
         else
@@ -717,6 +745,8 @@ static pier_status run_query(pier_engine *e, query_args *a,
             cursor_release(c);
             return rc;
         }
+        a->version = version;
+        a->shape = shape;
         *out = c;
         return PIER_OK;
     }
@@ -767,12 +797,13 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
         return rc;
     scan s = { .ids = ids, .nids = nids, .cap = 8 };
     s.holes = s.inline_holes;
-    query_args a = { ids, nids, &s, sql, 0,
-                     atomic_exchange(&engine->spare_cursor, NULL), false };
+    query_args a = { .ids = ids, .nids = nids, .scan = &s, .sql = sql,
+                     .spare = atomic_exchange(&engine->spare_cursor, NULL) };
     const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
     bool rescan = known == NULL || !scanned_matches(known, sql, ids, nids);
     size_t len = rescan ? strlen(sql) : known->sql_len;
     a.len = len;
+    a.known = !rescan && known->compiled ? known : NULL;
     if (rescan) {
         rc = scan_template(&s, sql, len, err);
     } else {
@@ -792,9 +823,15 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     pier_cursor *c = NULL;
     if (rc == PIER_OK)
         rc = run_query(engine, &a, reader, params, &c, err);
-    /* The spare knew this template; another cursor learns it. */
-    if (rc == PIER_OK && (rescan || !a.made_of_spare))
-        scanned_keep(&c->scanned, sql, len, ids, nids, &s);
+    /* The spare knew this template; another cursor learns it. Either
+     * remembers this compile. */
+    if (rc == PIER_OK) {
+        if (rescan || !a.made_of_spare)
+            scanned_keep(&c->scanned, sql, len, ids, nids, &s);
+        c->scanned.compiled = true;
+        c->scanned.version = a.version;
+        c->scanned.shape = a.shape;
+    }
     if (s.holes != s.inline_holes)
         free(s.holes);
     cursor_release(a.spare);                /* if no cursor was made */

@@ -60,6 +60,8 @@ typedef struct pier__sqlite_lake {
     pier__reader *readers_idle;    /* idle readers, most recent first */
     size_t nreaders_idle;
     size_t nreaders_busy;          /* checked out (open cursors) */
+    uint64_t readers_made;         /* ever opened; each reader's number
+                                      makes its prepares' epochs its own */
     int busy_timeout_ms;           /* pier_open's setup and the readers */
 } pier__sqlite_lake;
 
@@ -170,6 +172,7 @@ pier_status pier__sqlite_reader_step(pier__reader *r,
                                      pier_error *err);
 pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
                                         int64_t *version, pier_error *err);
+bool pier__sqlite_reader_again(pier__reader *r, uint64_t epoch);
 void pier__sqlite_reader_restart(pier__reader *r);
 void pier__sqlite_reader_close(pier__reader *r);
 

@@ -39,6 +39,11 @@
  *   everything only while the reader runs its own statements
  *   (AUTH_INTERNAL); a user statement is prepared, and stepped (SQLite may
  *   re-prepare it after a schema change), under the user policy.
+ * - Every prepare takes a new epoch (the reader's number in the high 32
+ *   bits, so no two readers of a lake share one) and forgets `last`; a
+ *   successful one sets `last` to its statement. While the epoch is the
+ *   one a prepare handed out, nothing has changed the policy, the views or
+ *   the statement since, so reader_again may make it current as it is.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -99,6 +104,8 @@ struct pier__reader {
     pier__reader *next;          /* in the idle list */
     stmt_rec *current;           /* the statement of the open query;
                                     NULL once its snapshot ended */
+    uint64_t epoch;              /* of the latest prepare */
+    stmt_rec *last;              /* what it prepared; NULL if it failed */
     int auth_mode;
     bool version_known;          /* the catalog version `version` was
                                     read when the lake file's data version
@@ -349,6 +356,7 @@ static void forget_statements(pier__reader *r)
         stmt_free(r->stmts[i]);
     r->nstmts = 0;
     r->current = NULL;
+    r->last = NULL;
 }
 
 static void reader_free(pier__reader *r)
@@ -381,13 +389,14 @@ static pier_status reader_stmt(pier__reader *r, const char *sql,
  * attached databases, defensive, untrusted schema, double-quoted strings
  * refused (a double-quoted name is always an identifier), and the
  * authorizer installed before the first user statement. */
-static pier_status reader_new(pier__sqlite_lake *l, pier__reader **out,
-                              pier_error *err)
+static pier_status reader_new(pier__sqlite_lake *l, uint64_t number,
+                              pier__reader **out, pier_error *err)
 {
     pier__reader *r = calloc(1, sizeof *r);
     if (r == NULL)
         return pier__oom(err);
     r->lake = l;
+    r->epoch = number << 32;
     pier__buf_init(&r->sql);
     pier__arena_init(&r->bound);
     pier_status rc = PIER_OK;
@@ -554,12 +563,13 @@ pier_status pier__sqlite_reader_open(pier__lake *lake, pier__reader **out,
         l->nreaders_idle--;
     }
     l->nreaders_busy++;
+    uint64_t number = ++l->readers_made;
     pthread_mutex_unlock(&l->readers_lock);
     pier_status rc = PIER_OK;
     if (r != NULL)
         r->next = NULL;
     else
-        rc = reader_new(l, &r, err);
+        rc = reader_new(l, number, &r, err);
     if (rc != PIER_OK) {
         pthread_mutex_lock(&l->readers_lock);
         l->nreaders_busy--;
@@ -936,6 +946,8 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
                                         pier_error *err)
 {
     r->current = NULL;
+    r->epoch++;
+    r->last = NULL;
     /* The policy first: views and statements below are judged by it. */
     if (q->nboards > r->allowed_cap) {
         void *p = realloc(r->allowed, q->nboards * sizeof *r->allowed);
@@ -1015,6 +1027,7 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
     memmove(&r->stmts[1], &r->stmts[0], i * sizeof *r->stmts);
     r->stmts[0] = s;
     r->current = s;
+    r->last = s;
     r->auth_mode = AUTH_USER;  /* stepping may re-prepare: same policy */
     *shape = (pier__query_shape){
         .ncolumns = s->ncolumns,
@@ -1022,8 +1035,21 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
         .origins = s->origins,
         .nparams = s->nparams,
         .params = (const char *const *)s->params,
+        .epoch = r->epoch,
     };
     return PIER_OK;
+}
+
+/* The views' and statements' recency is not refreshed here: a query run
+ * again this way may see its view or statement evicted by another one's
+ * prepare sooner than it would have, and is then prepared anew. */
+bool pier__sqlite_reader_again(pier__reader *r, uint64_t epoch)
+{
+    if (r->last == NULL || r->epoch != epoch)
+        return false;
+    r->current = r->last;
+    r->auth_mode = AUTH_USER;
+    return true;
 }
 
 /*

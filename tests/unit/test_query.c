@@ -633,6 +633,74 @@ static void test_template_remembered_with_its_boards(void **state)
                 "DROP TABLE x", NULL, NULL, PIER_E_ENTITY_NOT_ALLOWED);
 }
 
+/* Checks one row of "SELECT id, ts FROM {{board}} WHERE id = :id" for
+ * id a: its columns' types and values. */
+static void expect_typed_a(pier_engine *e, const pier_params *p)
+{
+    pier_cursor *c = NULL;
+    pier_error err;
+    assert_int_equal(pier_query(&c, e, "items", "SELECT id, ts FROM "
+                                "{{board}} WHERE id = :id", p, NULL, &err),
+                     PIER_OK);
+    assert_int_equal(pier_cursor_column_count(c), 2);
+    assert_string_equal(pier_cursor_column_name(c, 1), "ts");
+    assert_string_equal(pier_cursor_column_type(c, 1), "timestamp");
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_non_null(row);
+    assert_int_equal(pier_row_value(row, 1)->kind, PIER_KIND_TIMESTAMP);
+    assert_string_equal(pier_row_value(row, 1)->text,
+                        "2026-01-02T01:04:05.500000Z");
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_null(row);
+    pier_cursor_close(c);
+}
+
+/* A query run again uses what its last compile made only while nothing
+ * it depends on changed: other templates compiled in between (on the same
+ * reader or another, one of them failing after compiling), cursors held
+ * open, a column added. */
+static void test_compiled_query_reused_only_while_valid(void **state)
+{
+    fixture *f = *state;
+    pier_params *p = pier_params_new();
+    pier_error err;
+    assert_int_equal(pier_params_set_text(p, ":id", "a", &err), PIER_OK);
+    expect_typed_a(f->e, p);
+    expect_typed_a(f->e, p);
+    /* Another template on the same reader, failing after it compiled. */
+    expect_fail(f->e, "items", "SELECT name FROM {{board}} WHERE id = :x",
+                p, NULL, PIER_E_PLACEHOLDER_UNBOUND);
+    expect_typed_a(f->e, p);
+    /* Cursors held open: the next queries take other readers. */
+    pier_cursor *held = NULL, *held2 = NULL;
+    assert_int_equal(pier_query(&held, f->e, "items", "SELECT * FROM "
+                                "{{board}}", NULL, NULL, &err), PIER_OK);
+    expect_typed_a(f->e, p);
+    assert_int_equal(pier_query(&held2, f->e, "items", "SELECT flag FROM "
+                                "{{board}} WHERE id = 'b'", NULL, NULL,
+                                &err), PIER_OK);
+    expect_fail(f->e, "items", "SELECT huge, ts FROM {{board}} WHERE id = "
+                ":missing", p, NULL, PIER_E_PLACEHOLDER_UNBOUND);
+    expect_typed_a(f->e, p);
+    pier_cursor_close(held);
+    expect_typed_a(f->e, p);
+    pier_cursor_close(held2);
+    expect_typed_a(f->e, p);
+    /* A column added by this engine: SELECT * shows it at once. */
+    const char *all = "SELECT * FROM {{board:other}} WHERE id = 'z'";
+    pier_query_options o = with_other();
+    expect(f->e, "items", all, NULL, &o,
+           "{\"id\":\"z\",\"updated_at\":\"" T0_TEXT "\",\"state\":null,"
+           "\"v\":2}\n");
+    ins(f->e, "other", "{\"id\":\"y\",\"w\":true}");
+    expect(f->e, "items", all, NULL, &o,
+           "{\"id\":\"z\",\"updated_at\":\"" T0_TEXT "\",\"state\":null,"
+           "\"v\":2,\"w\":null}\n");
+    expect_typed_a(f->e, p);
+    pier_params_free(p);
+}
+
 static void test_parameters_from_json(void **state)
 {
     fixture *f = *state;
@@ -1375,6 +1443,7 @@ int main(void)
         T(test_bindings_do_not_outlive_their_query),
         T(test_cursors_reused_start_afresh),
         T(test_template_remembered_with_its_boards),
+        T(test_compiled_query_reused_only_while_valid),
         T(test_parameters_from_json),
         T(test_params_refusals),
         T(test_placeholder_unbound),
