@@ -10,6 +10,7 @@
 #define PIER_ENGINE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "base/base.h"
 #include "catalog/catalog.h"
@@ -30,6 +31,9 @@ struct pier_engine {
     pier_tx *tx;               /* guarded by lock: the open pier_tx */
     pier__feed feed;           /* the change feed's shared state */
     bool feed_open;            /* pier__feed_open succeeded */
+    _Atomic(pier_cursor *) spare_cursor; /* the last closed cursor, kept
+                                  for the next query (query.c); NULL:
+                                  none */
 };
 
 /* A write in progress: one call on its own, or one write of a pier_tx. */
@@ -139,7 +143,8 @@ pier_status pier__write_delete(pier__write *w, const char *board,
 
 /* A row handed to the caller: by pier_row_get and pier_board_scan (names,
  * values and texts all in the arena), or by a cursor (names and values
- * are the cursor's; only the texts live in the arena, reset per row). */
+ * are the cursor's; text and json values' texts are SQLite's, and only
+ * the other values' texts live in the arena, reset per row). */
 struct pier_row {
     pier__arena arena;
     size_t ncolumns;
@@ -154,9 +159,16 @@ void pier__row_json(pier__buf *b, const pier_row *row);
  * or, with type NULL, a computed value by its storage class (integer:
  * bigint, real: double, text: text, blob: text of its bytes in
  * hexadecimal, null: null). PIER__FIT_CONFLICT if the cell is no encoding
- * of `type`. */
+ * of `type`. With `borrow`, a text is not copied but left in the cell (or
+ * in static storage), as pier__cell_view does. */
 pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
-                           const pier__type *type, pier__arena *a);
+                           const pier__type *type, pier__arena *a,
+                           bool borrow);
+
+/* ---- queries (query.c) ---- */
+
+/* Frees the cursor kept for reuse (pier_close). */
+void pier__cursor_spare_free(pier_engine *e);
 
 /* ---- query parameters (params.c) ---- */
 

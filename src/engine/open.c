@@ -105,6 +105,7 @@ PIER_API void pier_close(pier_engine **engine)
         pier__feed_close(&e->feed);
     if (e->lake != NULL)
         e->lake->ops->close(e->lake);
+    pier__cursor_spare_free(e);
     free(e->touched);
     pier__catalog_clear(&e->catalog);
     pthread_mutex_destroy(&e->lock);

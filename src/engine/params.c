@@ -7,7 +7,12 @@
  * name again replaces its value. Names and texts are copied: the caller's
  * strings may go once a setter returns. Values keep their SQLite storage
  * class (a boolean is the integer 0 or 1) and are bound, never spliced
- * into the SQL.
+ * into the SQL (the lake copies what it binds, so a set may change after
+ * a query without changing the query).
+ *
+ * Setting a name that is already set allocates nothing when the new value
+ * is no text or fits the old text's buffer: a loop of queries resetting
+ * one parameter each time keeps one buffer.
  */
 #include <limits.h>
 #include <math.h>
@@ -24,6 +29,8 @@ typedef struct param {
     char *name;           /* without its prefix; NULL when numbered */
     long number;          /* numbered: 1 and up */
     pier__cell value;     /* TEXT owns value.p */
+    size_t text_cap;      /* TEXT: bytes value.p has room for, the NUL
+                             included */
 } param;
 
 struct pier_params {
@@ -54,7 +61,8 @@ PIER_API void pier_params_free(pier_params *params)
     free(params);
 }
 
-/* Parses a parameter's name into its prefix, name and number. */
+/* Parses a parameter's name into its prefix, name and number. The name is
+ * `name`'s own, borrowed: set() copies it when it keeps it. */
 static pier_status parse_name(param *out, const char *name, pier_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -91,8 +99,8 @@ static pier_status parse_name(param *out, const char *name, pier_error *err)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "query parameter name '%s' is empty or holds "
                           "white space or control characters", name);
-    out->name = pier__strndup(bare, n);
-    return out->name != NULL ? PIER_OK : pier__oom(err);
+    out->name = (char *)bare;
+    return PIER_OK;
 }
 
 static bool same_key(const param *a, const param *b)
@@ -104,6 +112,25 @@ static bool same_key(const param *a, const param *b)
     return strcmp(a->name, b->name) == 0;
 }
 
+/* The named parameter spelled exactly `name` (":id" or "id"), if it is
+ * set: a spelling that was parsed and checked once need not be again. */
+static param *find_spelled(pier_params *params, const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    char c = name[0];
+    bool prefixed = c == ':' || c == '$' || c == '@';
+    for (size_t i = 0; i < params->n; i++) {
+        param *p = &params->v[i];
+        if (p->prefix == '?')
+            continue;
+        if (prefixed ? p->prefix == c && strcmp(p->name, name + 1) == 0
+                     : p->prefix == 0 && strcmp(p->name, name) == 0)
+            return p;
+    }
+    return NULL;
+}
+
 /* Sets `name` to `value` (whose text, if any, is copied). */
 static pier_status set(pier_params *params, const char *name,
                        pier__cell value, pier_error *err)
@@ -112,24 +139,45 @@ static pier_status set(pier_params *params, const char *name,
     if (params == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "no parameters to set");
-    param p;
-    pier_status rc = parse_name(&p, name, err);
-    if (rc != PIER_OK)
-        return rc;
+    param p = { 0 };
+    param *old = find_spelled(params, name);
+    if (old == NULL) {
+        pier_status rc = parse_name(&p, name, err);
+        if (rc != PIER_OK)
+            return rc;
+        size_t i = 0;
+        while (i < params->n && !same_key(&params->v[i], &p))
+            i++;
+        old = i < params->n ? &params->v[i] : NULL;
+    }
     if (value.st == PIER__ST_TEXT) {
-        char *copy = pier__strndup(value.p, value.n);
-        if (copy == NULL) {
-            param_release(&p);
-            return pier__oom(err);
+        if (old != NULL && old->value.st == PIER__ST_TEXT &&
+            old->text_cap > value.n) {
+            char *t = (char *)old->value.p;
+            memmove(t, value.p, value.n);    /* it may be this very text */
+            t[value.n] = '\0';
+            old->value.n = value.n;
+            return PIER_OK;
         }
+        char *copy = pier__strndup(value.p, value.n);
+        if (copy == NULL)
+            return pier__oom(err);
         value.p = copy;
+        p.text_cap = value.n + 1;
+    }
+    if (old != NULL) {
+        if (old->value.st == PIER__ST_TEXT)
+            free((char *)old->value.p);
+        old->value = value;
+        old->text_cap = p.text_cap;
+        return PIER_OK;
     }
     p.value = value;
-    for (size_t i = 0; i < params->n; i++) {
-        if (same_key(&params->v[i], &p)) {
-            param_release(&params->v[i]);
-            params->v[i] = p;
-            return PIER_OK;
+    if (p.name != NULL) {
+        p.name = pier__strdup(p.name);
+        if (p.name == NULL) {
+            param_release(&p);
+            return pier__oom(err);
         }
     }
     if (params->n == params->cap) {

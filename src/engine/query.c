@@ -19,23 +19,65 @@
  * commit beside it (WAL), and it reads its own snapshot until it ends.
  *
  * Memory: a cursor is one allocation (its arrays follow the struct) plus
- * its row's arena, which holds only the current row's texts and is reset
- * for each row, so streaming any number of rows takes constant memory.
+ * its row's arena, which holds only the current row's computed texts and
+ * is reset for each row, so streaming any number of rows takes constant
+ * memory. A text or json value's text is not copied: it is SQLite's, valid
+ * until the statement steps again, which only the next pier_cursor_next or
+ * pier_cursor_close does (exactly how long the row may be used).
+ *
+ * A closed cursor is kept by its engine (one, spare_cursor) and reused by
+ * the next query that needs no more columns: a point lookup then allocates
+ * nothing. It keeps at most one arena block, so what it holds is bounded.
+ * It also remembers the last template it ran and what the scan found in
+ * it (templates up to SCANNED_MAX bytes): a query repeating the text and
+ * the boards skips step 1, whose outcome depends on nothing else. And it
+ * remembers what step 2 made of it, the reader's prepare (its epoch and
+ * shape), the catalog version and, in its own arrays, the columns'
+ * types: while the catalog is at that version and the reader has
+ * prepared nothing since (reader_again), those are what compiling again
+ * would make, and step 2 is only the lock (so a query still waits for
+ * another thread's transaction) and the version check after the first
+ * step, as always.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
 
+/* A template that scanned cleanly, and its placeholders. */
+typedef struct scanned {
+    char *key;                 /* the template, then each board id the
+                                  query could read and a NUL */
+    size_t key_len;            /* 0: nothing remembered */
+    size_t key_cap;
+    size_t sql_len;            /* the template's part of the key */
+    pier__placeholder *holes;
+    size_t nholes;
+    size_t holes_cap;
+    bool compiled;             /* the fields below, and the cursor's names
+                                  and types, are this template's compile */
+    int64_t version;           /* the catalog version it compiled against */
+    pier__query_shape shape;   /* what the reader's prepare made of it */
+} scanned;
+
+/* Longer templates are scanned every time: a copy of each would stay with
+ * every open cursor, and their scan is not what a short lookup's is, a
+ * large share of the query. */
+#define SCANNED_MAX 4096
+
 struct pier_cursor {
+    pier_engine *engine;       /* keeps the cursor once closed */
+    scanned scanned;           /* the template it last ran */
     pier__lake *lake;
     pier__reader *reader;      /* checked out until close */
-    pier_row row;              /* handed out; its arena: this row's texts */
+    pier_row row;              /* handed out; its arena: this row's
+                                  computed texts */
     size_t ncolumns;
-    const pier__type **types;  /* per column; NULL: computed */
-    const char **type_names;   /* per column; NULL: computed */
-    pier__type *type_store;
+    size_t cap;                /* columns its arrays have room for */
+    pier__type *types;         /* per column; kind NULL (no column's type):
+                                  computed */
     const pier__cell *first;   /* the first row, stepped to by pier_query;
                                   NULL once handed out or if none */
     bool done;                 /* the statement has no more rows */
@@ -49,21 +91,35 @@ struct pier_cursor {
 
 /* ---- the template ---- */
 
+/* A keyword and its length, so that most identifiers are passed over on
+ * their length and first letter alone. */
+typedef struct keyword {
+    const char *word;          /* lower case */
+    size_t len;
+} keyword;
+
+#define KW(w) { w, sizeof w - 1 }
+
 /* Statements a query can never be; refused by name before SQLite parses
  * anything (the authorizer and the read-only check refuse them too). */
-static const char *const refused_keywords[] = {
-    "alter", "analyze", "attach", "begin", "commit", "create", "delete",
-    "detach", "drop", "end", "explain", "insert", "pragma", "reindex",
-    "release", "replace", "rollback", "savepoint", "update", "vacuum",
+static const keyword refused_keywords[] = {
+    KW("alter"), KW("analyze"), KW("attach"), KW("begin"), KW("commit"),
+    KW("create"), KW("delete"), KW("detach"), KW("drop"), KW("end"),
+    KW("explain"), KW("insert"), KW("pragma"), KW("reindex"),
+    KW("release"), KW("replace"), KW("rollback"), KW("savepoint"),
+    KW("update"), KW("vacuum"),
 };
 
 /* Keywords that only ever begin a write or a schema change: SQLite lets
  * none of them stand for a name, so outside literals, quoted names and
  * comments they cannot occur in a read-only statement at all (a write in a
  * CTE included). */
-static const char *const write_keywords[] = {
-    "alter", "create", "delete", "drop", "insert", "update",
+static const keyword write_keywords[] = {
+    KW("alter"), KW("create"), KW("delete"), KW("drop"), KW("insert"),
+    KW("update"),
 };
+
+#undef KW
 
 #define RESERVED_PREFIX "_pier_"
 #define RESERVED_LEN 6
@@ -77,27 +133,58 @@ typedef struct scan {
     pier__placeholder inline_holes[8];   /* most templates need no more */
 } scan;
 
-static bool ident_start(unsigned char c)
+/*
+ * What a byte can begin, for the scan: one table lookup per byte instead
+ * of a chain of comparisons (SQLite's tokenizer does the same, aiClass).
+ * Bytes from 0x80 are parts of UTF-8 sequences, which SQLite takes as
+ * identifier characters.
+ */
+enum {
+    CC_OTHER = 0,       /* an operator or punctuation: one byte */
+    CC_SPACE,           /* space, \t, \n, \v, \f, \r */
+    CC_IDENT,           /* A-Z, a-z, _, and every byte from 0x80 */
+    CC_DIGIT,           /* 0-9 */
+    CC_DOLLAR,          /* $: a parameter's prefix, inside a name a part */
+    CC_VAR,             /* : and @: a parameter's prefix */
+    CC_STRING,          /* ' */
+    CC_QUOTED,          /* ", `, [: a quoted identifier */
+    CC_MINUS,           /* - (a -- comment?) */
+    CC_SLASH,           /* / (a block comment?) */
+    CC_BRACE            /* { (a placeholder?) */
+};
+
+static const unsigned char char_class[128] = {
+/*         x0 x1 x2 x3 x4 x5 x6 x7 x8 x9 xa xb xc xd xe xf */
+/* 0x */    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0,
+/* 1x */    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* 2x */    1, 0, 7, 0, 4, 0, 0, 6, 0, 0, 0, 0, 0, 8, 0, 9,
+/* 3x */    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 0, 0, 0, 0, 0,
+/* 4x */    5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* 5x */    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 0, 0, 0, 2,
+/* 6x */    7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* 7x */    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 10, 0, 0, 0, 0,
+};
+
+static unsigned char char_class_of(unsigned char c)
 {
-    return ((c | 32) >= 'a' && (c | 32) <= 'z') || c == '_' || c >= 0x80;
+    return c < 0x80 ? char_class[c] : CC_IDENT;
 }
 
 static bool ident_part(unsigned char c)
 {
-    return ident_start(c) || (c >= '0' && c <= '9') || c == '$';
+    unsigned char k = char_class_of(c);
+    return k == CC_IDENT || k == CC_DIGIT || k == CC_DOLLAR;
 }
 
-/* Whether p[0..n) is one of the keywords (lower case) of `list`. Every
- * identifier of a template meets this: the cheap tests go first. */
-static bool keyword_in(const char *p, size_t n, const char *const *list,
+/* Whether p[0..n) is one of the keywords of `list`. Every identifier of a
+ * template meets this: the length and the first letter decide for most. */
+static bool keyword_in(const char *p, size_t n, const keyword *list,
                        size_t nlist)
 {
-    if (n < 3 || n > 9)
-        return false;
     char first = (char)(p[0] | 32);
     for (size_t k = 0; k < nlist; k++)
-        if (list[k][0] == first && strlen(list[k]) == n &&
-            pier__name_eq(p, n, list[k], n))
+        if (list[k].len == n && list[k].word[0] == first &&
+            pier__name_eq(p, n, list[k].word, n))
             return true;
     return false;
 }
@@ -224,70 +311,98 @@ static pier_status scan_template(scan *s, const char *sql, size_t n,
     size_t i = 0;
     while (i < n) {
         unsigned char c = (unsigned char)sql[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-            c == '\v') {
+        switch (char_class_of(c)) {
+        case CC_SPACE:
             i++;
-        } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
-            while (i < n && sql[i] != '\n')
-                i++;
-        } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
-            const char *end = NULL;
-            for (size_t k = i + 2; k + 1 < n && end == NULL; k++)
-                if (sql[k] == '*' && sql[k + 1] == '/')
-                    end = sql + k + 2;
-            i = end != NULL ? (size_t)(end - sql) : n;
-        } else if (c == '\'') {
+            continue;
+        case CC_MINUS:
+            if (i + 1 < n && sql[i + 1] == '-') {
+                while (i < n && sql[i] != '\n')
+                    i++;
+                continue;
+            }
+            break;
+        case CC_SLASH:
+            if (i + 1 < n && sql[i + 1] == '*') {
+                const char *end = NULL;
+                for (size_t k = i + 2; k + 1 < n && end == NULL; k++)
+                    if (sql[k] == '*' && sql[k + 1] == '/')
+                        end = sql + k + 2;
+                i = end != NULL ? (size_t)(end - sql) : n;
+                continue;
+            }
+            break;
+        case CC_STRING:
             i = skip_quoted(sql, n, i, '\'');
             first = false;
-        } else if (c == '"' || c == '`' || c == '[') {
+            continue;
+        case CC_QUOTED: {
             size_t end = skip_quoted(sql, n, i, (char)c);
             if (reserved_name(sql + i + 1, end - i - 1))
                 return refuse_name(sql + i + 1, end > i + 2 ? end - i - 2
                                                             : 0, i, err);
             i = end;
             first = false;
-        } else if (c == '{' && i + 1 < n && sql[i + 1] == '{') {
-            size_t len;
-            pier_status rc = placeholder(s, sql, n, i, &len, err);
-            if (rc != PIER_OK)
-                return rc;
-            i += len > 0 ? len : 1;
-            first = false;
-        } else if ((c == ':' || c == '$' || c == '@') && i + 1 < n &&
-                   ident_part((unsigned char)sql[i + 1])) {
-            for (i++; i < n && ident_part((unsigned char)sql[i]); i++)
-                ;
-            first = false;
-        } else if (ident_start(c)) {
+            continue;
+        }
+        case CC_BRACE:
+            if (i + 1 < n && sql[i + 1] == '{') {
+                size_t len;
+                pier_status rc = placeholder(s, sql, n, i, &len, err);
+                if (rc != PIER_OK)
+                    return rc;
+                i += len > 0 ? len : 1;
+                first = false;
+                continue;
+            }
+            break;
+        case CC_VAR:
+        case CC_DOLLAR:
+            if (i + 1 < n && ident_part((unsigned char)sql[i + 1])) {
+                for (i++; i < n && ident_part((unsigned char)sql[i]); i++)
+                    ;
+                first = false;
+                continue;
+            }
+            break;
+        case CC_IDENT: {
             size_t start = i;
             while (i < n && ident_part((unsigned char)sql[i]))
                 i++;
-            if (reserved_name(sql + start, i - start))
-                return refuse_name(sql + start, i - start, start, err);
-            if (keyword_in(sql + start, i - start, write_keywords,
-                           sizeof write_keywords / sizeof *write_keywords) ||
-                (first && keyword_in(sql + start, i - start,
-                                     refused_keywords,
-                                     sizeof refused_keywords /
-                                         sizeof *refused_keywords))) {
+            size_t len = i - start;
+            if (reserved_name(sql + start, len))
+                return refuse_name(sql + start, len, start, err);
+            /* Every keyword refused has 3 to 9 letters. */
+            if (len >= 3 && len <= 9 &&
+                (keyword_in(sql + start, len, write_keywords,
+                            sizeof write_keywords / sizeof *write_keywords) ||
+                 (first && keyword_in(sql + start, len, refused_keywords,
+                                      sizeof refused_keywords /
+                                          sizeof *refused_keywords)))) {
                 pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
                            "a query is one read-only SELECT (or WITH ... "
-                           "SELECT): %.*s is not allowed", (int)(i - start),
+                           "SELECT): %.*s is not allowed", (int)len,
                            sql + start);
                 if (err != NULL)
                     err->offset = (int64_t)start;
                 return PIER_E_ENTITY_NOT_ALLOWED;
             }
             first = false;
-        } else if (c >= '0' && c <= '9') {
+            continue;
+        }
+        case CC_DIGIT:
             while (i < n && (ident_part((unsigned char)sql[i]) ||
                              sql[i] == '.'))
                 i++;
             first = false;
-        } else {
-            i++;
-            first = false;
+            continue;
+        default:
+            break;
         }
+        /* An operator, or a '-', '/', '{', ':', '@' or '$' that begins
+         * nothing: one byte of code. */
+        i++;
+        first = false;
     }
     return PIER_OK;
 }
@@ -300,6 +415,13 @@ typedef struct query_args {
     scan *scan;
     const char *sql;
     size_t len;
+    pier_cursor *spare;        /* the engine's spare, taken by pier_query;
+                                  NULL once a cursor was made of it */
+    bool made_of_spare;        /* the query's cursor is that spare */
+    const scanned *known;      /* the spare's memory of this template, if
+                                  it compiled it; NULL once tried */
+    int64_t version;           /* out: what the query compiled against */
+    pier__query_shape shape;   /* out: and what it prepared */
 } query_args;
 
 static void cursor_free(pier_cursor *c)
@@ -307,38 +429,126 @@ static void cursor_free(pier_cursor *c)
     if (c == NULL)
         return;
     pier__arena_free(&c->row.arena);
+    free(c->scanned.key);
+    free(c->scanned.holes);
     free(c);
 }
 
-/* A cursor sized for n columns: the struct, then its arrays. */
-static pier_cursor *cursor_new(size_t n)
+/* Whether `t` is this template (NUL-terminated) with these boards. A
+ * template holds no NUL, so strncmp stops within both texts and then
+ * finds the end of `sql` without a strlen of its own. */
+static bool scanned_matches(const scanned *t, const char *sql,
+                            const char *const *ids, size_t nids)
 {
-    size_t size = sizeof(pier_cursor) + n * (sizeof(pier_value) +
-                                             3 * sizeof(void *) +
-                                             sizeof(pier__type));
-    pier_cursor *c = calloc(1, size);
+    size_t len = t->sql_len;
+    if (t->key_len == 0 || strncmp(t->key, sql, len) != 0 ||
+        sql[len] != '\0')
+        return false;
+    const char *p = t->key + len, *end = t->key + t->key_len;
+    for (size_t i = 0; i < nids; i++) {
+        size_t n = strlen(ids[i]) + 1;
+        if ((size_t)(end - p) < n || memcmp(p, ids[i], n) != 0)
+            return false;
+        p += n;
+    }
+    return p == end;
+}
+
+/* Remembers a template that scanned cleanly. Without the memory for it,
+ * nothing is remembered (and the next query scans). */
+static void scanned_keep(scanned *t, const char *sql, size_t len,
+                         const char *const *ids, size_t nids,
+                         const scan *s)
+{
+    t->key_len = 0;
+    if (len > SCANNED_MAX)
+        return;
+    size_t need = len;
+    for (size_t i = 0; i < nids; i++)
+        need += strlen(ids[i]) + 1;
+    if (need > t->key_cap) {
+        char *k = realloc(t->key, need);
+        if (k == NULL)
+            return;
+        t->key = k;
+        t->key_cap = need;
+    }
+    if (s->nholes > t->holes_cap) {
+        pier__placeholder *h = realloc(t->holes, s->nholes * sizeof *h);
+        if (h == NULL)
+            return;
+        t->holes = h;
+        t->holes_cap = s->nholes;
+    }
+    memcpy(t->key, sql, len);
+    char *p = t->key + len;
+    for (size_t i = 0; i < nids; i++) {
+        size_t n = strlen(ids[i]) + 1;
+        memcpy(p, ids[i], n);
+        p += n;
+    }
+    if (s->nholes > 0)
+        memcpy(t->holes, s->holes, s->nholes * sizeof *t->holes);
+    t->nholes = s->nholes;
+    t->sql_len = len;
+    t->key_len = need;
+}
+
+/* A cursor for n columns: a->spare (taken from it) or else the engine's
+ * spare if it has room, else a new one (the struct, then its arrays). Its
+ * lake and reader are unset. */
+static pier_cursor *cursor_new(pier_engine *e, query_args *a, size_t n)
+{
+    pier_cursor *c = a->spare;
+    a->spare = NULL;
+    a->made_of_spare = c != NULL && c->cap >= n;
     if (c == NULL)
-        return NULL;
-    pier__arena_init(&c->row.arena);
+        c = atomic_exchange(&e->spare_cursor, NULL);
+    if (c != NULL && c->cap < n) {
+        cursor_free(c);
+        c = NULL;
+    }
+    if (c == NULL) {
+        size_t size = sizeof(pier_cursor) +
+                      n * (sizeof(pier_value) + sizeof(pier__type));
+        c = calloc(1, size);
+        if (c == NULL)
+            return NULL;
+        pier__arena_init(&c->row.arena);
+        c->cap = n;
+        c->row.values = (pier_value *)(void *)(c + 1);
+        c->types = (pier__type *)(void *)(c->row.values + n);
+    }
+    c->engine = e;
+    c->lake = NULL;
+    c->reader = NULL;
     c->ncolumns = n;
     c->row.ncolumns = n;
-    char *p = (char *)(c + 1);
-    c->row.values = (pier_value *)(void *)p;
-    p += n * sizeof(pier_value);
-    c->row.names = (const char **)(void *)p;
-    p += n * sizeof(void *);
-    c->types = (const pier__type **)(void *)p;
-    p += n * sizeof(void *);
-    c->type_names = (const char **)(void *)p;
-    p += n * sizeof(void *);
-    c->type_store = (pier__type *)(void *)p;
+    c->first = NULL;
+    c->done = false;
+    c->failed = PIER_OK;
     return c;
+}
+
+/* Gives a cursor (its reader already returned) to its engine for the
+ * next query; the one kept before, if any, is freed. */
+static void cursor_release(pier_cursor *c)
+{
+    if (c == NULL)
+        return;
+    pier__arena_reset(&c->row.arena);
+    cursor_free(atomic_exchange(&c->engine->spare_cursor, c));
+}
+
+void pier__cursor_spare_free(pier_engine *e)
+{
+    cursor_free(atomic_exchange(&e->spare_cursor, NULL));
 }
 
 /* Under the engine's lock, with the catalog at the reader's snapshot:
  * resolves the boards, prepares the statement and builds the cursor. */
 static pier_status compile_locked(pier_engine *e, pier__reader *r,
-                                  const query_args *a, int64_t version,
+                                  query_args *a, int64_t version,
                                   pier_cursor **out, pier__query_shape *shape,
                                   pier_error *err)
 {
@@ -362,17 +572,19 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
     pier_status rc = e->lake->ops->reader_prepare(r, &q, shape, err);
     if (rc != PIER_OK)
         return rc;
-    pier_cursor *c = cursor_new(shape->ncolumns);
+    pier_cursor *c = cursor_new(e, a, shape->ncolumns);
     if (c == NULL)
         return pier__oom(err);
+    c->scanned.compiled = false;           /* its arrays change below */
+    /* The names stay the reader's: they live until the next prepare or
+     * reader_close, and the cursor holds the reader until it closes. The
+     * types are copied: the catalog may change while the cursor is open. */
+    c->row.names = (const char **)(void *)shape->names;
     for (size_t i = 0; i < shape->ncolumns; i++) {
-        c->row.names[i] = shape->names[i];
         const pier__query_origin *o = &shape->origins[i];
-        if (o->board < 0)
-            continue;
-        c->type_store[i] = boards[o->board]->columns[o->column].type;
-        c->types[i] = &c->type_store[i];
-        c->type_names[i] = pier__type_name(c->type_store[i]);
+        c->types[i] = o->board < 0
+            ? (pier__type){ PIER_KIND_NULL }
+            : boards[o->board]->columns[o->column].type;
     }
     *out = c;
     return PIER_OK;
@@ -462,7 +674,7 @@ static bool maybe_stale(pier_status rc)
  * changed. When they differ, the cache is reloaded (pier__engine_begin),
  * a new snapshot begun and everything done again.
  */
-static pier_status run_query(pier_engine *e, const query_args *a,
+static pier_status run_query(pier_engine *e, query_args *a,
                              pier__reader *r, const pier_params *params,
                              pier_cursor **out, pier_error *err)
 {
@@ -481,7 +693,18 @@ static pier_status run_query(pier_engine *e, const query_args *a,
             began = true;
         }
         int64_t version = e->catalog.version;
-        rc = compile_locked(e, r, a, version, &c, &shape, err);
+        const scanned *known = a->known;
+        a->known = NULL;
+        if (!began && known != NULL && known->version == version &&
+            e->lake->ops->reader_again(r, known->shape.epoch)) {
+            /* The spare compiled this: its names and types are this
+             * compile's (see the top). */
+            shape = known->shape;
+            c = cursor_new(e, a, shape.ncolumns);
+            assert(c != NULL && a->made_of_spare);
+        } else {
+            rc = compile_locked(e, r, a, version, &c, &shape, err);
+        }
         if (began)
             rc = pier__engine_end(e, rc, err);
         else
@@ -502,7 +725,8 @@ static pier_status run_query(pier_engine *e, const query_args *a,
             pier_status vrc = e->lake->ops->reader_version(r, rc != PIER_OK,
                                                            &now, &verr);
             if (vrc == PIER_OK && now != version) {
-                cursor_free(c);
+                a->made_of_spare = false;
+                cursor_release(c);
                 if (attempt == CATALOG_ATTEMPTS)
                     return pier__fail(err, PIER_E_READ_FAILED,
                                       "the catalog kept changing while the "
@@ -518,9 +742,11 @@ static pier_status run_query(pier_engine *e, const query_args *a,
             }
         }
         if (rc != PIER_OK) {
-            cursor_free(c);
+            cursor_release(c);
             return rc;
         }
+        a->version = version;
+        a->shape = shape;
         *out = c;
         return PIER_OK;
     }
@@ -600,8 +826,20 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
         return rc;
     scan s = { .ids = ids, .nids = nids, .cap = 8 };
     s.holes = s.inline_holes;
-    size_t len = strlen(sql);
-    rc = scan_template(&s, sql, len, err);
+    query_args a = { .ids = ids, .nids = nids, .scan = &s, .sql = sql,
+                     .spare = atomic_exchange(&engine->spare_cursor, NULL) };
+    const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
+    bool rescan = known == NULL || !scanned_matches(known, sql, ids, nids);
+    size_t len = rescan ? strlen(sql) : known->sql_len;
+    a.len = len;
+    a.known = !rescan && known->compiled ? known : NULL;
+    if (rescan) {
+        rc = scan_template(&s, sql, len, err);
+    } else {
+        for (size_t i = 0; i < known->nholes && rc == PIER_OK; i++)
+            rc = add_hole(&s, known->holes[i].offset, known->holes[i].len,
+                          known->holes[i].board, err);
+    }
     if (rc == PIER_OK && pier__tx_open_here(engine))
         rc = pier__fail(err, PIER_E_INVALID_ARGUMENT,
                         "this thread has a transaction open on the engine: "
@@ -612,11 +850,20 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     if (rc == PIER_OK)
         rc = engine->lake->ops->reader_open(engine->lake, &reader, err);
     pier_cursor *c = NULL;
-    query_args a = { ids, nids, &s, sql, len };
     if (rc == PIER_OK)
         rc = run_query(engine, &a, reader, params, &c, err);
+    /* The spare knew this template; another cursor learns it. Either
+     * remembers this compile. */
+    if (rc == PIER_OK) {
+        if (rescan || !a.made_of_spare)
+            scanned_keep(&c->scanned, sql, len, ids, nids, &s);
+        c->scanned.compiled = true;
+        c->scanned.version = a.version;
+        c->scanned.shape = a.shape;
+    }
     if (s.holes != s.inline_holes)
         free(s.holes);
+    cursor_release(a.spare);                /* if no cursor was made */
     if (rc != PIER_OK) {
         engine->lake->ops->reader_close(reader);
         return rc == PIER_E_QUERY_FAILED ? board_by_name(engine, err) : rc;
@@ -643,8 +890,11 @@ PIER_API const char *pier_cursor_column_name(const pier_cursor *cursor,
 PIER_API const char *pier_cursor_column_type(const pier_cursor *cursor,
                                              size_t i)
 {
-    return cursor != NULL && i < cursor->ncolumns ? cursor->type_names[i]
-                                                  : NULL;
+    if (cursor == NULL || i >= cursor->ncolumns ||
+        cursor->types[i].kind == PIER_KIND_NULL)
+        return NULL;
+    /* A type's name is static: nothing to keep per cursor. */
+    return pier__type_name(cursor->types[i]);
 }
 
 PIER_API pier_status pier_cursor_next(const pier_row **row,
@@ -674,13 +924,18 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
     pier__arena_reset(&c->row.arena);
     for (size_t i = 0; i < c->ncolumns; i++) {
         pier_value *v = &c->row.values[i];
-        pier__fit fit = pier__value_read(v, &cells[i], c->types[i],
-                                         &c->row.arena);
-        /* A compound SELECT takes its columns' origins from its first
-         * arm: a value from another arm may be no encoding of that
-         * column's type. It reads as what SQLite holds. */
+        /* The cells' texts are SQLite's (sqlite3_value_text: ended with
+         * a NUL), valid until the statement steps again: see the top. */
+        pier__fit fit = c->types[i].kind != PIER_KIND_NULL
+            ? pier__cell_view(v, &cells[i], c->types[i], &c->row.arena)
+            : PIER__FIT_CONFLICT;
+        /* A computed value reads as what SQLite holds; so does one that is
+         * no encoding of its column's type: a compound SELECT takes its
+         * columns' origins from its first arm, and a value from another
+         * arm may be anything. */
         if (fit == PIER__FIT_CONFLICT)
-            fit = pier__value_read(v, &cells[i], NULL, &c->row.arena);
+            fit = pier__value_read(v, &cells[i], NULL, &c->row.arena,
+                                   true);
         if (fit != PIER__FIT_OK) {
             c->failed = pier__oom(err);
             return c->failed;
@@ -695,5 +950,5 @@ PIER_API void pier_cursor_close(pier_cursor *cursor)
     if (cursor == NULL)
         return;
     cursor->lake->ops->reader_close(cursor->reader);
-    cursor_free(cursor);
+    cursor_release(cursor);
 }

@@ -31,10 +31,12 @@ static const char *infinity_text(double d)
 }
 
 pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
-                           const pier__type *type, pier__arena *a)
+                           const pier__type *type, pier__arena *a,
+                           bool borrow)
 {
     if (type != NULL)
-        return pier__cell_decode(out, cell, *type, a);
+        return borrow ? pier__cell_view(out, cell, *type, a)
+                      : pier__cell_decode(out, cell, *type, a);
     pier__type as = { PIER_KIND_TEXT };
     switch (cell->st) {
     case PIER__ST_INT:
@@ -46,7 +48,7 @@ pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
             const char *t = infinity_text(cell->d);
             *out = (pier_value){ .kind = PIER_KIND_DOUBLE,
                                  .as.real = cell->d, .len = strlen(t) };
-            out->text = pier__arena_strndup(a, t, out->len);
+            out->text = borrow ? t : pier__arena_strndup(a, t, out->len);
             return out->text != NULL ? PIER__FIT_OK : PIER__FIT_OOM;
         }
         break;
@@ -68,7 +70,8 @@ pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
     default:                       /* text, null */
         break;
     }
-    return pier__cell_decode(out, cell, as, a);
+    return borrow ? pier__cell_view(out, cell, as, a)
+                  : pier__cell_decode(out, cell, as, a);
 }
 
 /* The ReadFailed of a stored value that does not match its column's
@@ -103,7 +106,7 @@ static pier_status decode(pier_row *row, const pier__board *b,
             return pier__oom(err);
         row->names[i] = name;
         switch (pier__value_read(&row->values[i], &cells[i], &c->type,
-                                 &row->arena)) {
+                                 &row->arena, false)) {
         case PIER__FIT_OK:
             break;
         case PIER__FIT_OOM:

@@ -74,6 +74,8 @@ typedef struct pier__query_shape {
     const char *const *params; /* parameter i + 1 as spelled in the SQL
                                   (":n", "$n", "@n", "?3"); NULL for an
                                   anonymous "?" */
+    uint64_t epoch;            /* this prepare, for reader_again; no two
+                                  prepares of a lake share one */
 } pier__query_shape;
 
 typedef struct pier__lake_ops {
@@ -204,13 +206,20 @@ typedef struct pier__lake_ops {
      *         in the template). */
     pier_status (*reader_prepare)(pier__reader *r, const pier__query_text *q,
                                   pier__query_shape *shape, pier_error *err);
+    /* Prepares again what the prepare that gave shape->epoch prepared, if
+     * that was the reader's last prepare: the same statement, policy and
+     * shape (still borrowed as that prepare's). False when it was not
+     * (prepare then). Only a query compiled against the same catalog
+     * version may ask. */
+    bool (*reader_again)(pier__reader *r, uint64_t epoch);
     /* Binds parameter i (1-based) of the prepared statement; text and
      * blobs are copied. */
     pier_status (*reader_bind)(pier__reader *r, int i, const pier__cell *c,
                                pier_error *err);
     /* The next row of the prepared statement: *cells (one per column,
-     * borrowed until the next call), or NULL at the end, where the
-     * snapshot ends too. */
+     * borrowed until the next step, restart or close; a text cell's bytes
+     * end with a NUL, so cursors hand them out as they are), or NULL at
+     * the end, where the snapshot ends too. */
     pier_status (*reader_step)(pier__reader *r, const pier__cell **cells,
                                pier_error *err);
     /* The catalog version the reader's latest read of the lake saw: the

@@ -337,7 +337,8 @@ static void to_text_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_error(ctx, "_pier_to_text: unknown type", -1);
         return;
     }
-    pier__cell in = pier__sqlite_cell(argv[0]), out;
+    pier__cell in, out;
+    pier__sqlite_cell(&in, argv[0]);
     pier__arena a;
     pier__arena_init(&a);
     switch (pier__cell_to_text(&out, &in, from, &a)) {

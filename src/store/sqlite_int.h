@@ -60,6 +60,8 @@ typedef struct pier__sqlite_lake {
     pier__reader *readers_idle;    /* idle readers, most recent first */
     size_t nreaders_idle;
     size_t nreaders_busy;          /* checked out (open cursors) */
+    uint64_t readers_made;         /* ever opened; each reader's number
+                                      makes its prepares' epochs its own */
     int busy_timeout_ms;           /* pier_open's setup and the readers */
 } pier__sqlite_lake;
 
@@ -104,8 +106,9 @@ pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
                                             pier_error *err);
 
 /* sqlite_rows.c */
-/* The cell a SQLite value holds; bytes borrowed from the value. */
-pier__cell pier__sqlite_cell(sqlite3_value *v);
+/* The cell a SQLite value holds, into *out (in place: a cursor calls this
+ * for every value it reads); bytes borrowed from the value. */
+void pier__sqlite_cell(pier__cell *out, sqlite3_value *v);
 pier_status pier__sqlite_rows_write(pier__lake *lake, const pier__board *b,
                                     int mode, const pier__cell *cells,
                                     size_t nrows, int64_t stamp,
@@ -169,6 +172,7 @@ pier_status pier__sqlite_reader_step(pier__reader *r,
                                      pier_error *err);
 pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
                                         int64_t *version, pier_error *err);
+bool pier__sqlite_reader_again(pier__reader *r, uint64_t epoch);
 void pier__sqlite_reader_restart(pier__reader *r);
 void pier__sqlite_reader_close(pier__reader *r);
 

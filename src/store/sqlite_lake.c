@@ -473,6 +473,7 @@ static const pier__lake_ops sqlite_ops = {
     .reader_bind = pier__sqlite_reader_bind,
     .reader_step = pier__sqlite_reader_step,
     .reader_version = pier__sqlite_reader_version,
+    .reader_again = pier__sqlite_reader_again,
     .reader_restart = pier__sqlite_reader_restart,
     .reader_close = pier__sqlite_reader_close,
 };

@@ -39,6 +39,11 @@
  *   everything only while the reader runs its own statements
  *   (AUTH_INTERNAL); a user statement is prepared, and stepped (SQLite may
  *   re-prepare it after a schema change), under the user policy.
+ * - Every prepare takes a new epoch (the reader's number in the high 32
+ *   bits, so no two readers of a lake share one) and forgets `last`; a
+ *   successful one sets `last` to its statement. While the epoch is the
+ *   one a prepare handed out, nothing has changed the policy, the views or
+ *   the statement since, so reader_again may make it current as it is.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -73,7 +78,6 @@ typedef struct stmt_rec {
     char *key;               /* the template, NUL, the boards "a,b,": the
                                 expanded SQL follows from them */
     size_t key_len;
-    uint64_t hash;
     sqlite3_stmt *stmt;
     size_t ncolumns;
     char **names;
@@ -91,33 +95,43 @@ typedef struct allowed_board {
     bool rowid_column;       /* a column of its own is named "ROWID" */
 } allowed_board;
 
+/* The fields every query touches come first, so that they share a few
+ * cache lines; after them the statement list, then what only compiling
+ * a new statement or a view touches. */
 struct pier__reader {
     pier__sqlite_lake *lake;
     sqlite3 *db;
     pier__reader *next;          /* in the idle list */
-    sqlite3_stmt *get_version;   /* the catalog version */
-    bool colmeta;                /* sqlite3_column_table_name works */
+    stmt_rec *current;           /* the statement of the open query;
+                                    NULL once its snapshot ended */
+    uint64_t epoch;              /* of the latest prepare */
+    stmt_rec *last;              /* what it prepared; NULL if it failed */
+    int auth_mode;
     bool version_known;          /* the catalog version `version` was
                                     read when the lake file's data version
                                     (SQLITE_FCNTL_DATA_VERSION) was
                                     `data_version` */
     unsigned data_version;
     int64_t version;
-    int auth_mode;
     allowed_board *allowed;      /* boards the statement may read */
     size_t nallowed;
     size_t allowed_cap;
-    char denied[256];            /* what the authorizer refused first */
-    char denied_board[PIER__NAME_MAX + 1];
-    view_rec views[READER_VIEWS];
+    pier__arena bound;           /* the texts and blobs bound to `current`,
+                                    emptied when its snapshot ends */
+    size_t max_bound;            /* SQLITE_LIMIT_LENGTH: the longest text
+                                    or blob SQLite binds */
     size_t nviews;
     uint64_t tick;
-    stmt_rec *stmts[READER_STMTS];   /* most recently used first */
     size_t nstmts;
-    stmt_rec *current;           /* the statement of the open query */
+    stmt_rec *stmts[READER_STMTS];   /* most recently used first */
+    sqlite3_stmt *get_version;   /* the catalog version */
+    bool colmeta;                /* sqlite3_column_table_name works */
     pier__buf sql;               /* scratch: the expanded SQL */
     size_t *hole_at;             /* where each placeholder landed in it */
     size_t hole_cap;
+    char denied[256];            /* what the authorizer refused first */
+    char denied_board[PIER__NAME_MAX + 1];
+    view_rec views[READER_VIEWS];
 };
 
 static pier_status reader_fail(pier__reader *r, pier_error *err,
@@ -342,6 +356,7 @@ static void forget_statements(pier__reader *r)
         stmt_free(r->stmts[i]);
     r->nstmts = 0;
     r->current = NULL;
+    r->last = NULL;
 }
 
 static void reader_free(pier__reader *r)
@@ -356,6 +371,7 @@ static void reader_free(pier__reader *r)
     free(r->allowed);
     free(r->hole_at);
     pier__buf_free(&r->sql);
+    pier__arena_free(&r->bound);
     free(r);
 }
 
@@ -373,14 +389,16 @@ static pier_status reader_stmt(pier__reader *r, const char *sql,
  * attached databases, defensive, untrusted schema, double-quoted strings
  * refused (a double-quoted name is always an identifier), and the
  * authorizer installed before the first user statement. */
-static pier_status reader_new(pier__sqlite_lake *l, pier__reader **out,
-                              pier_error *err)
+static pier_status reader_new(pier__sqlite_lake *l, uint64_t number,
+                              pier__reader **out, pier_error *err)
 {
     pier__reader *r = calloc(1, sizeof *r);
     if (r == NULL)
         return pier__oom(err);
     r->lake = l;
+    r->epoch = number << 32;
     pier__buf_init(&r->sql);
+    pier__arena_init(&r->bound);
     pier_status rc = PIER_OK;
     if (sqlite3_open_v2(l->path, &r->db,
                         SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
@@ -408,6 +426,7 @@ static pier_status reader_new(pier__sqlite_lake *l, pier__reader **out,
         goto done;
     }
     sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
+    r->max_bound = (size_t)sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1);
     /* temp_store stays at SQLite's default: the views are tiny, and a
      * large sort or GROUP BY must be free to spill to a temporary file
      * instead of growing the heap (bench_query measured +62 MB and a
@@ -458,13 +477,16 @@ static pier_status step_one(pier__reader *r, sqlite3_stmt *st,
 
 /* Ends the statement's snapshot: resetting it ends SQLite's read
  * transaction. Nothing else is ever left open (no statement of the reader
- * runs in an explicit transaction). */
+ * runs in an explicit transaction). The statement is done with: a query
+ * that reached its end is not reset again when its cursor closes. */
 static void snapshot_end(pier__reader *r)
 {
     if (r->current != NULL) {
         sqlite3_reset(r->current->stmt);
         sqlite3_clear_bindings(r->current->stmt);
+        r->current = NULL;
     }
+    pier__arena_reset(&r->bound);  /* nothing is bound to them now */
     r->auth_mode = AUTH_INTERNAL;
     assert(sqlite3_get_autocommit(r->db));
 }
@@ -478,8 +500,9 @@ pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
      * transaction (the statement's, when it read the lake) saw that
      * version. */
     unsigned dv = 0;
+    /* A NULL schema name is "main" without the name lookup. */
     if (!fresh && r->version_known &&
-        sqlite3_file_control(r->db, "main", SQLITE_FCNTL_DATA_VERSION,
+        sqlite3_file_control(r->db, NULL, SQLITE_FCNTL_DATA_VERSION,
                              &dv) == SQLITE_OK &&
         dv == r->data_version) {
         *version = r->version;
@@ -489,7 +512,7 @@ pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
     pier_status rc = step_one(r, r->get_version, version, err);
     if (rc != PIER_OK)
         return rc;
-    r->version_known = sqlite3_file_control(r->db, "main",
+    r->version_known = sqlite3_file_control(r->db, NULL,
                                             SQLITE_FCNTL_DATA_VERSION,
                                             &r->data_version) == SQLITE_OK;
     r->version = *version;
@@ -540,12 +563,13 @@ pier_status pier__sqlite_reader_open(pier__lake *lake, pier__reader **out,
         l->nreaders_idle--;
     }
     l->nreaders_busy++;
+    uint64_t number = ++l->readers_made;
     pthread_mutex_unlock(&l->readers_lock);
     pier_status rc = PIER_OK;
     if (r != NULL)
         r->next = NULL;
     else
-        rc = reader_new(l, &r, err);
+        rc = reader_new(l, number, &r, err);
     if (rc != PIER_OK) {
         pthread_mutex_lock(&l->readers_lock);
         l->nreaders_busy--;
@@ -561,7 +585,6 @@ void pier__sqlite_reader_close(pier__reader *r)
     if (r == NULL)
         return;
     snapshot_end(r);
-    r->current = NULL;
     pier__sqlite_lake *l = r->lake;
     bool keep = false;
     pthread_mutex_lock(&l->readers_lock);
@@ -681,30 +704,16 @@ static pier_status ensure_view(pier__reader *r, const pier__board *b,
 
 /* ---- statements ---- */
 
-#define FNV_OFFSET UINT64_C(14695981039346656037)
-
-static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
+/* The length of a query's key in the statement cache, as stmt_rec.key
+ * lays it out. No hash: the most recently used statement is compared
+ * first, and keys of another length are passed over without reading
+ * them. */
+static size_t key_length(const pier__query_text *q)
 {
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
-/* The statement cache's key of a query, as stmt_rec.key lays it out. */
-static uint64_t key_hash(const pier__query_text *q, size_t *len)
-{
-    uint64_t h = fnv1a(FNV_OFFSET, q->sql, q->len);
-    h = fnv1a(h, "", 1);
-    *len = q->len + 1;
-    for (size_t i = 0; i < q->nboards; i++) {
-        size_t n = strlen(q->boards[i]->id);
-        h = fnv1a(h, q->boards[i]->id, n);
-        h = fnv1a(h, ",", 1);
-        *len += n + 1;
-    }
-    return h;
+    size_t len = q->len + 1;
+    for (size_t i = 0; i < q->nboards; i++)
+        len += strlen(q->boards[i]->id) + 1;
+    return len;
 }
 
 static bool key_matches(const stmt_rec *s, const pier__query_text *q)
@@ -959,6 +968,8 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
                                         pier_error *err)
 {
     r->current = NULL;
+    r->epoch++;
+    r->last = NULL;
     /* The policy first: views and statements below are judged by it. */
     if (q->nboards > r->allowed_cap) {
         void *p = realloc(r->allowed, q->nboards * sizeof *r->allowed);
@@ -974,7 +985,8 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
          * that exact spelling. */
         r->allowed[i].rowid_column = false;
         for (size_t c = PIER__BASE_COLUMNS; c < b->ncolumns; c++)
-            if (strcmp(b->columns[c].name, "ROWID") == 0)
+            if (b->columns[c].name[0] == 'R' &&
+                strcmp(b->columns[c].name, "ROWID") == 0)
                 r->allowed[i].rowid_column = true;
     }
     r->nallowed = q->nboards;
@@ -988,12 +1000,11 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
             }
     if (rc != PIER_OK)
         return rc;
-    size_t key_len = 0;
-    uint64_t hash = key_hash(q, &key_len);
+    size_t key_len = key_length(q);
     size_t i = 0;
     for (; i < r->nstmts; i++) {
         const stmt_rec *s = r->stmts[i];
-        if (s->hash == hash && s->key_len == key_len && key_matches(s, q))
+        if (s->key_len == key_len && key_matches(s, q))
             break;
     }
     stmt_rec *s = NULL;
@@ -1022,7 +1033,6 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
         if (s->key == NULL)
             rc = pier__oom(err);
         s->key_len = key_len;
-        s->hash = hash;
         if (rc == PIER_OK)
             rc = stmt_describe(s, err);
         if (rc != PIER_OK) {
@@ -1039,6 +1049,7 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
     memmove(&r->stmts[1], &r->stmts[0], i * sizeof *r->stmts);
     r->stmts[0] = s;
     r->current = s;
+    r->last = s;
     r->auth_mode = AUTH_USER;  /* stepping may re-prepare: same policy */
     *shape = (pier__query_shape){
         .ncolumns = s->ncolumns,
@@ -1046,10 +1057,30 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
         .origins = s->origins,
         .nparams = s->nparams,
         .params = (const char *const *)s->params,
+        .epoch = r->epoch,
     };
     return PIER_OK;
 }
 
+/* The views' and statements' recency is not refreshed here: a query run
+ * again this way may see its view or statement evicted by another one's
+ * prepare sooner than it would have, and is then prepared anew. */
+bool pier__sqlite_reader_again(pier__reader *r, uint64_t epoch)
+{
+    if (r->last == NULL || r->epoch != epoch)
+        return false;
+    r->current = r->last;
+    r->auth_mode = AUTH_USER;
+    return true;
+}
+
+/*
+ * Texts and blobs are copied into the reader's `bound` arena and bound as
+ * SQLITE_STATIC: the caller's parameters may change or go while the
+ * cursor is open, and the arena lives until snapshot_end has reset the
+ * statement and cleared its bindings. SQLITE_TRANSIENT would have SQLite
+ * allocate each copy and free it again at the reset, once per query.
+ */
 pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
                                      const pier__cell *c, pier_error *err)
 {
@@ -1063,12 +1094,24 @@ pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
         rc = sqlite3_bind_double(st, i, c->d);
         break;
     case PIER__ST_TEXT:
-        rc = sqlite3_bind_text64(st, i, c->p != NULL ? c->p : "", c->n,
-                                 SQLITE_TRANSIENT, SQLITE_UTF8);
+    case PIER__ST_BLOB: {
+        if (c->n > r->max_bound) {
+            rc = SQLITE_TOOBIG;
+            break;
+        }
+        char *copy = NULL;   /* a blob without bytes binds as NULL */
+        if (c->p != NULL || c->st == PIER__ST_TEXT) {
+            copy = pier__arena_strndup(&r->bound, c->p != NULL ? c->p : "",
+                                       c->n);
+            if (copy == NULL)
+                return pier__oom(err);
+        }
+        rc = c->st == PIER__ST_TEXT
+            ? sqlite3_bind_text64(st, i, copy, c->n, SQLITE_STATIC,
+                                  SQLITE_UTF8)
+            : sqlite3_bind_blob64(st, i, copy, c->n, SQLITE_STATIC);
         break;
-    case PIER__ST_BLOB:
-        rc = sqlite3_bind_blob64(st, i, c->p, c->n, SQLITE_TRANSIENT);
-        break;
+    }
     default:
         rc = sqlite3_bind_null(st, i);
         break;
@@ -1087,13 +1130,14 @@ pier_status pier__sqlite_reader_step(pier__reader *r,
                                      pier_error *err)
 {
     stmt_rec *s = r->current;
+    assert(s != NULL && "stepped after its end or before a prepare");
     *cells = NULL;
     r->auth_mode = AUTH_USER;
     int rc = sqlite3_step(s->stmt);
     if (rc == SQLITE_ROW) {
         for (size_t i = 0; i < s->ncolumns; i++)
-            s->cells[i] = pier__sqlite_cell(sqlite3_column_value(s->stmt,
-                                                                 (int)i));
+            pier__sqlite_cell(&s->cells[i],
+                              sqlite3_column_value(s->stmt, (int)i));
         *cells = s->cells;
         return PIER_OK;
     }

@@ -10,32 +10,36 @@
 
 #include "store/sqlite_int.h"
 
-pier__cell pier__sqlite_cell(sqlite3_value *v)
+void pier__sqlite_cell(pier__cell *out, sqlite3_value *v)
 {
-    pier__cell c = { .st = PIER__ST_NULL };
     switch (sqlite3_value_type(v)) {
     case SQLITE_INTEGER:
-        c.st = PIER__ST_INT;
-        c.i = sqlite3_value_int64(v);
+        *out = (pier__cell){ .st = PIER__ST_INT,
+                             .i = sqlite3_value_int64(v) };
         break;
     case SQLITE_FLOAT:
-        c.st = PIER__ST_REAL;
-        c.d = sqlite3_value_double(v);
+        *out = (pier__cell){ .st = PIER__ST_REAL,
+                             .d = sqlite3_value_double(v) };
         break;
     case SQLITE_TEXT:
-        c.st = PIER__ST_TEXT;
-        c.p = (const char *)sqlite3_value_text(v);
-        c.n = (size_t)sqlite3_value_bytes(v);
+        /* The text first: the length is of the text as converted. */
+        out->p = (const char *)sqlite3_value_text(v);
+        out->n = (size_t)sqlite3_value_bytes(v);
+        out->st = PIER__ST_TEXT;
+        out->i = 0;
+        out->d = 0;
         break;
     case SQLITE_BLOB:
-        c.st = PIER__ST_BLOB;
-        c.p = sqlite3_value_blob(v);
-        c.n = (size_t)sqlite3_value_bytes(v);
+        out->p = sqlite3_value_blob(v);
+        out->n = (size_t)sqlite3_value_bytes(v);
+        out->st = PIER__ST_BLOB;
+        out->i = 0;
+        out->d = 0;
         break;
     default:
+        *out = (pier__cell){ .st = PIER__ST_NULL };
         break;
     }
-    return c;
 }
 
 static int bind_cell(sqlite3_stmt *st, int i, const pier__cell *c)
@@ -281,7 +285,7 @@ pier_status pier__sqlite_rows_scan(pier__lake *lake, const pier__board *b,
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         for (size_t c = 0; c < b->ncolumns; c++)
-            cells[c] = pier__sqlite_cell(sqlite3_column_value(st, (int)c));
+            pier__sqlite_cell(&cells[c], sqlite3_column_value(st, (int)c));
         if (cb(cells, b->ncolumns, payload) != 0) {
             step = SQLITE_DONE;
             break;

@@ -139,8 +139,7 @@ bool pier__time_fields(const char *s, size_t n, size_t *i, int64_t *us)
 
 static char *put2(char *p, int v)
 {
-    p[0] = (char)('0' + v / 10);
-    p[1] = (char)('0' + v % 10);
+    memcpy(p, pier__digit_pairs + 2 * v, 2);
     return p + 2;
 }
 

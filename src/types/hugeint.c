@@ -1,10 +1,12 @@
 /*
  * hugeint.c: 128-bit integers as decimal text and as the public
- * pier_hugeint struct.
+ * pier_hugeint struct; the digit pairs every integer formatter shares.
  *
  * Arithmetic runs on the unsigned magnitude so that INT128_MIN, whose
  * magnitude has no signed form, parses and formats like any other value.
  */
+#include <string.h>
+
 #include "types/types.h"
 
 /* 2^127: the magnitude of INT128_MIN, one more than INT128_MAX. */
@@ -36,18 +38,53 @@ bool pier__i128_parse(const char *s, size_t n, pier__i128 *out)
     return true;
 }
 
+const char pier__digit_pairs[201] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* The digits of a 64-bit magnitude, two per division (a division of a
+ * 64-bit value by a constant is a multiplication; a 128-bit one is a call
+ * into libgcc). */
+static size_t u64_format(uint64_t v, char *out)
+{
+    char tmp[20];
+    size_t k = sizeof tmp;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        k -= 2;
+        memcpy(tmp + k, pier__digit_pairs + 2 * d, 2);
+    }
+    if (v >= 10) {
+        k -= 2;
+        memcpy(tmp + k, pier__digit_pairs + 2 * v, 2);
+    } else {
+        tmp[--k] = (char)('0' + v);
+    }
+    memcpy(out, tmp + k, sizeof tmp - k);
+    return sizeof tmp - k;
+}
+
 size_t pier__i128_format(pier__i128 v, char out[PIER__I128_BUF])
 {
+    size_t len = 0;
+    pier__u128 mag = v < 0 ? (pier__u128)0 - (pier__u128)v : (pier__u128)v;
+    if (v < 0)
+        out[len++] = '-';
+    if (mag <= UINT64_MAX) {           /* every integer but a hugeint's */
+        len += u64_format((uint64_t)mag, out + len);
+        out[len] = '\0';
+        return len;
+    }
     char tmp[PIER__I128_BUF];
     size_t k = 0;
-    pier__u128 mag = v < 0 ? (pier__u128)0 - (pier__u128)v : (pier__u128)v;
     do {
         tmp[k++] = (char)('0' + (unsigned)(mag % 10));
         mag /= 10;
     } while (mag != 0);
-    size_t len = 0;
-    if (v < 0)
-        out[len++] = '-';
     while (k > 0)
         out[len++] = tmp[--k];
     out[len] = '\0';

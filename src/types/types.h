@@ -39,7 +39,8 @@ typedef struct pier__type {
  * "BIGINT"...), case-insensitively. False if unknown. */
 bool pier__type_parse(pier__type *out, const char *spelling);
 
-/* The canonical board spelling ("bigint"). */
+/* The canonical board spelling ("bigint"), in static storage (cursors
+ * hand it out without keeping a copy). */
 const char *pier__type_name(pier__type t);
 
 /* Position on the lattice boolean(0) .. text(8); -1 for timestamp, json
@@ -130,6 +131,12 @@ pier__fit pier__value_encode(pier__cell *out, const pier__value *v,
  */
 pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
                             pier__type col, pier__arena *a);
+/* The same, but the text of a text or json value is the cell's own (which
+ * must end with a NUL), valid as long as the cell's, and a boolean's is
+ * static; only the text of other kinds goes to `a`. For cursors, whose
+ * rows live no longer than the statement's current row. */
+pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
+                          pier__type col, pier__arena *a);
 
 /* Appends the logical value of a stored cell as JSON (numbers as numbers,
  * timestamp as an RFC 3339 string, json as the document itself). A cell
@@ -156,6 +163,10 @@ bool pier__timestamp_parse(const char *s, size_t n, int64_t *micros);
 /* Formats microseconds since the epoch; returns the length. Years outside
  * 0001..9999 are clamped to the range's ends. */
 size_t pier__timestamp_format(int64_t micros, char out[PIER__TIMESTAMP_BUF]);
+
+/* "00" "01" ... "99": the decimal digits of 0 to 99, two at a time, for
+ * the formatters (hugeint.c). */
+extern const char pier__digit_pairs[201];
 
 /* A 128-bit integer's decimal digits with sign, and the NUL. */
 #define PIER__I128_BUF 42

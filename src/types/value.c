@@ -97,8 +97,8 @@ static size_t scalar_text(const logical *l, char out[SCALAR_BUF])
 {
     switch (l->kind) {
     case PIER_KIND_BOOLEAN:
-        strcpy(out, l->b ? "true" : "false");
-        return strlen(out);
+        memcpy(out, l->b ? "true" : "false", l->b ? 5 : 6);
+        return l->b ? 4 : 5;
     case PIER_KIND_HUGEINT:
         return pier__i128_format(l->h, out);
     case PIER_KIND_FLOAT:
@@ -364,8 +364,10 @@ static bool decode(logical *l, const pier__cell *c, pier_kind col)
     return false;
 }
 
-pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
-                            pier__type col, pier__arena *a)
+/* pier__cell_decode and pier__cell_view: `borrow` leaves a text or json
+ * value's text in the cell. */
+static pier__fit cell_value(pier_value *out, const pier__cell *c,
+                            pier__type col, pier__arena *a, bool borrow)
 {
     logical l;
     if (!decode(&l, c, col.kind))
@@ -383,7 +385,16 @@ pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
     case PIER_KIND_DOUBLE: v.as.real = l.d; break;
     case PIER_KIND_TIMESTAMP: v.as.timestamp_us = l.i; break;
     case PIER_KIND_TEXT:
-    case PIER_KIND_JSON: break;
+    case PIER_KIND_JSON:
+        if (borrow) {
+            /* The cell's own text (or "" for none): the caller vouched
+             * for its NUL. */
+            v.text = l.s;
+            v.len = l.n;
+            *out = v;
+            return PIER__FIT_OK;
+        }
+        break;
     default: v.as.integer = l.i; break;
     }
     pier__fit fit = text_copy(&l, a, &v.text, &v.len);
@@ -391,6 +402,77 @@ pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
         return fit;
     *out = v;
     return PIER__FIT_OK;
+}
+
+pier__fit pier__cell_decode(pier_value *out, const pier__cell *c,
+                            pier__type col, pier__arena *a)
+{
+    return cell_value(out, c, col, a, false);
+}
+
+/* A value whose rendered text is in buf[0..n): the text goes to `a`. */
+static pier__fit view_rendered(pier_value *out, pier_value v,
+                               const char *buf, size_t n, pier__arena *a)
+{
+    v.text = pier__arena_strndup(a, buf, n);
+    if (v.text == NULL)
+        return PIER__FIT_OOM;
+    v.len = n;
+    *out = v;
+    return PIER__FIT_OK;
+}
+
+pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
+                          pier__type col, pier__arena *a)
+{
+    /* A cursor meets these for most columns, and each is what decode()
+     * and cell_value() make of it, without their intermediate values:
+     * null, text, an integer in a bigint or timestamp column, a boolean,
+     * a finite real in a double column. */
+    char buf[SCALAR_BUF];
+    switch (c->st) {
+    case PIER__ST_NULL:
+        *out = (pier_value){ .kind = PIER_KIND_NULL };
+        return PIER__FIT_OK;
+    case PIER__ST_TEXT:
+        if (!is_stringy(col.kind))
+            return PIER__FIT_CONFLICT;
+        *out = (pier_value){ .kind = col.kind,
+                             .text = c->p != NULL ? c->p : "",
+                             .len = c->p != NULL ? c->n : 0 };
+        return PIER__FIT_OK;
+    case PIER__ST_INT:
+        switch (col.kind) {
+        case PIER_KIND_BIGINT:
+            return view_rendered(out, (pier_value){ .kind = col.kind,
+                                                    .as.integer = c->i },
+                                 buf, pier__i128_format(c->i, buf), a);
+        case PIER_KIND_TIMESTAMP:
+            return view_rendered(out, (pier_value){ .kind = col.kind,
+                                                    .as.timestamp_us = c->i },
+                                 buf, pier__timestamp_format(c->i, buf), a);
+        case PIER_KIND_BOOLEAN:
+            if (c->i != 0 && c->i != 1)
+                return PIER__FIT_CONFLICT;
+            /* Static text: it outlives any row. */
+            *out = (pier_value){ .kind = col.kind, .as.boolean = c->i == 1,
+                                 .text = c->i == 1 ? "true" : "false",
+                                 .len = c->i == 1 ? 4 : 5 };
+            return PIER__FIT_OK;
+        default:
+            break;
+        }
+        break;
+    case PIER__ST_REAL:
+        if (col.kind == PIER_KIND_DOUBLE && isfinite(c->d))
+            return view_rendered(out, (pier_value){ .kind = col.kind,
+                                                    .as.real = c->d },
+                                 buf, pier__double_format(c->d, buf), a);
+        break;
+    default:
+        break;
+    }
+    return cell_value(out, c, col, a, true);
 }
 
 void pier__cell_to_json(pier__buf *b, const pier__cell *c, pier__type col)

@@ -480,6 +480,227 @@ static void test_parameter_forms(void **state)
     pier_params_free(p);
 }
 
+/* One set reused across queries, as a loop of lookups does: each query
+ * binds the values set when it ran, whether a new value was copied into
+ * the old one's buffer or into a new one, and a change after pier_query
+ * does not reach a cursor already open. */
+static void test_params_reused_across_queries(void **state)
+{
+    fixture *f = *state;
+    pier_params *p = pier_params_new();
+    assert_non_null(p);
+    pier_error err;
+    const char *by_id = "SELECT id FROM {{board}} WHERE id = :id";
+    assert_int_equal(pier_params_set_text(p, ":id", "a", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "{\"id\":\"a\"}\n");
+    assert_int_equal(pier_params_set_text(p, ":id", "b", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "{\"id\":\"b\"}\n");
+    assert_int_equal(pier_params_set_text(p, ":id", "a longer id than the "
+                                          "buffer had room for", &err),
+                     PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "");
+    assert_int_equal(pier_params_set_text(p, ":id", "", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "");
+    assert_int_equal(pier_params_set_int64(p, ":id", 1, &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "");
+    assert_int_equal(pier_params_set_text(p, ":id", "a", &err), PIER_OK);
+    expect(f->e, "items", by_id, p, NULL, "{\"id\":\"a\"}\n");
+
+    /* The name is compared on every row; "Bob" is copied over "Zed" in
+     * place while the cursor is open. */
+    assert_int_equal(pier_params_set_text(p, ":x", "Zed", &err), PIER_OK);
+    pier_cursor *c = NULL;
+    assert_int_equal(pier_query(&c, f->e, "items", "SELECT id FROM "
+                                "{{board}} WHERE name <> :x", p, NULL, &err),
+                     PIER_OK);
+    assert_int_equal(pier_params_set_text(p, ":x", "Bob", &err), PIER_OK);
+    const pier_row *row = NULL;
+    int rows = 0;
+    while (pier_cursor_next(&row, c, &err) == PIER_OK && row != NULL)
+        rows++;
+    assert_int_equal(err.status, PIER_OK);
+    assert_int_equal(rows, 2);
+    pier_cursor_close(c);
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE name <> :x", p,
+           NULL, "{\"id\":\"a\"}\n");
+    pier_params_free(p);
+}
+
+/* A cached statement keeps no value of an earlier query: a parameter the
+ * next query does not set is unbound, not the old value. */
+static void test_bindings_do_not_outlive_their_query(void **state)
+{
+    fixture *f = *state;
+    const char *sql = "SELECT :v AS v, ?2 AS w";
+    pier_params *p = pier_params_new();
+    pier_error err;
+    assert_int_equal(pier_params_set_text(p, ":v", "x", &err), PIER_OK);
+    assert_int_equal(pier_params_set_int64(p, "2", 7, &err), PIER_OK);
+    expect(f->e, "items", sql, p, NULL, "{\"v\":\"x\",\"w\":7}\n");
+    pier_params *q = pier_params_new();
+    assert_int_equal(pier_params_set_null(q, ":v", &err), PIER_OK);
+    pier_error e = expect_fail(f->e, "items", sql, q, NULL,
+                               PIER_E_PLACEHOLDER_UNBOUND);
+    assert_string_equal(e.column, "?2");
+    e = expect_fail(f->e, "items", sql, NULL, NULL,
+                    PIER_E_PLACEHOLDER_UNBOUND);
+    assert_string_equal(e.column, ":v");
+    assert_int_equal(pier_params_set_text(q, "2", "y", &err), PIER_OK);
+    expect(f->e, "items", sql, q, NULL, "{\"v\":null,\"w\":\"y\"}\n");
+    expect(f->e, "items", sql, p, NULL, "{\"v\":\"x\",\"w\":7}\n");
+    pier_params_free(q);
+    pier_params_free(p);
+}
+
+/* A closed cursor is reused by the next query: nothing of the earlier
+ * query's columns shows through, and cursors open together are never the
+ * same one. */
+static void test_cursors_reused_start_afresh(void **state)
+{
+    fixture *f = *state;
+    pier_error err;
+    pier_cursor *wide = NULL;
+    assert_int_equal(pier_query(&wide, f->e, "items", "SELECT * FROM "
+                                "{{board}} WHERE id = 'a'", NULL, NULL,
+                                &err), PIER_OK);
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, wide, &err), PIER_OK);
+    assert_non_null(row);
+    pier_cursor_close(wide);
+
+    pier_cursor *c = NULL, *d = NULL;
+    assert_int_equal(pier_query(&c, f->e, "items", "SELECT 1 AS one, ts "
+                                "FROM {{board}} ORDER BY id", NULL, NULL,
+                                &err), PIER_OK);
+    assert_int_equal(pier_query(&d, f->e, "items", "SELECT name FROM "
+                                "{{board}} ORDER BY id", NULL, NULL, &err),
+                     PIER_OK);
+    assert_ptr_not_equal(c, d);
+    assert_int_equal(pier_cursor_column_count(c), 2);
+    assert_null(pier_cursor_column_type(c, 0));
+    assert_string_equal(pier_cursor_column_type(c, 1), "timestamp");
+    assert_null(pier_cursor_column_name(c, 2));
+    assert_string_equal(pier_cursor_column_type(d, 0), "text");
+    const pier_row *rc = NULL, *rd = NULL;
+    assert_int_equal(pier_cursor_next(&rc, c, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&rd, d, &err), PIER_OK);
+    assert_int_equal(pier_row_column_count(rc), 2);
+    assert_int_equal(pier_row_value(rc, 0)->kind, PIER_KIND_BIGINT);
+    assert_string_equal(pier_row_value(rc, 1)->text,
+                        "2026-01-02T01:04:05.500000Z");
+    assert_string_equal(pier_row_value(rd, 0)->text, "Ann");
+    assert_int_equal(pier_cursor_next(&rc, c, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&rd, d, &err), PIER_OK);
+    assert_int_equal(pier_row_value(rc, 1)->kind, PIER_KIND_NULL);
+    assert_string_equal(pier_row_value(rd, 0)->text, "Bob");
+    pier_cursor_close(d);
+    pier_cursor_close(c);
+}
+
+/* A repeated template skips the scan, but only with the same boards: what
+ * {{board:NAME}} may name depends on them, and a refusal is never
+ * remembered. */
+static void test_template_remembered_with_its_boards(void **state)
+{
+    fixture *f = *state;
+    const char *sql = "SELECT id FROM {{board:other}} ORDER BY id";
+    pier_query_options o = with_other();
+    for (int i = 0; i < 2; i++) {
+        expect(f->e, "items", sql, NULL, &o,
+               "{\"id\":\"a\"}\n{\"id\":\"z\"}\n");
+        pier_error e = expect_fail(f->e, "items", sql, NULL, NULL,
+                                   PIER_E_ENTITY_NOT_ALLOWED);
+        assert_string_equal(e.board, "other");
+        assert_int_equal(e.offset, 15);
+    }
+    /* The same text for another board reads that board. */
+    expect(f->e, "other", "SELECT id FROM {{board}} WHERE id = 'a'", NULL,
+           NULL, "{\"id\":\"a\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'a'", NULL,
+           NULL, "{\"id\":\"a\"}\n");
+    expect(f->e, "other", "SELECT id FROM {{board}} WHERE id = 'z'", NULL,
+           NULL, "{\"id\":\"z\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'z'", NULL,
+           NULL, "");
+    /* A template that begins another, or is begun by it, is another. */
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'a'", NULL,
+           NULL, "{\"id\":\"a\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}}", NULL, NULL,
+           "{\"id\":\"a\"}\n{\"id\":\"b\"}\n");
+    expect(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'b'", NULL,
+           NULL, "{\"id\":\"b\"}\n");
+    expect_fail(f->e, "items", "SELECT id FROM {{board}} WHERE id = 'b'; "
+                "DROP TABLE x", NULL, NULL, PIER_E_ENTITY_NOT_ALLOWED);
+}
+
+/* Checks one row of "SELECT id, ts FROM {{board}} WHERE id = :id" for
+ * id a: its columns' types and values. */
+static void expect_typed_a(pier_engine *e, const pier_params *p)
+{
+    pier_cursor *c = NULL;
+    pier_error err;
+    assert_int_equal(pier_query(&c, e, "items", "SELECT id, ts FROM "
+                                "{{board}} WHERE id = :id", p, NULL, &err),
+                     PIER_OK);
+    assert_int_equal(pier_cursor_column_count(c), 2);
+    assert_string_equal(pier_cursor_column_name(c, 1), "ts");
+    assert_string_equal(pier_cursor_column_type(c, 1), "timestamp");
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_non_null(row);
+    assert_int_equal(pier_row_value(row, 1)->kind, PIER_KIND_TIMESTAMP);
+    assert_string_equal(pier_row_value(row, 1)->text,
+                        "2026-01-02T01:04:05.500000Z");
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_null(row);
+    pier_cursor_close(c);
+}
+
+/* A query run again uses what its last compile made only while nothing
+ * it depends on changed: other templates compiled in between (on the same
+ * reader or another, one of them failing after compiling), cursors held
+ * open, a column added. */
+static void test_compiled_query_reused_only_while_valid(void **state)
+{
+    fixture *f = *state;
+    pier_params *p = pier_params_new();
+    pier_error err;
+    assert_int_equal(pier_params_set_text(p, ":id", "a", &err), PIER_OK);
+    expect_typed_a(f->e, p);
+    expect_typed_a(f->e, p);
+    /* Another template on the same reader, failing after it compiled. */
+    expect_fail(f->e, "items", "SELECT name FROM {{board}} WHERE id = :x",
+                p, NULL, PIER_E_PLACEHOLDER_UNBOUND);
+    expect_typed_a(f->e, p);
+    /* Cursors held open: the next queries take other readers. */
+    pier_cursor *held = NULL, *held2 = NULL;
+    assert_int_equal(pier_query(&held, f->e, "items", "SELECT * FROM "
+                                "{{board}}", NULL, NULL, &err), PIER_OK);
+    expect_typed_a(f->e, p);
+    assert_int_equal(pier_query(&held2, f->e, "items", "SELECT flag FROM "
+                                "{{board}} WHERE id = 'b'", NULL, NULL,
+                                &err), PIER_OK);
+    expect_fail(f->e, "items", "SELECT huge, ts FROM {{board}} WHERE id = "
+                ":missing", p, NULL, PIER_E_PLACEHOLDER_UNBOUND);
+    expect_typed_a(f->e, p);
+    pier_cursor_close(held);
+    expect_typed_a(f->e, p);
+    pier_cursor_close(held2);
+    expect_typed_a(f->e, p);
+    /* A column added by this engine: SELECT * shows it at once. */
+    const char *all = "SELECT * FROM {{board:other}} WHERE id = 'z'";
+    pier_query_options o = with_other();
+    expect(f->e, "items", all, NULL, &o,
+           "{\"id\":\"z\",\"updated_at\":\"" T0_TEXT "\",\"state\":null,"
+           "\"v\":2}\n");
+    ins(f->e, "other", "{\"id\":\"y\",\"w\":true}");
+    expect(f->e, "items", all, NULL, &o,
+           "{\"id\":\"z\",\"updated_at\":\"" T0_TEXT "\",\"state\":null,"
+           "\"v\":2,\"w\":null}\n");
+    expect_typed_a(f->e, p);
+    pier_params_free(p);
+}
+
 static void test_parameters_from_json(void **state)
 {
     fixture *f = *state;
@@ -1218,6 +1439,11 @@ int main(void)
         T(test_computed_columns),
         T(test_placeholders_only_in_code),
         T(test_parameter_forms),
+        T(test_params_reused_across_queries),
+        T(test_bindings_do_not_outlive_their_query),
+        T(test_cursors_reused_start_afresh),
+        T(test_template_remembered_with_its_boards),
+        T(test_compiled_query_reused_only_while_valid),
         T(test_parameters_from_json),
         T(test_params_refusals),
         T(test_placeholder_unbound),
