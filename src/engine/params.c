@@ -289,28 +289,42 @@ static pier_status set_json_value(pier_params *params, const char *name,
     }
 }
 
-PIER_API pier_status pier_params_set_json(pier_params *params,
-                                          const char *json, size_t len,
-                                          pier_error *err)
+/* Parses the JSON text given to pier_params_set_json (name NULL) or
+ * pier_params_set_json_value, for json_decref(). */
+static pier_status load_json(json_t **out, const pier_params *params,
+                             const char *json, size_t len, const char *name,
+                             pier_error *err)
 {
     pier__error_clear(err);
     if (params == NULL || json == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "no parameters or no JSON text");
     json_error_t jerr;
-    json_t *root = json_loadb(json, len,
-                              JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
-                              &jerr);
-    if (root == NULL) {
+    *out = json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+                      &jerr);
+    if (*out != NULL)
+        return PIER_OK;
+    if (name == NULL)
         pier__fail(err, PIER_E_INVALID_JSON, "query parameters: %s",
                    jerr.text);
-        if (err != NULL)
-            err->offset = jerr.position;
-        return PIER_E_INVALID_JSON;
-    }
+    else
+        pier__fail(err, PIER_E_INVALID_JSON, "query parameter '%s': %s",
+                   name, jerr.text);
+    if (err != NULL)
+        err->offset = jerr.position;
+    return PIER_E_INVALID_JSON;
+}
+
+PIER_API pier_status pier_params_set_json(pier_params *params,
+                                          const char *json, size_t len,
+                                          pier_error *err)
+{
+    json_t *root = NULL;
+    pier_status rc = load_json(&root, params, json, len, NULL, err);
+    if (rc != PIER_OK)
+        return rc;
     /* Into a set of their own first, so that a failure changes nothing. */
     pier_params fresh = { NULL, 0, 0 };
-    pier_status rc = PIER_OK;
     if (json_is_object(root)) {
         const char *key;
         json_t *v;
@@ -367,21 +381,12 @@ PIER_API pier_status pier_params_set_json_value(pier_params *params,
                                                 const char *json, size_t len,
                                                 pier_error *err)
 {
-    pier__error_clear(err);
-    if (params == NULL || json == NULL)
-        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
-                          "no parameters or no JSON text");
-    json_error_t jerr;
-    json_t *v = json_loadb(json, len,
-                           JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-    if (v == NULL) {
-        pier__fail(err, PIER_E_INVALID_JSON, "query parameter '%s': %s",
-                   name != NULL ? name : "", jerr.text);
-        if (err != NULL)
-            err->offset = jerr.position;
-        return PIER_E_INVALID_JSON;
-    }
-    pier_status rc = set_json_value(params, name, v, err);
+    json_t *v = NULL;
+    pier_status rc = load_json(&v, params, json, len,
+                               name != NULL ? name : "", err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = set_json_value(params, name, v, err);
     json_decref(v);
     return rc;
 }

@@ -135,6 +135,17 @@ bool pier__time_fields(const char *s, size_t n, size_t *i, int64_t *us)
     return true;
 }
 
+bool pier__datetime_fields(const char *s, size_t n, size_t *i,
+                           int64_t *days, int64_t *us)
+{
+    if (!pier__date_fields(s, n, i, days))
+        return false;
+    if (*i >= n || (s[*i] != 'T' && s[*i] != 't' && s[*i] != ' '))
+        return false;
+    (*i)++;
+    return pier__time_fields(s, n, i, us);
+}
+
 /* ---- writing fields ---- */
 
 static char *put2(char *p, int v)
@@ -224,12 +235,7 @@ const char *pier__datetime_parse(const char *s, size_t n, int64_t *us)
         "the years 0001 to 9999";
     size_t i = 0;
     int64_t days = 0, tod = 0;
-    if (!pier__date_fields(s, n, &i, &days))
-        return form;
-    if (i >= n || (s[i] != 'T' && s[i] != 't' && s[i] != ' '))
-        return form;
-    i++;
-    if (!pier__time_fields(s, n, &i, &tod))
+    if (!pier__datetime_fields(s, n, &i, &days, &tod))
         return form;
     if (i != n)
         return s[i] == 'Z' || s[i] == 'z' || s[i] == '+' || s[i] == '-'

@@ -80,6 +80,10 @@ bool pier__date_fields(const char *s, size_t n, size_t *i, int64_t *days);
 /* Reads "HH:MM:SS" and an optional fraction of 1 to 9 digits (kept to the
  * microsecond) at s[*i] into microseconds of the day, advancing *i. */
 bool pier__time_fields(const char *s, size_t n, size_t *i, int64_t *us);
+/* Reads a date, 'T' (or 't' or ' '), and a time at s[*i]: the fields of
+ * an instant or a DATETIME, before any zone. */
+bool pier__datetime_fields(const char *s, size_t n, size_t *i,
+                           int64_t *days, int64_t *us);
 /* Write "YYYY-MM-DD" (10 characters) and "HH:MM:SS.ffffff" (15); return
  * the end. No NUL. */
 char *pier__date_put(char *p, int64_t days);

@@ -38,12 +38,7 @@ bool pier__timestamp_parse(const char *s, size_t n, int64_t *micros)
 {
     size_t i = 0;
     int64_t days = 0, tod = 0;
-    if (!pier__date_fields(s, n, &i, &days))
-        return false;
-    if (i >= n || (s[i] != 'T' && s[i] != 't' && s[i] != ' '))
-        return false;
-    i++;
-    if (!pier__time_fields(s, n, &i, &tod))
+    if (!pier__datetime_fields(s, n, &i, &days, &tod))
         return false;
 
     int64_t offset_s = 0;

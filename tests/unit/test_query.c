@@ -30,41 +30,17 @@
 
 #include "engine/engine.h"
 #include "pier.h"
+#include "support/engine_fixture.h"
 #include "support/lakedir.h"
 
-#define T0 INT64_C(1772359200000000)   /* 2026-03-01T10:00:00Z */
-#define T0_TEXT "2026-03-01T10:00:00.000000Z"
+#define T0 FIXTURE_NOW
+#define T0_TEXT FIXTURE_NOW_TEXT
 
-typedef struct fixture {
-    char *dir;
-    char *lake;
-    pier_engine *e;
-} fixture;
-
-static int64_t test_clock(void *payload)
-{
-    (void)payload;
-    return T0;
-}
-
-static pier_engine *open_engine(const char *dir)
-{
-    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
-    o.clock = test_clock;
-    o.durability = PIER_DURABILITY_NORMAL;   /* the tests do not fsync */
-    pier_engine *e = NULL;
-    pier_error err;
-    if (pier_open(&e, dir, &o, &err) != PIER_OK)
-        fail_msg("pier_open(%s): %s: %s", dir, err.tag, err.message);
-    return e;
-}
+typedef engine_fixture fixture;
 
 static void ins(pier_engine *e, const char *board, const char *json)
 {
-    pier_error err;
-    if (pier_insert_json(NULL, e, board, json, strlen(json), &err) !=
-        PIER_OK)
-        fail_msg("insert into %s: %s: %s", board, err.tag, err.message);
+    fixture_insert(e, board, json);
 }
 
 /* "items": one column of every type, two rows; "other": two rows. */
@@ -96,12 +72,7 @@ static void make_boards(pier_engine *e)
 
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    assert_non_null(f);
-    f->dir = lakedir_make();
-    assert_non_null(f->dir);
-    f->lake = lakedir_join(f->dir, "lake.sqlite");
-    f->e = open_engine(f->dir);
+    fixture *f = fixture_open();
     make_boards(f->e);
     *state = f;
     return 0;
@@ -109,13 +80,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    pier_close(&f->e);
-    int rc = lakedir_remove_tree(f->dir) == 0 ? 0 : -1;
-    free(f->lake);
-    free(f->dir);
-    free(f);
-    return rc;
+    return fixture_close(*state);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1242,7 +1207,7 @@ static void test_other_engines_changes_are_seen(void **state)
     expect(f->e, "other", sql, NULL, NULL,
            "{\"id\":\"a\",\"updated_at\":\"" T0_TEXT "\",\"state\":null,"
            "\"v\":1}\n");
-    pier_engine *e2 = open_engine(f->dir);
+    pier_engine *e2 = fixture_engine(f);
     ins(e2, "other", "{\"id\":\"a2\",\"extra\":[1]}");
     pier_error err;
     assert_int_equal(pier_board_widen_column(NULL, e2, "other", "v",
