@@ -77,6 +77,25 @@ a
 b
 (2 rows)
 
+# A result that cannot be written fails with WriteFailed (exit 1), in
+# every format; a closed pipe stops the query quietly, also exit 1.
+$ pier query t 'SELECT id FROM {{board}}' --csv > /dev/full
+! pier: error: WriteFailed: cannot write to stdout: No space left on device
+[exit 1]
+$ pier query t 'SELECT id FROM {{board}}' > /dev/full
+! pier: error: WriteFailed: cannot write to stdout: No space left on device
+[exit 1]
+$ pier query t 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT i FROM n' --jsonl > /dev/full
+! pier: error: WriteFailed: cannot write to stdout: No space left on device
+[exit 1]
+$ pier query t 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT i FROM n' | head -2; echo "pier exited ${PIPESTATUS[0]}"
+i
+1
+pier exited 1
+$ echo 'SELECT id FROM {{board}}' | pier shell t > /dev/full
+! pier: error: WriteFailed: cannot write to stdout: No space left on device
+[exit 1]
+
 # Usage errors.
 $ pier query t
 ! pier: usage: query: missing argument SQL

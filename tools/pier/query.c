@@ -169,9 +169,12 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
         if (pier_query(&c, ctx->engine, pos[0], sql, a.params, &o, &err) !=
                 PIER_OK ||
             cli_print_cursor(c, format, stdout, NULL, &err) != PIER_OK) {
-            if (err.status == PIER_E_WRITE_FAILED)
-                ctx->stdout_errno = errno;
-            rc = cli_fail(ctx, &err);
+            if (err.status == PIER_E_WRITE_FAILED) {
+                ctx->stdout_errno = errno;      /* reported by main */
+                rc = CLI_EXIT_FAILED;
+            } else {
+                rc = cli_fail(ctx, &err);
+            }
         }
         pier_cursor_close(c);
     }

@@ -99,6 +99,12 @@ static void run_sql(shell *sh, const char *sql)
     if (rc == PIER_OK)
         rc = cli_print_cursor(c, sh->format, stdout, NULL, &err);
     pier_cursor_close(c);
+    if (rc == PIER_E_WRITE_FAILED) {      /* stdout is gone: so is the shell */
+        sh->ctx->stdout_errno = errno;    /* reported by main */
+        sh->failures++;
+        sh->quit = true;
+        return;
+    }
     if (rc != PIER_OK) {
         cli_fail(sh->ctx, &err);
         sh->failures++;
@@ -335,7 +341,12 @@ static void run_line(shell *sh, char *line)
         run_dot(sh, p);
     else
         run_sql(sh, p);
-    fflush(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0 && !sh->quit) {  /* stdout is gone, so is */
+        sh->ctx->stdout_errno = errno;        /* the shell; main reports */
+        sh->failures++;
+        sh->quit = true;
+    }
 }
 
 /* ---- reading lines ---- */
