@@ -62,9 +62,8 @@ typedef struct scanned {
     pier__query_shape shape;   /* what the reader's prepare made of it */
 } scanned;
 
-/* Longer templates are scanned every time: a copy of each would stay with
- * every open cursor, and their scan is not what a short lookup's is, a
- * large share of the query. */
+/* Longer templates are scanned every time: every open cursor would keep a
+ * copy, and only a short query's scan is a large share of its time. */
 #define SCANNED_MAX 4096
 
 struct pier_cursor {
