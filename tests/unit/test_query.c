@@ -766,9 +766,15 @@ static void test_query_failed_with_offset(void **state)
     sql = "SELEC * FROM {{board}}";
     e = expect_fail(f->e, "items", sql, NULL, NULL, PIER_E_QUERY_FAILED);
     assert_int_equal(e.offset, 0);
+    assert_non_null(strstr(e.message, "(at byte 0 of the query)"));
     e = expect_fail(f->e, "items", "SELECT nope FROM {{board}}", NULL, NULL,
                     PIER_E_QUERY_FAILED);
     assert_non_null(strstr(e.message, "no such column: nope"));
+    /* A missing table that is no board is a typo, not an escape. */
+    e = expect_fail(f->e, "items", "SELECT * FROM nope", NULL, NULL,
+                    PIER_E_QUERY_FAILED);
+    assert_non_null(strstr(e.message, "no such table: nope"));
+    assert_string_equal(e.board, "");
     expect_fail(f->e, "items", "", NULL, NULL, PIER_E_QUERY_FAILED);
     expect_fail(f->e, "items", "  -- nothing\n", NULL, NULL,
                 PIER_E_QUERY_FAILED);
@@ -950,6 +956,11 @@ typedef struct escape {
 
 #define NA PIER_E_ENTITY_NOT_ALLOWED
 static const escape escapes[] = {
+    /* other boards by their own name, which is no table on a reader */
+    { "SELECT * FROM other", NA },
+    { "SELECT * FROM \"Other\"", NA },
+    { "SELECT * FROM main.other", NA },
+    { "SELECT * FROM {{board}} JOIN temp.other USING (id)", NA },
     /* other boards by physical name */
     { "SELECT * FROM _pier_b_other", NA },
     { "SELECT * FROM \"_pier_b_other\"", NA },
