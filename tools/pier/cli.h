@@ -125,6 +125,14 @@ bool cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 /* ---- output.c: diagnostics and formats ---- */
 
 void cli_error_init(pier_error *err);
+/* Fills *err afresh with `status`, its tag and the message.
+ * @return status. */
+pier_status cli_error_set(pier_error *err, pier_status status,
+                          const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* Prints a failed call's error (`pier: error: Tag: message`, or the JSON
  * shape under --json) on stderr. @return CLI_EXIT_FAILED. */

@@ -93,6 +93,19 @@ void cli_error_init(pier_error *err)
     err->offset = -1;
 }
 
+pier_status cli_error_set(pier_error *err, pier_status status,
+                          const char *fmt, ...)
+{
+    cli_error_init(err);
+    err->status = status;
+    err->tag = pier_status_tag(status);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 int cli_fail_msg(const cli_ctx *ctx, const char *tag, const char *message)
 {
     if (tag == NULL)

@@ -39,21 +39,14 @@ pier_status cli_param_set(pier_params *params, const char *assignment,
                           pier_error *err)
 {
     const char *eq = strchr(assignment, '=');
-    if (eq == NULL || eq == assignment) {
-        err->status = PIER_E_INVALID_ARGUMENT;
-        err->tag = pier_status_tag(PIER_E_INVALID_ARGUMENT);
-        snprintf(err->message, sizeof err->message,
-                 "a parameter is NAME=VALUE, not '%s'", assignment);
-        return PIER_E_INVALID_ARGUMENT;
-    }
+    if (eq == NULL || eq == assignment)
+        return cli_error_set(err, PIER_E_INVALID_ARGUMENT,
+                             "a parameter is NAME=VALUE, not '%.300s'",
+                             assignment);
     size_t name_len = (size_t)(eq - assignment);
     char *name = malloc(name_len + 1);
-    if (name == NULL) {
-        err->status = PIER_E_OUT_OF_MEMORY;
-        err->tag = pier_status_tag(PIER_E_OUT_OF_MEMORY);
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return PIER_E_OUT_OF_MEMORY;
-    }
+    if (name == NULL)
+        return cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
     memcpy(name, assignment, name_len);
     name[name_len] = '\0';
     const char *v = eq + 1;

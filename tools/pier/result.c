@@ -44,23 +44,6 @@ static bool write_file(const char *bytes, size_t len, void *payload)
     return fwrite(bytes, 1, len, (FILE *)payload) == len;
 }
 
-static pier_status table_oom(pier_error *err)
-{
-    err->status = PIER_E_OUT_OF_MEMORY;
-    err->tag = pier_status_tag(PIER_E_OUT_OF_MEMORY);
-    snprintf(err->message, sizeof err->message, "out of memory");
-    return PIER_E_OUT_OF_MEMORY;
-}
-
-static pier_status write_failed(pier_error *err)
-{
-    err->status = PIER_E_WRITE_FAILED;
-    err->tag = pier_status_tag(PIER_E_WRITE_FAILED);
-    snprintf(err->message, sizeof err->message,
-             "writing the query's result failed");
-    return PIER_E_WRITE_FAILED;
-}
-
 static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
                                pier_error *err)
 {
@@ -71,7 +54,9 @@ static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
         const char *name = pier_cursor_column_name(c, i);
         ok = cli_table_add(t, name, strlen(name));
     }
-    pier_status rc = ok ? PIER_OK : table_oom(err);
+    pier_status rc = ok ? PIER_OK
+                        : cli_error_set(err, PIER_E_OUT_OF_MEMORY,
+                                        "out of memory");
     int64_t n = 0, in_window = 0;
     while (rc == PIER_OK) {
         const pier_row *row = NULL;
@@ -85,7 +70,7 @@ static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
                                                            v->len);
         }
         if (!ok) {
-            rc = table_oom(err);
+            rc = cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
             break;
         }
         n++;
@@ -94,7 +79,8 @@ static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
             cli_table_clear(t);
             in_window = 0;
             if (ferror(out)) {     /* a closed pipe: stop reading */
-                rc = write_failed(err);
+                rc = cli_error_set(err, PIER_E_WRITE_FAILED,
+                                   "writing the query's result failed");
                 break;
             }
         }
