@@ -79,11 +79,19 @@ typedef enum pier_status {
     PIER_E_ROW_NOT_FOUND = 20,        /* "RowNotFound" */
     PIER_E_ENTITY_NOT_ALLOWED = 21,   /* "EntityNotAllowed" */
     PIER_E_PLACEHOLDER_UNBOUND = 22,  /* "PlaceholderUnbound" */
-    PIER_E_QUERY_FAILED = 23          /* "QueryFailed" */
+    PIER_E_QUERY_FAILED = 23,         /* "QueryFailed" */
+    PIER_E_READONLY_COLUMN = 24,      /* "ReadonlyColumn" */
+    PIER_E_CONSTRAINT_UNIQUE = 25,    /* "ConstraintUnique" */
+    PIER_E_CONSTRAINT_NOT_NULL = 26,  /* "ConstraintNotNull" */
+    PIER_E_CONSTRAINT_CHECK = 27,     /* "ConstraintCheck" */
+    PIER_E_CONSTRAINT_FOREIGN_KEY = 28, /* "ConstraintForeignKey" */
+    PIER_E_CONSTRAINT_PRIMARY_KEY = 29, /* "ConstraintPrimaryKey" */
+    PIER_E_SCHEMA_DRIFT = 30,         /* "SchemaDrift" */
+    PIER_E_TABLE_NOT_FOUND = 31       /* "TableNotFound" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 24
+#define PIER_STATUS_COUNT 32
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
@@ -138,7 +146,18 @@ typedef enum pier_kind {
     PIER_KIND_DOUBLE = 8,    /* 64-bit IEEE 754 */
     PIER_KIND_TEXT = 9,      /* UTF-8 */
     PIER_KIND_TIMESTAMP = 10,/* an instant, UTC, microseconds */
-    PIER_KIND_JSON = 11      /* a JSON document, kept as canonical text */
+    PIER_KIND_JSON = 11,     /* a JSON document, kept as canonical text */
+    /* The SQL dialect's further types (docs/types.md); board columns take
+     * them by declaration, inference never decides them. */
+    PIER_KIND_UNSIGNED = 12, /* UINT8 .. UINT64: as.unsigned_integer */
+    PIER_KIND_DECIMAL = 13,  /* exact: as.decimal, text padded to scale */
+    PIER_KIND_BLOB = 14,     /* bytes: as.blob; text is uppercase hex */
+    PIER_KIND_UUID = 15,     /* as.uuid; text canonical lowercase */
+    PIER_KIND_DATE = 16,     /* as.date_days; "2026-03-01" */
+    PIER_KIND_TIME = 17,     /* as.time_us; "10:00:00.000000" */
+    PIER_KIND_DATETIME = 18, /* as.datetime_us; no zone */
+    PIER_KIND_INTERVAL = 19, /* as.interval; ISO 8601 duration */
+    PIER_KIND_ARRAY = 20     /* a typed array, text as JSON */
 } pier_kind;
 
 /* The board-vocabulary name of a kind ("bigint"); "null" for NULL. */
@@ -149,6 +168,19 @@ typedef struct pier_hugeint {
     int64_t hi;
     uint64_t lo;
 } pier_hugeint;
+
+/* An exact decimal: unscaled / 10^scale. */
+typedef struct pier_decimal {
+    pier_hugeint unscaled;
+    int scale;                 /* 0 .. 38 */
+} pier_decimal;
+
+/* A duration: months, days and microseconds, kept apart. */
+typedef struct pier_interval {
+    int32_t months;
+    int32_t days;
+    int64_t micros;
+} pier_interval;
 
 /*
  * A value read back from a board, decoded to its column's logical type.
@@ -165,6 +197,18 @@ typedef struct pier_value {
         double real;           /* FLOAT (rounded to float), DOUBLE */
         int64_t timestamp_us;  /* TIMESTAMP: microseconds since the Unix
                                   epoch, UTC */
+        uint64_t unsigned_integer; /* UNSIGNED */
+        pier_decimal decimal;  /* DECIMAL */
+        struct {
+            const void *bytes; /* borrowed like text */
+            size_t len;
+        } blob;                /* BLOB */
+        unsigned char uuid[16];/* UUID, in text order */
+        int32_t date_days;     /* DATE: days since 1970-01-01 */
+        int64_t time_us;       /* TIME: microseconds since midnight */
+        int64_t datetime_us;   /* DATETIME: microseconds since
+                                  1970-01-01T00:00:00, no zone */
+        pier_interval interval;/* INTERVAL */
     } as;
     const char *text;
     size_t len;                /* bytes of text, without the NUL */

@@ -34,6 +34,14 @@ static const char *const tags[PIER_STATUS_COUNT] = {
     [PIER_E_ENTITY_NOT_ALLOWED] = "EntityNotAllowed",
     [PIER_E_PLACEHOLDER_UNBOUND] = "PlaceholderUnbound",
     [PIER_E_QUERY_FAILED] = "QueryFailed",
+    [PIER_E_READONLY_COLUMN] = "ReadonlyColumn",
+    [PIER_E_CONSTRAINT_UNIQUE] = "ConstraintUnique",
+    [PIER_E_CONSTRAINT_NOT_NULL] = "ConstraintNotNull",
+    [PIER_E_CONSTRAINT_CHECK] = "ConstraintCheck",
+    [PIER_E_CONSTRAINT_FOREIGN_KEY] = "ConstraintForeignKey",
+    [PIER_E_CONSTRAINT_PRIMARY_KEY] = "ConstraintPrimaryKey",
+    [PIER_E_SCHEMA_DRIFT] = "SchemaDrift",
+    [PIER_E_TABLE_NOT_FOUND] = "TableNotFound",
 };
 
 PIER_API const char *pier_status_tag(pier_status status)

@@ -31,6 +31,17 @@ static const type_info types[] = {
     [PIER_KIND_TEXT] = { "text", "VARCHAR", 8 },
     [PIER_KIND_TIMESTAMP] = { "timestamp", "TIMESTAMP", -1 },
     [PIER_KIND_JSON] = { "json", "JSON", -1 },
+    /* The SQL dialect's further kinds: values of declared tables' columns
+     * (sqlcol.h); not yet a board column's type. */
+    [PIER_KIND_UNSIGNED] = { "unsigned", NULL, -1 },
+    [PIER_KIND_DECIMAL] = { "decimal", NULL, -1 },
+    [PIER_KIND_BLOB] = { "blob", NULL, -1 },
+    [PIER_KIND_UUID] = { "uuid", NULL, -1 },
+    [PIER_KIND_DATE] = { "date", NULL, -1 },
+    [PIER_KIND_TIME] = { "time", NULL, -1 },
+    [PIER_KIND_DATETIME] = { "datetime", NULL, -1 },
+    [PIER_KIND_INTERVAL] = { "interval", NULL, -1 },
+    [PIER_KIND_ARRAY] = { "array", NULL, -1 },
 };
 
 #define NTYPES (sizeof types / sizeof types[0])

@@ -1,0 +1,134 @@
+/*
+ * sql.h: the SQL dialect's front-end (parse.c): splits a script into
+ * statements, says what each one is, and reads the statements whose text
+ * Pier must understand itself: CREATE TABLE and ALTER TABLE, whose column
+ * types are Pier's logical types (SQLite would take any word as a type),
+ * and the names every DDL statement creates, changes or drops.
+ *
+ * It reads SQLite's dialect as SQLite's tokenizer does (quoted strings,
+ * "identifiers", [identifiers], `identifiers`, -- and C comments, blobs
+ * x'..', parameters), but parses only the heads of statements; what SQLite
+ * itself checks (expressions, SELECT bodies, constraint syntax) it passes
+ * through as text for SQLite to judge. Pure: no SQLite handle, no I/O;
+ * tests/unit/test_sql.c covers it.
+ */
+#ifndef PIER_SQL_H
+#define PIER_SQL_H
+
+#include "base/base.h"
+
+typedef enum pier__stmt_kind {
+    PIER__STMT_SELECT = 0,        /* SELECT, VALUES, WITH ... SELECT */
+    PIER__STMT_INSERT,            /* INSERT, REPLACE, WITH ... INSERT */
+    PIER__STMT_UPDATE,            /* UPDATE, WITH ... UPDATE */
+    PIER__STMT_DELETE,            /* DELETE, WITH ... DELETE */
+    PIER__STMT_CREATE_TABLE,
+    PIER__STMT_CREATE_INDEX,      /* CREATE [UNIQUE] INDEX */
+    PIER__STMT_CREATE_VIEW,
+    PIER__STMT_ADD_COLUMN,        /* ALTER TABLE t ADD [COLUMN] def */
+    PIER__STMT_RENAME_COLUMN,     /* ALTER TABLE t RENAME [COLUMN] a TO b */
+    PIER__STMT_RENAME_TABLE,      /* ALTER TABLE t RENAME TO u */
+    PIER__STMT_DROP_COLUMN,       /* ALTER TABLE t DROP [COLUMN] c */
+    PIER__STMT_DROP_TABLE,
+    PIER__STMT_DROP_INDEX,
+    PIER__STMT_DROP_VIEW,
+    PIER__STMT_BEGIN,             /* BEGIN [DEFERRED|IMMEDIATE|EXCLUSIVE]
+                                     [TRANSACTION] */
+    PIER__STMT_COMMIT,            /* COMMIT, END [TRANSACTION] */
+    PIER__STMT_ROLLBACK           /* ROLLBACK [TRANSACTION] (not TO) */
+} pier__stmt_kind;
+
+/* A column definition of CREATE TABLE or ADD COLUMN. Strings live in the
+ * script's arena, NUL-terminated. */
+typedef struct pier__sql_column {
+    char *name;                /* unquoted */
+    size_t name_offset;        /* byte offset of the name in the script */
+    char *type;                /* the type spelling as written, trimmed
+                                  ("DECIMAL(12, 2)", "TEXT[]",
+                                  "ENUM('a','b')"); "" when none is
+                                  written */
+    size_t type_offset;        /* where it starts (or would) */
+    char *constraints;         /* the column constraints as written, in
+                                  order, READONLY taken out; "" if none */
+    bool readonly;             /* READONLY was among them */
+    bool primary_key;          /* PRIMARY KEY was among them */
+    bool generated;            /* GENERATED ALWAYS AS (...) or AS (...) */
+    bool collate;              /* a COLLATE clause was among them */
+    bool references_update;    /* REFERENCES ... ON UPDATE CASCADE,
+                                  SET NULL or SET DEFAULT */
+} pier__sql_column;
+
+/* CREATE TABLE. */
+typedef struct pier__sql_table {
+    pier__sql_column *columns;
+    size_t ncolumns;
+    char *constraints;         /* the table constraints as written, comma
+                                  separated as in the statement (without
+                                  the comma before the first); "" if none */
+    bool without_rowid;        /* WITHOUT ROWID among the options */
+    bool strict;               /* STRICT among the options (tables are
+                                  STRICT either way) */
+    bool as_select;            /* CREATE TABLE ... AS SELECT */
+} pier__sql_table;
+
+typedef struct pier__sql_stmt {
+    pier__stmt_kind kind;
+    size_t offset;             /* the statement's first byte in the
+                                  script (after leading space and
+                                  comments) */
+    size_t len;                /* its length, without the ';' */
+    char *schema;              /* a schema qualifying the object's name
+                                  ("main", "temp"...), or NULL */
+    bool temp;                 /* CREATE TEMP / TEMPORARY */
+    bool if_exists;            /* DROP ... IF EXISTS */
+    bool if_not_exists;        /* CREATE ... IF NOT EXISTS */
+    bool unique;               /* CREATE UNIQUE INDEX */
+    char *name;                /* the object created, altered or dropped
+                                  (a table, an index, a view); the INSERT,
+                                  UPDATE or DELETE target; NULL for
+                                  SELECT and transaction statements */
+    size_t name_offset;
+    char *table;               /* CREATE INDEX: the table it is on */
+    char *column;              /* RENAME COLUMN: the old name; DROP
+                                  COLUMN: the column */
+    char *new_name;            /* RENAME COLUMN, RENAME TO: the new name */
+    pier__sql_table *create;   /* CREATE TABLE */
+    pier__sql_column *add;     /* ADD COLUMN */
+} pier__sql_stmt;
+
+/* A script split into statements; everything in its arena. */
+typedef struct pier__sql_script {
+    pier__sql_stmt *stmts;
+    size_t nstmts;
+    pier__arena arena;
+} pier__sql_script;
+
+/*
+ * Splits `sql` into statements at the semicolons outside strings,
+ * identifiers and comments (empty statements are skipped) and reads the
+ * head of each. Names are unquoted ("a""b" reads a"b).
+ * @return PIER_OK (*out filled; release with pier__sql_script_free, also
+ *         after a failure);
+ *         PIER_E_ENTITY_NOT_ALLOWED for a statement that is none of the
+ *         kinds above (PRAGMA, ATTACH, DETACH, VACUUM, ANALYZE, REINDEX,
+ *         SAVEPOINT, RELEASE, ROLLBACK TO, EXPLAIN, CREATE TRIGGER, CREATE
+ *         VIRTUAL TABLE...), naming it;
+ *         PIER_E_QUERY_FAILED for a head that does not parse (an
+ *         unterminated string or comment, CREATE TABLE without columns, a
+ *         column without a name...);
+ *         both with err->offset at the fault's byte in `sql`;
+ *         PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__sql_parse(pier__sql_script *out, const char *sql,
+                            size_t len, pier_error *err);
+void pier__sql_script_free(pier__sql_script *s);
+
+/* A statement kind's name for messages ("CREATE TABLE", "INSERT"). */
+const char *pier__stmt_kind_name(pier__stmt_kind kind);
+
+/* Appends `name` as a double-quoted SQL identifier ("a""b"). */
+void pier__sql_quote_ident(pier__buf *b, const char *name);
+/* Appends `s` as a single-quoted SQL string literal ('it''s'). */
+void pier__sql_quote_string(pier__buf *b, const char *s, size_t n);
+
+#endif /* PIER_SQL_H */
