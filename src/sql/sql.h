@@ -47,7 +47,8 @@ typedef struct pier__sql_column {
                                   ("DECIMAL(12, 2)", "TEXT[]",
                                   "ENUM('a','b')"); "" when none is
                                   written */
-    size_t type_offset;        /* where it starts (or would) */
+    size_t type_offset;        /* where it starts; with none written,
+                                  just after the name */
     char *constraints;         /* the column constraints as written, in
                                   order, READONLY taken out; "" if none */
     bool readonly;             /* READONLY was among them */
@@ -106,16 +107,20 @@ typedef struct pier__sql_script {
 /*
  * Splits `sql` into statements at the semicolons outside strings,
  * identifiers and comments (empty statements are skipped) and reads the
- * head of each. Names are unquoted ("a""b" reads a"b).
+ * head of each. Names are unquoted ("a""b" reads a"b). Statements are
+ * read in order and the first at fault ends the parse: a refused kind is
+ * reported as such whatever follows its leading keywords.
  * @return PIER_OK (*out filled; release with pier__sql_script_free, also
- *         after a failure);
+ *         after a failure, which leaves no statements in it);
  *         PIER_E_ENTITY_NOT_ALLOWED for a statement that is none of the
  *         kinds above (PRAGMA, ATTACH, DETACH, VACUUM, ANALYZE, REINDEX,
  *         SAVEPOINT, RELEASE, ROLLBACK TO, EXPLAIN, CREATE TRIGGER, CREATE
  *         VIRTUAL TABLE...), naming it;
  *         PIER_E_QUERY_FAILED for a head that does not parse (an
- *         unterminated string or comment, CREATE TABLE without columns, a
- *         column without a name...);
+ *         unterminated string or quoted name, a NUL byte, unbalanced
+ *         parentheses, CREATE TABLE without columns, a column without a
+ *         name...); a block comment left open runs to the end, as in
+ *         SQLite;
  *         both with err->offset at the fault's byte in `sql`;
  *         PIER_E_OUT_OF_MEMORY.
  */
