@@ -146,7 +146,9 @@ int pier__collate_interval(const char *a, size_t na, const char *b,
 /* ---- exact decimal arithmetic (decimal.c) ---- */
 
 /* a + b, a - b at the larger scale; a * b at the sum of the scales. False
- * when the result needs more than 38 digits (or a scale above 38). */
+ * when the result needs more than 38 digits (or a scale above 38), or an
+ * operand is not a decimal (more than 38 digits, a scale outside 0..38);
+ * *out is then unchanged. */
 bool pier__decimal_add(pier__decimal a, pier__decimal b, pier__decimal *out);
 bool pier__decimal_sub(pier__decimal a, pier__decimal b, pier__decimal *out);
 bool pier__decimal_mul(pier__decimal a, pier__decimal b, pier__decimal *out);
@@ -163,15 +165,16 @@ typedef enum pier__rounding {
 /* Parses a rounding mode's name (case-insensitive); false if unknown. */
 bool pier__rounding_parse(const char *s, size_t n, pier__rounding *out);
 
-/* a / b at `scale` digits after the point, rounded by `mode`. Returns NULL
- * or why not ("division by zero", "the result needs more than 38
- * digits"). */
+/* a / b at `scale` digits after the point (0..38), rounded by `mode`.
+ * Returns NULL or why not ("division by zero", "the result needs more
+ * than 38 digits"); *out is then unchanged. */
 const char *pier__decimal_div(pier__decimal a, pier__decimal b, int scale,
                               pier__rounding mode, pier__decimal *out);
 /* a / b exactly, when the quotient terminates within 38 digits (at the
  * smallest scale that holds it, at least a's scale); else NULL is not
- * returned but why ("1/3 does not terminate: use decimal_div with a scale
- * and a rounding mode"). */
+ * returned but why ("the quotient does not terminate within 38 digits
+ * after the point (like 1/3): use decimal_div with a scale and a rounding
+ * mode", "division by zero", "the result needs more than 38 digits"). */
 const char *pier__decimal_div_exact(pier__decimal a, pier__decimal b,
                                     pier__decimal *out);
 
