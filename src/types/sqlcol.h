@@ -119,13 +119,14 @@ void pier__value_json(pier__buf *b, const pier_value *v);
  * Each is a total order that SQLite may call with any two stored texts:
  * texts that are values of the type compare by value (equal values
  * compare 0, whatever their spelling); a text that is not one sorts after
- * every value, and such texts compare bytewise among themselves.
+ * every value, and such texts compare bytewise among themselves (a prefix
+ * first). Each returns -1, 0 or 1.
  */
 
 /* Decimal numbers as pier__decimal_parse reads them (sign, digits, point,
- * exponent), by value, with no limit on digits and no rounding: "12.5" =
- * "12.50" = "1.25e1", "-0" = "0", "9" < "10", "18446744073709551615" >
- * "9223372036854775808". */
+ * exponent of at most 100000), by value, with no limit on digits and no
+ * rounding: "12.5" = "12.50" = "1.25e1", "-0" = "0", "9" < "10",
+ * "18446744073709551615" > "9223372036854775808". */
 int pier__collate_numeric(const char *a, size_t na, const char *b,
                           size_t nb);
 /* UUIDs by their 16 bytes: case and hyphens do not matter. */

@@ -1,6 +1,6 @@
 /*
- * test_sqlcol.c: a declared table's columns (src/types/sqlcol.h): exact
- * decimal arithmetic, with every rounding.
+ * test_sqlcol.c: a declared table's columns (src/types/sqlcol.h): the
+ * collations' orders, and exact decimal arithmetic with every rounding.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,201 @@
 #include <string.h>
 
 #include "types/sqlcol.h"
+
+/* ---- collations ---- */
+
+typedef int (*collation)(const char *, size_t, const char *, size_t);
+
+static int coll(collation f, const char *a, const char *b)
+{
+    return f(a, strlen(a), b, strlen(b));
+}
+
+static void assert_order(collation f, const char *a, const char *b,
+                         int want)
+{
+    int got = coll(f, a, b), back = coll(f, b, a);
+    if (got != want || back != -want)
+        fail_msg("'%s' vs '%s': %d and back %d, want %d", a, b, got, back,
+                 want);
+}
+
+/* `texts` are in ascending order with the groups of equal ones marked by
+ * equal ranks: every pair compares as its ranks do (which also checks
+ * antisymmetry), and every triple is transitive. */
+static void assert_sorted(collation f, const char *const *texts,
+                          const int *ranks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            int want = (ranks[i] > ranks[j]) - (ranks[i] < ranks[j]);
+            int got = coll(f, texts[i], texts[j]);
+            if (got != want)
+                fail_msg("'%s' vs '%s': %d, want %d", texts[i], texts[j],
+                         got, want);
+        }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            for (size_t k = 0; k < n; k++)
+                if (coll(f, texts[i], texts[j]) <= 0 &&
+                    coll(f, texts[j], texts[k]) <= 0)
+                    assert_true(coll(f, texts[i], texts[k]) <= 0);
+}
+
+static void test_collate_numeric(void **state)
+{
+    (void)state;
+    collation f = pier__collate_numeric;
+    assert_order(f, "12.5", "12.50", 0);
+    assert_order(f, "12.5", "1.25e1", 0);
+    assert_order(f, "12.5", "125E-1", 0);
+    assert_order(f, "12.5", "+012.500", 0);
+    assert_order(f, "-0", "0", 0);
+    assert_order(f, "0", "0.000e5", 0);
+    assert_order(f, "-0.0", ".0", 0);
+    assert_order(f, "9", "10", -1);
+    assert_order(f, "-9", "-10", 1);
+    assert_order(f, "0.001", "0.01", -1);
+    assert_order(f, "-0.001", "0", -1);
+    assert_order(f, "18446744073709551615", "9223372036854775808", 1);
+    assert_order(f, "1e100000", "9", 1);
+    assert_order(f, "1e-100000", "0", 1);
+    assert_order(f, "100", "1e2", 0);
+    assert_order(f, "1.000001", "1", 1);
+    assert_order(f, "0.999999", "1", -1);
+    /* No limit on digits: 60-digit integers and fractions. */
+    assert_order(f,
+                 "12345678901234567890123456789012345678901234567890"
+                 "1234567890",
+                 "12345678901234567890123456789012345678901234567890"
+                 "1234567891",
+                 -1);
+    assert_order(f, "0.000000000000000000000000000000000000000000000000001",
+                 "0.0000000000000000000000000000000000000000000000000009",
+                 1);
+    assert_order(f, "-99999999999999999999999999999999999999999999.5",
+                 "-99999999999999999999999999999999999999999999.50000", 0);
+    /* Texts that are not numbers sort last, bytewise among themselves. */
+    assert_order(f, "abc", "1e100000", 1);
+    assert_order(f, "1e100001", "5", 1);
+    assert_order(f, "", "-5", 1);
+    assert_order(f, "abc", "abd", -1);
+    assert_order(f, "ab", "abc", -1);
+    assert_order(f, "abc", "abc", 0);
+    assert_order(f, "1.2.3", "Inf", -1);
+    assert_order(f, "12.5", "12.5 ", -1);
+    static const char *const texts[] = {
+        "-1e3", "-999.99", "-1", "-1.0", "-0.5", "0", "-0", "0.00", "1e-3",
+        "0.01", "1", "1.00", "10", "1e1", "18446744073709551615", "1e30",
+        "", "-", "1.2.3", "Inf", "abc",
+    };
+    static const int ranks[] = {
+        0, 1, 2, 2, 3, 4, 4, 4, 5, 6, 7, 7, 8, 8, 9, 10, 11, 12, 13, 14, 15,
+    };
+    assert_sorted(f, texts, ranks, sizeof texts / sizeof *texts);
+}
+
+static void test_collate_uuid(void **state)
+{
+    (void)state;
+    collation f = pier__collate_uuid;
+    assert_order(f, "123e4567-e89b-12d3-a456-426614174000",
+                 "123E4567-E89B-12D3-A456-426614174000", 0);
+    assert_order(f, "123e4567-e89b-12d3-a456-426614174000",
+                 "123e4567e89b12d3a456426614174000", 0);
+    assert_order(f, "00000000-0000-0000-0000-00000000000a",
+                 "00000000-0000-0000-0000-00000000000B", -1);
+    static const char *const texts[] = {
+        "00000000000000000000000000000000",
+        "00000000-0000-0000-0000-000000000001",
+        "0000000000000000000000000000000F",
+        "00000000-0000-0000-0000-000000000010",
+        "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+        "ffffffffffffffffffffffffffffffff",
+        "", "not a uuid", "zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz",
+    };
+    static const int ranks[] = { 0, 1, 2, 3, 4, 4, 5, 6, 7 };
+    assert_sorted(f, texts, ranks, sizeof texts / sizeof *texts);
+}
+
+static void test_collate_instant(void **state)
+{
+    (void)state;
+    collation f = pier__collate_instant;
+    assert_order(f, "2026-03-01T10:00:00+02:00", "2026-03-01T08:00:00Z", 0);
+    assert_order(f, "2026-03-01T10:00:00.5Z", "2026-03-01t10:00:00.500000z",
+                 0);
+    assert_order(f, "2026-03-01 10:00:00Z", "2026-03-01T10:00:00Z", 0);
+    /* Later by the clock, earlier in time. */
+    assert_order(f, "2026-03-01T10:00:00+05:00", "2026-03-01T06:00:00Z", -1);
+    assert_order(f, "2026-03-01T00:30:00+01:00", "2026-02-28T23:15:00Z", 1);
+    assert_order(f, "2026-03-01T00:30:00+01:00", "2026-02-28T23:45:00Z", -1);
+    static const char *const texts[] = {
+        "0001-01-01T00:00:00Z", "1969-12-31T23:59:59.999999Z",
+        "1970-01-01T01:00:00+01:00", "1970-01-01T00:00:00Z",
+        "1970-01-01T00:00:00.000001Z", "9999-12-31T23:59:59.999999Z",
+        "1970-01-01T00:00:00", "2026-02-30T00:00:00Z", "x",
+    };
+    static const int ranks[] = { 0, 1, 2, 2, 3, 4, 5, 6, 7 };
+    assert_sorted(f, texts, ranks, sizeof texts / sizeof *texts);
+}
+
+static void test_collate_time_datetime(void **state)
+{
+    (void)state;
+    collation t = pier__collate_time;
+    assert_order(t, "10:00:00.5", "10:00:00.500", 0);
+    assert_order(t, "10:00:00", "10:00:00.000000", 0);
+    assert_order(t, "10:00:00.1234567", "10:00:00.123456", 0);
+    assert_order(t, "09:59:59.999999", "10:00:00", -1);
+    assert_order(t, "23:59:59", "24:00:00", -1);      /* not a time: last */
+    assert_order(t, "10:00:00Z", "00:00:00", 1);
+    static const char *const times[] = {
+        "00:00:00", "00:00:00.000001", "09:59:59.999999", "10:00:00.0",
+        "10:00:00", "10:00:00.5", "23:59:59.999999", "", "10:00", "ab",
+    };
+    static const int time_ranks[] = { 0, 1, 2, 3, 3, 4, 5, 6, 7, 8 };
+    assert_sorted(t, times, time_ranks, sizeof times / sizeof *times);
+    collation d = pier__collate_datetime;
+    assert_order(d, "2026-03-01T10:00:00", "2026-03-01 10:00:00.000", 0);
+    assert_order(d, "2026-03-01t10:00:00", "2026-03-01T10:00:00", 0);
+    assert_order(d, "2026-03-01T10:00:00", "2026-03-02T09:00:00", -1);
+    assert_order(d, "0001-01-01T00:00:00", "1970-01-01T00:00:00", -1);
+    assert_order(d, "2026-03-01T10:00:00Z", "2026-03-01T10:00:00", 1);
+    static const char *const dts[] = {
+        "0001-01-01T00:00:00", "1969-12-31T23:59:59.999999",
+        "1970-01-01 00:00:00", "1970-01-01T00:00:00.000",
+        "9999-12-31T23:59:59.999999", "2026-03-01T10:00:00+01:00",
+        "nope",
+    };
+    static const int dt_ranks[] = { 0, 1, 2, 2, 3, 4, 5 };
+    assert_sorted(d, dts, dt_ranks, sizeof dts / sizeof *dts);
+}
+
+static void test_collate_interval(void **state)
+{
+    (void)state;
+    collation f = pier__collate_interval;
+    assert_order(f, "P1Y", "P12M", 0);
+    assert_order(f, "PT60M", "PT1H", 0);
+    assert_order(f, "P2W", "P14D", 0);
+    assert_order(f, "P0D", "PT0S", 0);
+    assert_order(f, "p1dt1h", "P1DT1H", 0);
+    /* Months, then days, then time: a month is not 30 days. */
+    assert_order(f, "P1M", "P30D", 1);
+    assert_order(f, "P1M", "P31D", 1);
+    assert_order(f, "P1D", "PT24H", 1);
+    assert_order(f, "P1D", "PT25H", 1);
+    assert_order(f, "P-1M", "PT0S", -1);
+    static const char *const texts[] = {
+        "P-1Y", "P-1M", "PT-1S", "PT0S", "P0D", "PT1S", "PT24H", "P1D",
+        "P1DT1S", "P30D", "P1M", "P1MT1S", "P1Y", "P12M", "", "P", "xyz",
+    };
+    static const int ranks[] = {
+        0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 12, 13, 14,
+    };
+    assert_sorted(f, texts, ranks, sizeof texts / sizeof *texts);
+}
 
 /* ---- decimal arithmetic ---- */
 
@@ -289,6 +484,11 @@ static void test_decimal_div_exact(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collate_numeric),
+        cmocka_unit_test(test_collate_uuid),
+        cmocka_unit_test(test_collate_instant),
+        cmocka_unit_test(test_collate_time_datetime),
+        cmocka_unit_test(test_collate_interval),
         cmocka_unit_test(test_decimal_add_sub_mul),
         cmocka_unit_test(test_rounding_parse),
         cmocka_unit_test(test_decimal_div_rounding),
