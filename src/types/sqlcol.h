@@ -60,24 +60,32 @@ bool pier__coltype_checked(const pier__coltype *c);
 /*
  * Whether a stored value (after SQLite's affinity for the storage type) is
  * a value of the column's type: NULL if it is (a null always is), else a
- * short phrase saying why not, in static storage ("out of range for
- * INT8", "more digits after the point than scale 2 allows", "not one of
- * the labels", "longer than 200 characters", "element 3: not a UUID").
+ * short phrase saying why not, in static storage, so naming no number of
+ * the column's type or the value's (the caller names the column and its
+ * type): "out of range for INT8", "more digits after the point than the
+ * column's scale allows (values are never rounded)", "not one of the
+ * labels", "longer than the column's length", "an element is not a UUID
+ * (a string) or null".
  *   - integers: an INTEGER within the type's range; UINT64 and INT128:
  *     TEXT digits (an optional '-' for INT128) within range, or an
  *     INTEGER within range;
  *   - FLOAT32: a REAL whose magnitude fits a float (or an INTEGER);
  *   - DECIMAL(p,s) / DECIMAL: TEXT pier__decimal_parse accepts (or an
- *     INTEGER, or a REAL, read by its text: 0.1 is "0.1");
- *   - VARCHAR(n): at most n characters (code points); ENUM: one of the
- *     labels, exactly; BOOLEAN: 0 or 1;
+ *     INTEGER, or a REAL, read by the text SQLite's TEXT affinity would
+ *     give it, 15 significant digits: 0.1 is "0.1", 1e20 "1.0e+20");
+ *   - VARCHAR(n): well-formed UTF-8 of at most n characters (code
+ *     points); ENUM: one of the labels, exactly; BOOLEAN: 0 or 1;
  *   - UUID, DATE, TIME, DATETIME, INTERVAL: TEXT their parser accepts;
  *     INSTANT: TEXT pier__timestamp_parse accepts;
- *   - JSON: any JSON text (RFC 8259; a scalar is a document too);
- *   - T[] and T[][]: a JSON array (of arrays) whose elements are null or
- *     values of T in their JSON form: numbers for integers and floats,
- *     true/false for BOOLEAN, strings for the text-spelled types, and for
- *     DECIMAL, UINT64 and INT128 a number or a string.
+ *   - JSON: any JSON text (RFC 8259; a scalar is a document too;
+ *     duplicate keys are allowed), nested at most 1000 deep, with no \u
+ *     escape of a lone surrogate;
+ *   - T[] and T[][]: a JSON array (of arrays; an inner array may be null)
+ *     whose elements are null or values of T in their JSON form: integers
+ *     (no fraction, no exponent) for the integer types, numbers for
+ *     FLOAT32 and DOUBLE, true/false for BOOLEAN, strings for the
+ *     text-spelled types (BLOB: hex digits), and for DECIMAL, UINT64 and
+ *     INT128 a number or a string.
  */
 const char *pier__coltype_fit(const pier__coltype *c, const pier__cell *v);
 
@@ -99,9 +107,16 @@ pier_kind pier__coltype_kind(const pier__coltype *c);
  * as pier__timestamp_format (UTC, six fraction digits, 'Z'), DATE, TIME,
  * DATETIME and INTERVAL by their formatters, BOOLEAN "true"/"false", BLOB
  * as uppercase hex (as.blob pointing at the bytes), JSON as stored, arrays
- * as compact JSON with each element in its canonical JSON form; ANY by
- * storage class (INTEGER: BIGINT, REAL: DOUBLE, TEXT: TEXT, BLOB: BLOB).
- * A null cell gives PIER_KIND_NULL, text NULL.
+ * as compact JSON with each element in its canonical JSON form (integers
+ * of every width and floats as numbers, booleans as true/false, DECIMAL
+ * and the other text-spelled types as strings of their canonical text,
+ * BLOB as uppercase hex); ANY by storage class (INTEGER: BIGINT, REAL:
+ * DOUBLE, TEXT: TEXT, BLOB: BLOB). A null cell gives PIER_KIND_NULL, text
+ * NULL.
+ * The text of TEXT, VARCHAR, ENUM, JSON and of ANY's TEXT cells is the
+ * cell's own, which must be followed by a NUL (asserted), and as.blob
+ * points at a BLOB cell's bytes: the value lives as long as both the cell
+ * and `a`.
  * @return PIER__FIT_CONFLICT for a stored value pier__coltype_fit refuses
  *         (a lake written behind Pier's back), PIER__FIT_OOM.
  */
@@ -111,7 +126,8 @@ pier__fit pier__coltype_decode(pier_value *out, const pier__coltype *c,
 /* Appends a decoded value as JSON: numbers (integers, unsigned, floats,
  * doubles) as numbers, booleans as true/false, JSON and arrays as their
  * document, null as null, everything else (text, decimals, UUIDs, instants,
- * dates, times, intervals, hex of blobs) as a JSON string. */
+ * dates, times, intervals, hex of blobs) as a JSON string. An infinite
+ * DOUBLE (a DOUBLE column holds what SQLite's REAL does) appends null. */
 void pier__value_json(pier__buf *b, const pier_value *v);
 
 /* ---- collations (collate.c) ----
@@ -119,13 +135,14 @@ void pier__value_json(pier__buf *b, const pier_value *v);
  * Each is a total order that SQLite may call with any two stored texts:
  * texts that are values of the type compare by value (equal values
  * compare 0, whatever their spelling); a text that is not one sorts after
- * every value, and such texts compare bytewise among themselves.
+ * every value, and such texts compare bytewise among themselves (a prefix
+ * first). Each returns -1, 0 or 1.
  */
 
 /* Decimal numbers as pier__decimal_parse reads them (sign, digits, point,
- * exponent), by value, with no limit on digits and no rounding: "12.5" =
- * "12.50" = "1.25e1", "-0" = "0", "9" < "10", "18446744073709551615" >
- * "9223372036854775808". */
+ * exponent of at most 100000), by value, with no limit on digits and no
+ * rounding: "12.5" = "12.50" = "1.25e1", "-0" = "0", "9" < "10",
+ * "18446744073709551615" > "9223372036854775808". */
 int pier__collate_numeric(const char *a, size_t na, const char *b,
                           size_t nb);
 /* UUIDs by their 16 bytes: case and hyphens do not matter. */
@@ -146,7 +163,9 @@ int pier__collate_interval(const char *a, size_t na, const char *b,
 /* ---- exact decimal arithmetic (decimal.c) ---- */
 
 /* a + b, a - b at the larger scale; a * b at the sum of the scales. False
- * when the result needs more than 38 digits (or a scale above 38). */
+ * when the result needs more than 38 digits (or a scale above 38), or an
+ * operand is not a decimal (more than 38 digits, a scale outside 0..38);
+ * *out is then unchanged. */
 bool pier__decimal_add(pier__decimal a, pier__decimal b, pier__decimal *out);
 bool pier__decimal_sub(pier__decimal a, pier__decimal b, pier__decimal *out);
 bool pier__decimal_mul(pier__decimal a, pier__decimal b, pier__decimal *out);
@@ -163,15 +182,16 @@ typedef enum pier__rounding {
 /* Parses a rounding mode's name (case-insensitive); false if unknown. */
 bool pier__rounding_parse(const char *s, size_t n, pier__rounding *out);
 
-/* a / b at `scale` digits after the point, rounded by `mode`. Returns NULL
- * or why not ("division by zero", "the result needs more than 38
- * digits"). */
+/* a / b at `scale` digits after the point (0..38), rounded by `mode`.
+ * Returns NULL or why not ("division by zero", "the result needs more
+ * than 38 digits"); *out is then unchanged. */
 const char *pier__decimal_div(pier__decimal a, pier__decimal b, int scale,
                               pier__rounding mode, pier__decimal *out);
 /* a / b exactly, when the quotient terminates within 38 digits (at the
  * smallest scale that holds it, at least a's scale); else NULL is not
- * returned but why ("1/3 does not terminate: use decimal_div with a scale
- * and a rounding mode"). */
+ * returned but why ("the quotient does not terminate within 38 digits
+ * after the point (like 1/3): use decimal_div with a scale and a rounding
+ * mode", "division by zero", "the result needs more than 38 digits"). */
 const char *pier__decimal_div_exact(pier__decimal a, pier__decimal b,
                                     pier__decimal *out);
 
