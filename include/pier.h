@@ -909,6 +909,87 @@ PIER_API pier_status pier_cursor_write(int64_t *nrows, pier_cursor *cursor,
 PIER_API char *pier_row_to_csv(const pier_row *row);
 
 /* ------------------------------------------------------------------ */
+/* The SQL dialect: declared tables (docs/sql.md)                       */
+
+/*
+ * Runs a script of SQL statements as the lake's owner: CREATE TABLE (with
+ * Pier's logical types, STRICT, READONLY columns), ALTER TABLE ... ADD
+ * COLUMN / RENAME COLUMN / RENAME TO / DROP COLUMN, CREATE and DROP INDEX
+ * and VIEW, DROP TABLE, INSERT (with ON CONFLICT and RETURNING), UPDATE,
+ * DELETE, SELECT, BEGIN / COMMIT / ROLLBACK. Parameters are bound, never
+ * spliced; each statement binds the ones it names. The script is atomic:
+ * when a statement fails, nothing of the script is applied (a ROLLBACK in
+ * it undoes the statements since its BEGIN). Boards and the engine's own
+ * objects (names starting with _pier_) are out of its reach.
+ * `*out` (may be NULL) receives the rows of the script's last statement,
+ * each value decoded by its column's logical type (computed values by
+ * what they are), held in memory; pier_cursor_changes() says how many rows
+ * that statement inserted, updated or deleted.
+ * @return PIER_E_COLUMN_TYPE_CONFLICT (a value that does not fit its
+ *         column: err->board names the table, err->column the column,
+ *         err->column_type its type), PIER_E_READONLY_COLUMN, the
+ *         PIER_E_CONSTRAINT_* statuses with SQLite's message,
+ *         PIER_E_UNKNOWN_TYPE (a type the dialect does not take, with the
+ *         one to use), PIER_E_INVALID_COLUMN_NAME,
+ *         PIER_E_RESERVED_COLUMN_NAME, PIER_E_DUPLICATE_COLUMN,
+ *         PIER_E_UNKNOWN_COLUMN, PIER_E_TABLE_NOT_FOUND,
+ *         PIER_E_ENTITY_NOT_ALLOWED (a statement outside the dialect, or
+ *         one touching the engine's objects), PIER_E_PLACEHOLDER_UNBOUND,
+ *         PIER_E_SCHEMA_DRIFT (the schema was changed without Pier),
+ *         PIER_E_QUERY_FAILED (SQLite's message; err->offset is the byte
+ *         of `sql` it points at, else the failing statement's first).
+ */
+PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
+                               const char *sql, const pier_params *params,
+                               pier_error *err);
+
+/* Rows the last statement of pier_exec inserted, updated or deleted; 0
+ * for a query's cursor. */
+PIER_API int64_t pier_cursor_changes(const pier_cursor *cursor);
+
+/* Every declared table's name, sorted (case-insensitively), as a
+ * NULL-terminated array for pier_strings_free(). */
+PIER_API pier_status pier_table_list(char ***out, pier_engine *engine,
+                                     pier_error *err);
+
+typedef struct pier_table_column {
+    int64_t id;                /* stable: never changes, never reused */
+    const char *name;
+    const char *type;          /* canonical spelling: "DECIMAL(12,2)" */
+    pier_kind kind;            /* PIER_KIND_NULL for ANY */
+    bool readonly;
+} pier_table_column;
+
+typedef struct pier_table_info {
+    const char *table;
+    int64_t id;
+    size_t ncolumns;
+    const pier_table_column *columns;   /* in table order */
+    const char *sql;           /* CREATE TABLE in the dialect */
+} pier_table_info;
+
+/* Describes a declared table. Release with pier_table_info_free().
+ * @return PIER_E_TABLE_NOT_FOUND. */
+PIER_API pier_status pier_table_describe(pier_table_info **out,
+                                         pier_engine *engine,
+                                         const char *table, pier_error *err);
+PIER_API void pier_table_info_free(pier_table_info *info);
+
+/*
+ * The whole lake's schema as a script in the dialect, for pier_free():
+ * each board as `-- board` comments and pier's declarations, then every
+ * declared table, index and view, in creation order, as SQL that
+ * recreates it exactly through pier_exec.
+ */
+PIER_API pier_status pier_schema_dump(char **out, pier_engine *engine,
+                                      pier_error *err);
+
+/* Compares the lake's SQL schema with the one Pier made.
+ * @return PIER_OK, or PIER_E_SCHEMA_DRIFT naming every table, index, view
+ *         or trigger created, changed or dropped without Pier. */
+PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Operations                                                           */
 
 /*

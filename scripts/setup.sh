@@ -29,6 +29,7 @@ need_pc sqlite3 libsqlite3-dev
 need_pc jansson libjansson-dev
 need_pc cmocka libcmocka-dev
 need_pc libedit libedit-dev   # pier shell's line editing
+need_cmd sqlite3 sqlite3      # tests change a lake's schema behind Pier's back
 
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0

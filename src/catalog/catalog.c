@@ -108,6 +108,9 @@ void pier__catalog_init(pier__catalog *c)
     c->boards = NULL;
     c->nboards = 0;
     c->cap = 0;
+    c->tables = NULL;
+    c->ntables = 0;
+    c->tables_cap = 0;
     c->version = -1;
 }
 
@@ -116,6 +119,9 @@ void pier__catalog_clear(pier__catalog *c)
     for (size_t i = 0; i < c->nboards; i++)
         pier__board_free(c->boards[i]);
     free(c->boards);
+    for (size_t i = 0; i < c->ntables; i++)
+        pier__table_free(c->tables[i]);
+    free(c->tables);
     pier__catalog_init(c);
 }
 

@@ -16,6 +16,7 @@
 #define PIER_CATALOG_H
 
 #include "base/base.h"
+#include "types/sqlcol.h"
 #include "types/types.h"
 
 /* The longest board id and column name, in bytes. */
@@ -42,10 +43,32 @@ typedef struct pier__board {
     size_t cap;
 } pier__board;
 
+/* A column of a declared table (CREATE TABLE in the SQL dialect). */
+typedef struct pier__tcolumn {
+    int64_t id;               /* stable; 0 until the store assigns it */
+    char *name;
+    char *spelling;           /* the type's canonical spelling */
+    pier__coltype type;       /* parsed from it; labels owned */
+    bool readonly;
+} pier__tcolumn;
+
+/* A declared table: its name as created (compared case-insensitively, as
+ * SQL does) and its columns in table order. */
+typedef struct pier__table {
+    int64_t id;               /* stable; 0 until the store assigns it */
+    char *name;
+    pier__tcolumn *columns;
+    size_t ncolumns;
+    size_t cap;
+} pier__table;
+
 typedef struct pier__catalog {
     pier__board **boards;     /* sorted by id */
     size_t nboards;
     size_t cap;
+    pier__table **tables;     /* sorted by name, case-folded */
+    size_t ntables;
+    size_t tables_cap;
     int64_t version;          /* the lake's catalog version it reflects;
                                  -1: never loaded */
 } pier__catalog;
@@ -91,5 +114,25 @@ pier__board *pier__catalog_find(const pier__catalog *c, const char *id);
 bool pier__catalog_put(pier__catalog *c, pier__board *b);
 /* Removes and frees the board with this id, if any. */
 void pier__catalog_remove(pier__catalog *c, const char *id);
+
+/* ---- declared tables (tables.c) ---- */
+
+pier__table *pier__table_new(const char *name);
+void pier__table_free(pier__table *t);
+pier__table *pier__table_clone(const pier__table *t);
+/* The index of a column by name (case-insensitive), or -1. */
+ptrdiff_t pier__table_find(const pier__table *t, const char *name);
+/* Appends a column of the type spelled `spelling` (canonical, as
+ * pier__sqltype_write gives it). False if out of memory or if the
+ * spelling does not parse; the table is then unchanged. */
+bool pier__table_append(pier__table *t, const char *name,
+                        const char *spelling, bool readonly);
+/* Puts `t` in the catalog, replacing (and freeing) a table of its name.
+ * Takes ownership of `t` even on failure (false: out of memory). */
+bool pier__catalog_put_table(pier__catalog *c, pier__table *t);
+pier__table *pier__catalog_find_table(const pier__catalog *c,
+                                      const char *name);
+/* Removes and frees the table of this name, if any. */
+void pier__catalog_remove_table(pier__catalog *c, const char *name);
 
 #endif /* PIER_CATALOG_H */

@@ -170,6 +170,34 @@ pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
 /* Frees the cursor kept for reuse (pier_close). */
 void pier__cursor_spare_free(pier_engine *e);
 
+/* ---- results held in memory (memrows.c) ---- */
+
+/* The rows of one statement of pier_exec, decoded and copied. */
+typedef struct pier__memrows pier__memrows;
+
+/* NULL if out of memory. Every column is then named by
+ * pier__memrows_column before a row is added. */
+pier__memrows *pier__memrows_new(size_t ncolumns);
+void pier__memrows_free(pier__memrows *m);
+/* Names column i and gives its logical type's name (NULL: computed). */
+pier_status pier__memrows_column(pier__memrows *m, size_t i,
+                                 const char *name, const char *type,
+                                 pier_error *err);
+/* Appends a row of ncolumns values, copying their texts and bytes. */
+pier_status pier__memrows_add(pier__memrows *m, const pier_value *values,
+                              pier_error *err);
+void pier__memrows_set_changes(pier__memrows *m, int64_t changes);
+int64_t pier__memrows_changes(const pier__memrows *m);
+size_t pier__memrows_column_count(const pier__memrows *m);
+const char *pier__memrows_column_name(const pier__memrows *m, size_t i);
+const char *pier__memrows_column_type(const pier__memrows *m, size_t i);
+/* The next row, or NULL after the last. */
+const pier_row *pier__memrows_next(pier__memrows *m);
+/* A cursor handing out m's rows; takes m (freed with the cursor, or here
+ * on failure). */
+pier_status pier__cursor_of_memrows(pier_cursor **out, pier_engine *e,
+                                    pier__memrows *m, pier_error *err);
+
 /* ---- query parameters (params.c) ---- */
 
 /* The value bound to the statement parameter spelled `name` (":n", "$n",

@@ -81,6 +81,8 @@ struct pier_cursor {
                                   NULL once handed out or if none */
     bool done;                 /* the statement has no more rows */
     pier_status failed;        /* what ended it early, or PIER_OK */
+    pier__memrows *mem;        /* pier_exec's result: the rows come from
+                                  here, and nothing above is used */
 };
 
 /* Attempts at matching a reader's snapshot to the catalog: another
@@ -874,14 +876,39 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
 
 /* ---- the cursor ---- */
 
+pier_status pier__cursor_of_memrows(pier_cursor **out, pier_engine *e,
+                                    pier__memrows *m, pier_error *err)
+{
+    pier_cursor *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        pier__memrows_free(m);
+        return pier__oom(err);
+    }
+    c->engine = e;
+    c->mem = m;
+    *out = c;
+    return PIER_OK;
+}
+
+PIER_API int64_t pier_cursor_changes(const pier_cursor *cursor)
+{
+    return cursor != NULL && cursor->mem != NULL
+               ? pier__memrows_changes(cursor->mem)
+               : 0;
+}
+
 PIER_API size_t pier_cursor_column_count(const pier_cursor *cursor)
 {
+    if (cursor != NULL && cursor->mem != NULL)
+        return pier__memrows_column_count(cursor->mem);
     return cursor != NULL ? cursor->ncolumns : 0;
 }
 
 PIER_API const char *pier_cursor_column_name(const pier_cursor *cursor,
                                              size_t i)
 {
+    if (cursor != NULL && cursor->mem != NULL)
+        return pier__memrows_column_name(cursor->mem, i);
     return cursor != NULL && i < cursor->ncolumns ? cursor->row.names[i]
                                                   : NULL;
 }
@@ -889,6 +916,8 @@ PIER_API const char *pier_cursor_column_name(const pier_cursor *cursor,
 PIER_API const char *pier_cursor_column_type(const pier_cursor *cursor,
                                              size_t i)
 {
+    if (cursor != NULL && cursor->mem != NULL)
+        return pier__memrows_column_type(cursor->mem, i);
     if (cursor == NULL || i >= cursor->ncolumns ||
         cursor->types[i].kind == PIER_KIND_NULL)
         return NULL;
@@ -905,6 +934,10 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
                           "pier_cursor_next needs a cursor and an output");
     *row = NULL;
     pier_cursor *c = cursor;
+    if (c->mem != NULL) {
+        *row = pier__memrows_next(c->mem);
+        return PIER_OK;
+    }
     if (c->failed != PIER_OK)
         return pier__fail(err, c->failed,
                           "the query failed earlier; it has no more rows");
@@ -948,6 +981,11 @@ PIER_API void pier_cursor_close(pier_cursor *cursor)
 {
     if (cursor == NULL)
         return;
+    if (cursor->mem != NULL) {
+        pier__memrows_free(cursor->mem);
+        free(cursor);
+        return;
+    }
     cursor->lake->ops->reader_close(cursor->reader);
     cursor_release(cursor);
 }

@@ -228,17 +228,7 @@ void pier__row_json(pier__buf *b, const pier_row *row)
             pier__buf_putc(b, ',');
         pier__buf_json_string(b, row->names[i], strlen(row->names[i]));
         pier__buf_putc(b, ':');
-        switch (v->kind) {
-        case PIER_KIND_NULL:
-            pier__buf_puts(b, "null");
-            break;
-        case PIER_KIND_TEXT:
-        case PIER_KIND_TIMESTAMP:
-            pier__buf_json_string(b, v->text, v->len);
-            break;
-        default:                 /* numbers, booleans, json documents */
-            pier__buf_append(b, v->text, v->len);
-        }
+        pier__value_json(b, v);
     }
     pier__buf_putc(b, '}');
 }

@@ -78,6 +78,39 @@ typedef struct pier__query_shape {
                                   prepares of a lake share one */
 } pier__query_shape;
 
+/* ---- SQL statements as the lake's owner (pier_exec) ---- */
+
+/* A prepared statement's result columns and parameters. */
+typedef struct pier__stmt_shape {
+    size_t ncolumns;
+    const char *const *names;
+    const char *const *tables;   /* per column: the table a value read
+                                    straight from a column comes from, or
+                                    NULL (computed) */
+    const char *const *columns;  /* ... and that column's name */
+    size_t nparams;
+    const char *const *params;   /* as in pier__query_shape */
+} pier__stmt_shape;
+
+/* What made a statement fail, beyond SQLite's message: the declared column
+ * whose value check or read-only trigger refused it. */
+typedef struct pier__stmt_failure {
+    int64_t column_id;         /* 0: none */
+    char reason[128];          /* the value check's reason */
+    char value[128];           /* the refused value, shortened, quoted */
+    char table[128];           /* a STRICT datatype refusal: the table... */
+    char column[128];          /* ... and the column SQLite named */
+} pier__stmt_failure;
+
+/* One object of the lake's SQL schema (a declared table, an index, a view,
+ * a read-only trigger), as sqlite_schema holds it. */
+typedef struct pier__schema_object {
+    const char *type;          /* "table", "index", "view", "trigger" */
+    const char *name;
+    const char *table;         /* the table it belongs to */
+    const char *sql;           /* NULL for an index SQLite made itself */
+} pier__schema_object;
+
 typedef struct pier__lake_ops {
     const char *name;                                  /* "sqlite" */
     void (*close)(pier__lake *lake);
@@ -232,6 +265,67 @@ typedef struct pier__lake_ops {
     void (*reader_restart)(pier__reader *r);
     /* Ends the snapshot and returns the reader to the pool. NULL: no-op. */
     void (*reader_close)(pier__reader *r);
+
+    /* ---- declared tables (sqlite_tables.c; docs/sql.md) ---- */
+
+    /* Makes the catalog rows of table t match the model: records the table
+     * and the columns that have no id yet (assigning ids), renames and
+     * reorders the others, forgets the table's columns the model no longer
+     * has. */
+    pier_status (*table_save)(pier__lake *lake, pier__table *t,
+                              pier_error *err);
+    /* Forgets the table and its columns. */
+    pier_status (*table_forget)(pier__lake *lake, int64_t table_id,
+                                pier_error *err);
+
+    /* Prepares one statement of the SQL dialect on the writer connection,
+     * under the owner's policy: it may touch anything but the engine's
+     * own objects (names starting with _pier_, boards' tables) and may not
+     * attach, detach, run pragmas or create triggers or virtual tables;
+     * unless it is DDL (`ddl`: CREATE or DROP INDEX or VIEW, which SQLite
+     * carries out by reading sqlite_schema), it may not read the schema
+     * table either. *shape is borrowed until stmt_finish.
+     * @return PIER_E_ENTITY_NOT_ALLOWED, PIER_E_QUERY_FAILED (err->offset
+     *         relative to `sql`). */
+    pier_status (*stmt_prepare)(pier__lake *lake, const char *sql,
+                                size_t len, bool ddl,
+                                pier__stmt_shape *shape, pier_error *err);
+    /* Binds parameter i (1-based); text and blobs are copied. */
+    pier_status (*stmt_bind)(pier__lake *lake, int i, const pier__cell *c,
+                             pier_error *err);
+    /* The next row (*cells, borrowed until the next step or finish), or
+     * NULL when the statement is done. A refusal fills *failure (which
+     * stays valid until the next prepare): the constraint statuses, and
+     * PIER_E_COLUMN_TYPE_CONFLICT or PIER_E_READONLY_COLUMN with the
+     * column (the caller names it from its catalog). */
+    pier_status (*stmt_step)(pier__lake *lake, const pier__cell **cells,
+                             const pier__stmt_failure **failure,
+                             pier_error *err);
+    /* Rows the last statement inserted, updated or deleted. */
+    int64_t (*stmt_changes)(pier__lake *lake);
+    void (*stmt_finish)(pier__lake *lake);
+    /* Runs DDL the engine wrote itself (a declared table's physical
+     * definition, its read-only triggers), outside the owner's policy. */
+    pier_status (*ddl)(pier__lake *lake, const char *sql, pier_error *err);
+    /* Whether a write transaction is open on the writer. */
+    bool (*in_write)(pier__lake *lake);
+
+    /* Calls cb for every object of the SQL schema that is not the
+     * engine's own (catalog, boards), in creation order. A non-zero return
+     * stops. */
+    pier_status (*schema_objects)(pier__lake *lake,
+                                  int (*cb)(const pier__schema_object *o,
+                                            void *payload),
+                                  void *payload, pier_error *err);
+    /* Records the SQL schema as it is now as the schema Pier made (after
+     * every DDL statement of the dialect, in its transaction). */
+    pier_status (*schema_remember)(pier__lake *lake, pier_error *err);
+    /* Compares the SQL schema with the one Pier remembers; appends one
+     * line per difference to *report ("table x: created without Pier"),
+     * nothing when they agree. Costs no I/O while SQLite's schema has not
+     * changed since the last comparison that found them equal. */
+    pier_status (*schema_compare)(pier__lake *lake, pier__buf *report,
+                                  pier_error *err);
 } pier__lake_ops;
 
 /* rows_write modes. */

@@ -133,6 +133,8 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
     if (rc == PIER_OK && step != SQLITE_DONE)
         rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                "cannot read the catalog");
+    if (rc == PIER_OK)
+        rc = pier__sqlite_tables_load(l, out, err);
 done:
     sqlite3_finalize(boards);
     sqlite3_finalize(cols);
@@ -365,7 +367,8 @@ pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC |
                                        SQLITE_DIRECTONLY,
                                    NULL, to_text_fn, NULL, NULL,
-                                   NULL) != SQLITE_OK)
+                                   NULL) != SQLITE_OK ||
+        pier__sqlite_register_dialect(l->db, &l->failure) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
                                  "cannot register the lake's functions");
     return PIER_OK;

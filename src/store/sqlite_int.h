@@ -28,8 +28,10 @@
 
 /* "PIER" in ASCII, in the header's application_id field. */
 #define PIER__APPLICATION_ID 0x50494552
-/* The on-disk format this code writes and reads. */
-#define PIER__FORMAT 1
+/* The on-disk format this code writes and reads: 2 added declared tables
+ * (_pier_tables, _pier_table_columns, _pier_schema); a format 1 lake is
+ * upgraded when it is opened. */
+#define PIER__FORMAT 2
 
 /* A statement kept prepared, keyed by its SQL text: the text says all a
  * statement does, so a cached one is valid as long as SQLite can re-prepare
@@ -63,6 +65,20 @@ typedef struct pier__sqlite_lake {
     uint64_t readers_made;         /* ever opened; each reader's number
                                       makes its prepares' epochs its own */
     int busy_timeout_ms;           /* pier_open's setup and the readers */
+    /* The SQL dialect's statements on the writer (sqlite_exec.c). */
+    sqlite3_stmt *user_stmt;       /* the statement pier_exec runs */
+    bool user_policy;              /* the authorizer judges: a user
+                                      statement is being prepared or run */
+    bool user_ddl;                 /* ... and it is DDL, which reads the
+                                      schema table */
+    char denied[256];              /* what the authorizer refused first */
+    pier__stmt_failure failure;    /* why the statement failed */
+    pier__stmt_shape shape;        /* user_stmt's, pointing at shape_mem */
+    pier__arena shape_mem;
+    pier__cell *cells;             /* one row of user_stmt, reused */
+    size_t cells_cap;
+    int64_t schema_checked;        /* the schema cookie that last matched
+                                      the remembered schema; -1: never */
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */
@@ -81,6 +97,49 @@ pier_status pier__sqlite_stmt(pier__sqlite_lake *l, const pier__buf *sql,
                               sqlite3_stmt **out, pier_error *err);
 /* Forgets every cached statement. */
 void pier__sqlite_forget_statements(pier__sqlite_lake *l);
+
+/* sqlite_sqlfns.c */
+/* Registers the SQL dialect's functions and collations on a connection;
+ * _pier_fit records why it refused a value in *failure (may be NULL).
+ * Returns SQLite's code. */
+int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure);
+
+/* sqlite_tables.c */
+/* Loads the declared tables into the catalog (from catalog_load). */
+pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
+                                     pier__catalog *out, pier_error *err);
+pier_status pier__sqlite_table_save(pier__lake *lake, pier__table *t,
+                                    pier_error *err);
+pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
+                                      pier_error *err);
+pier_status pier__sqlite_schema_objects(
+    pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
+    void *payload, pier_error *err);
+pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err);
+pier_status pier__sqlite_schema_compare(pier__lake *lake, pier__buf *report,
+                                        pier_error *err);
+/* The catalog tables of format 2 (declared tables and the remembered
+ * schema), for a new lake and for upgrading a format 1 lake. */
+extern const char pier__sqlite_tables_schema[];
+
+/* sqlite_exec.c */
+pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
+                                      size_t len, bool ddl,
+                                      pier__stmt_shape *shape,
+                                      pier_error *err);
+pier_status pier__sqlite_stmt_bind(pier__lake *lake, int i,
+                                   const pier__cell *c, pier_error *err);
+pier_status pier__sqlite_stmt_step(pier__lake *lake, const pier__cell **cells,
+                                   const pier__stmt_failure **failure,
+                                   pier_error *err);
+int64_t pier__sqlite_stmt_changes(pier__lake *lake);
+void pier__sqlite_stmt_finish(pier__lake *lake);
+pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
+                             pier_error *err);
+bool pier__sqlite_in_write(pier__lake *lake);
+/* Installs the writer's authorizer (it allows everything until a user
+ * statement is prepared). */
+void pier__sqlite_exec_init(pier__sqlite_lake *l);
 
 /* sqlite_catalog.c */
 pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,

@@ -192,6 +192,9 @@ static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
                  PIER__APPLICATION_ID, PIER__FORMAT);
         rc = pier__sqlite_exec(l, schema_sql, PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_tables_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragmas, PIER_E_LAKE_UNAVAILABLE, err);
     }
     if (rc == PIER_OK)
@@ -222,6 +225,31 @@ static pier_status read_header(pier__sqlite_lake *l, int64_t *app,
                         err);
     sqlite3_exec(l->db, rc == PIER_OK ? "COMMIT" : "ROLLBACK", NULL, NULL,
                  NULL);
+    return rc;
+}
+
+/* Brings a format 1 lake to format 2 (the declared tables' catalog),
+ * unless another process just did. */
+static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
+{
+    pier_status rc = exec_setup(l, "BEGIN IMMEDIATE", err);
+    if (rc != PIER_OK)
+        return rc;
+    int64_t format = 0;
+    rc = pragma_int(l, "PRAGMA user_version", &format, err);
+    if (rc == PIER_OK && format == 1) {
+        char pragma[48];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d",
+                 PIER__FORMAT);
+        rc = pier__sqlite_exec(l, pier__sqlite_tables_schema,
+                               PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pragma, PIER_E_LAKE_UNAVAILABLE, err);
+    }
+    if (rc == PIER_OK)
+        rc = pier__sqlite_exec(l, "COMMIT", PIER_E_LAKE_UNAVAILABLE, err);
+    if (rc != PIER_OK)
+        sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
 
@@ -256,7 +284,7 @@ static pier_status check_format(pier__sqlite_lake *l, pier_error *err)
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                           "'%s' is not a Pier lake (format %lld)", l->path,
                           (long long)format);
-    return PIER_OK;
+    return format < PIER__FORMAT ? upgrade(l, err) : PIER_OK;
 }
 
 static pier_status prepare(pier__sqlite_lake *l, const char *sql,
@@ -350,6 +378,8 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
     if (rc == PIER_OK)
         rc = pier__sqlite_register_functions(l, err);
     if (rc == PIER_OK)
+        pier__sqlite_exec_init(l);
+    if (rc == PIER_OK)
         rc = pier__sqlite_readers_init(l, cfg->busy_timeout_ms, err);
     if (rc == PIER_OK)
         rc = prepare(l, "SELECT value FROM _pier_meta "
@@ -384,6 +414,9 @@ static void sqlite_close(pier__lake *lake)
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     pier__sqlite_readers_close(l);
     pier__sqlite_forget_statements(l);
+    pier__sqlite_stmt_finish(lake);
+    pier__arena_free(&l->shape_mem);
+    free(l->cells);
     sqlite3_finalize(l->get_version);
     sqlite3_finalize(l->bump_version);
     sqlite3_finalize(l->append_change);
@@ -476,6 +509,18 @@ static const pier__lake_ops sqlite_ops = {
     .reader_again = pier__sqlite_reader_again,
     .reader_restart = pier__sqlite_reader_restart,
     .reader_close = pier__sqlite_reader_close,
+    .table_save = pier__sqlite_table_save,
+    .table_forget = pier__sqlite_table_forget,
+    .stmt_prepare = pier__sqlite_stmt_prepare,
+    .stmt_bind = pier__sqlite_stmt_bind,
+    .stmt_step = pier__sqlite_stmt_step,
+    .stmt_changes = pier__sqlite_stmt_changes,
+    .stmt_finish = pier__sqlite_stmt_finish,
+    .ddl = pier__sqlite_ddl,
+    .in_write = pier__sqlite_in_write,
+    .schema_objects = pier__sqlite_schema_objects,
+    .schema_remember = pier__sqlite_schema_remember,
+    .schema_compare = pier__sqlite_schema_compare,
 };
 
 /* ---- removing a lake ---- */

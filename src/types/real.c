@@ -12,6 +12,7 @@
  * %g and strtod follow LC_NUMERIC; Pier assumes the "C" locale, as the
  * library never calls setlocale.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,12 @@ static size_t fast_format(double d, char out[PIER__DOUBLE_BUF])
 
 size_t pier__double_format(double d, char out[PIER__DOUBLE_BUF])
 {
+    if (isinf(d)) {
+        /* JSON has no infinity; a number too large for a double reads
+         * back as one, and SQLite writes it so too. */
+        strcpy(out, d > 0 ? "9e999" : "-9e999");
+        return strlen(out);
+    }
     size_t fast = fast_format(d, out);
     if (fast > 0)
         return fast;

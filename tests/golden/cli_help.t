@@ -18,12 +18,14 @@ Commands:
   tx            Run a list of writes as one transaction
   boards        List every board
   has-board     Tell whether a board exists
-  schema        Show a board's columns and their types
+  schema        Show a board's or a table's columns, or dump the schema
   get           Show one row
   count         Print the number of rows on a board
   dump          Print every row as JSON lines, in id order
   query         Run a read-only SQL query on one board
   shell         Query boards interactively
+  sql           Run SQL statements on the lake's declared tables
+  tables        List the declared tables
   changes       Print one page of a board's change feed
   watch         Follow a board's change feed until interrupted
   add-column    Declare a column on an existing board
@@ -129,9 +131,14 @@ Output: true or false (the same with --json).
 
 OPTIONS are the global options of 'pier --help'.
 $ pier schema --help
-Usage: pier [OPTIONS] schema BOARD
+Usage: pier [OPTIONS] schema NAME|dump
 
-Shows BOARD's columns in board order, base columns first, with their
+Shows the columns of board or table NAME; `pier schema dump` prints
+the whole lake's schema instead: the boards (as comments), then every
+declared table, index and view as SQL that `pier sql` runs to
+recreate them.
+
+A board's columns come in board order, base columns first, with their
 types and where each came from: base (id, updated_at, state),
 declared (create-board, add-column) or inferred (the first write
 that named it).
@@ -140,6 +147,11 @@ Output: a line "board BOARD", followed by " (strict)" for a strict
 board, then an aligned table with the header "column  type  origin".
 With --json: {"board":"BOARD","strict":false,"columns":
 [{"name":"id","type":"text"},...]} on one line.
+
+A table's: a line "table NAME", then "column  type  readonly" with
+each column's type in the dialect (DECIMAL(12,2)). With --json:
+{"table":..,"columns":[{"id":..,"name":..,"type":..,
+"readonly":false}],"sql":"CREATE TABLE ..."}.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier get --help

@@ -32,7 +32,11 @@ queries join no other board
 [exit 1]
 $ printf '%s\n' '.help' | pier shell
 A line is a query against the current board, where {{board}} stands
-for its rows (pier query --help says what a query may do). Commands:
+for its rows (pier query --help says what a query may do); after
+.sql, lines are SQL statements on the declared tables, run when a
+line ends with ';' (pier sql --help). Commands:
+  .sql [on|off]        SQL statements (on) or board queries (off)
+  .tables              List the declared tables
   .boards              List the boards
   .schema [BOARD]      Show a board's columns (default: the current)
   .use BOARD           Query BOARD from now on

@@ -716,7 +716,7 @@ static void test_decode_numbers(void **state)
     v = decoded("DOUBLE", c_real(1e300), PIER_KIND_DOUBLE, "1e+300");
     v = decoded("DOUBLE", c_int(-2), PIER_KIND_DOUBLE, "-2.0");
     assert_true(v.as.real == -2.0);
-    v = decoded("DOUBLE", c_real(INFINITY), PIER_KIND_DOUBLE, "inf");
+    v = decoded("DOUBLE", c_real(INFINITY), PIER_KIND_DOUBLE, "9e999");
     assert_true(isinf(v.as.real));
     v = decoded("BOOLEAN", c_int(1), PIER_KIND_BOOLEAN, "true");
     assert_true(v.as.boolean);
@@ -886,7 +886,7 @@ static void test_value_json(void **state)
             "-170141183460469231731687303715884105728");
     json_is("FLOAT32", c_real(0.1), "0.1");
     json_is("DOUBLE", c_real(2.0), "2.0");
-    json_is("DOUBLE", c_real(-INFINITY), "null");
+    json_is("DOUBLE", c_real(-INFINITY), "-9e999");  /* reads as -inf */
     json_is("BOOLEAN", c_int(1), "true");
     json_is("DECIMAL(5,2)", c_text("1.5"), "\"1.50\"");
     json_is("TEXT", c_text("a\"b\n"), "\"a\\\"b\\n\"");

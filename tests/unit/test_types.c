@@ -1048,10 +1048,10 @@ static void test_double_format(void **state)
     assert_dfmt(-1.5e-7, "-1.5e-07");
     assert_dfmt(123.456, "123.456");
     char out[PIER__DOUBLE_BUF];
-    pier__double_format(INFINITY, out);
-    assert_string_equal(out, "inf");
+    pier__double_format(INFINITY, out);      /* reads back as infinity */
+    assert_string_equal(out, "9e999");
     pier__double_format(-INFINITY, out);
-    assert_string_equal(out, "-inf");
+    assert_string_equal(out, "-9e999");
 }
 
 static void test_hugeint(void **state)

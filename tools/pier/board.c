@@ -234,13 +234,31 @@ static bool schema_table(const pier_board_info *info)
 static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
+    static const char *const names[] = { "NAME" };
     char *board = NULL;
-    int rc = board_args(ctx, cmd, argc, argv, &board);
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 1, 1,
+                      &board);
     if (rc != CLI_CONTINUE)
         return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    if (strcmp(board, "dump") == 0)
+        return cli_schema_dump(ctx);
     pier_board_info *info = NULL;
     pier_error err;
     cli_error_init(&err);
+    bool is_board = false;
+    /* A board first; a name that is no board's may be a table's. A name
+     * that could be a board's and is neither's stays BoardNotFound. */
+    pier_status has = pier_board_has(&is_board, ctx->engine, board, &err);
+    if (!is_board) {
+        pier_error terr;
+        cli_error_init(&terr);
+        if (cli_schema_table(ctx, board, &terr) == CLI_EXIT_OK)
+            return CLI_EXIT_OK;
+        if (terr.status != PIER_E_TABLE_NOT_FOUND || has != PIER_OK)
+            return cli_fail(ctx, &terr);
+    }
     if (pier_board_describe(&info, ctx->engine, board, &err) != PIER_OK)
         return cli_fail(ctx, &err);
     rc = CLI_EXIT_OK;
@@ -254,8 +272,14 @@ static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
 }
 
 const cli_command cli_cmd_schema = {
-    "schema", "Show a board's columns and their types", "BOARD",
-    "Shows BOARD's columns in board order, base columns first, with their\n"
+    "schema", "Show a board's or a table's columns, or dump the schema",
+    "NAME|dump",
+    "Shows the columns of board or table NAME; `pier schema dump` prints\n"
+    "the whole lake's schema instead: the boards (as comments), then every\n"
+    "declared table, index and view as SQL that `pier sql` runs to\n"
+    "recreate them.\n"
+    "\n"
+    "A board's columns come in board order, base columns first, with their\n"
     "types and where each came from: base (id, updated_at, state),\n"
     "declared (create-board, add-column) or inferred (the first write\n"
     "that named it).\n"
@@ -263,7 +287,12 @@ const cli_command cli_cmd_schema = {
     "Output: a line \"board BOARD\", followed by \" (strict)\" for a strict\n"
     "board, then an aligned table with the header \"column  type  origin\".\n"
     "With --json: {\"board\":\"BOARD\",\"strict\":false,\"columns\":\n"
-    "[{\"name\":\"id\",\"type\":\"text\"},...]} on one line.\n",
+    "[{\"name\":\"id\",\"type\":\"text\"},...]} on one line.\n"
+    "\n"
+    "A table's: a line \"table NAME\", then \"column  type  readonly\" with\n"
+    "each column's type in the dialect (DECIMAL(12,2)). With --json:\n"
+    "{\"table\":..,\"columns\":[{\"id\":..,\"name\":..,\"type\":..,\n"
+    "\"readonly\":false}],\"sql\":\"CREATE TABLE ...\"}.\n",
     run_schema,
 };
 

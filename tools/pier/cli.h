@@ -84,6 +84,8 @@ extern const cli_command cli_cmd_truncate;
 extern const cli_command cli_cmd_drop;
 extern const cli_command cli_cmd_query;
 extern const cli_command cli_cmd_shell;
+extern const cli_command cli_cmd_sql;
+extern const cli_command cli_cmd_tables;
 
 /* ---- main.c: arguments, engine ---- */
 
@@ -216,6 +218,18 @@ pier_status cli_print_cursor(pier_cursor *c, cli_format format, FILE *out,
  */
 pier_status cli_param_set(pier_params *params, const char *assignment,
                           pier_error *err);
+
+/* ---- sql.c ---- */
+
+/* Runs a script with pier_exec and prints its last statement's rows in
+ * `format` (or how many rows it changed). @return the exit code. */
+int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
+                cli_format format);
+/* Prints the whole lake's schema (pier_schema_dump). @return exit code. */
+int cli_schema_dump(cli_ctx *ctx);
+/* Prints a declared table's columns. @return CLI_EXIT_OK, or
+ * CLI_EXIT_FAILED with *err filled and nothing printed. */
+int cli_schema_table(cli_ctx *ctx, const char *name, pier_error *err);
 
 /* ---- stream.c: reading stdin, in batches or whole ---- */
 

@@ -11,12 +11,18 @@
  *
  * The engine stays open for the whole session; the query's parameters
  * and the boards it may join (.param, .with) persist between lines.
+ *
+ * `.sql` switches to the SQL dialect (pier_exec on the declared tables):
+ * lines gather into a script until one ends with ';', and a script that
+ * opens a transaction (BEGIN) gathers on until its COMMIT, END or
+ * ROLLBACK, so that the transaction is one pier_exec and so atomic.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/select.h>
 #include <time.h>
 #include <wchar.h>
@@ -48,6 +54,9 @@ typedef struct shell {
     History *hist;
     char *history_path;       /* NULL: no history file */
     char prompt[256];
+    bool sql_mode;            /* lines are the SQL dialect's (.sql) */
+    char *script;             /* SQL lines gathered so far, or NULL */
+    size_t script_len;
 } shell;
 
 /* Set by SIGINT while a line is read: the line is abandoned. */
@@ -114,11 +123,67 @@ static void run_sql(shell *sh, const char *sql)
         printf("time: %.3f ms\n", now_ms() - t0);
 }
 
+/* ---- the SQL dialect ---- */
+
+/* The first word of each statement of `s` (split on ';', good enough for
+ * a shell's guess): whether a BEGIN is still open at the end. */
+static bool transaction_open(const char *s)
+{
+    bool open = false;
+    for (const char *p = s; *p != '\0';) {
+        p += strspn(p, " \t\r\n;");
+        size_t n = strcspn(p, " \t\r\n;");
+        if (n == 5 && strncasecmp(p, "BEGIN", 5) == 0)
+            open = true;
+        else if ((n == 6 && strncasecmp(p, "COMMIT", 6) == 0) ||
+                 (n == 3 && strncasecmp(p, "END", 3) == 0) ||
+                 (n == 8 && strncasecmp(p, "ROLLBACK", 8) == 0))
+            open = false;
+        p += n;
+        p += strcspn(p, ";");
+    }
+    return open;
+}
+
+/* Adds a line to the script; runs the script once it is complete. */
+static void sql_line(shell *sh, const char *line)
+{
+    size_t n = strlen(line);
+    char *grown = realloc(sh->script, sh->script_len + n + 2);
+    if (grown == NULL) {
+        fail_line(sh, pier_status_tag(PIER_E_OUT_OF_MEMORY), "out of memory");
+        return;
+    }
+    sh->script = grown;
+    memcpy(sh->script + sh->script_len, line, n);
+    sh->script_len += n;
+    sh->script[sh->script_len++] = '\n';
+    sh->script[sh->script_len] = '\0';
+    if (line[n - 1] != ';' || transaction_open(sh->script))
+        return;
+    double t0 = now_ms();
+    if (cli_run_sql(sh->ctx, sh->script, sh->params, sh->format) !=
+        CLI_EXIT_OK) {
+        sh->failures++;
+        if (sh->ctx->stdout_errno != 0)
+            sh->quit = true;
+    } else if (sh->timer) {
+        printf("time: %.3f ms\n", now_ms() - t0);
+    }
+    free(sh->script);
+    sh->script = NULL;
+    sh->script_len = 0;
+}
+
 /* ---- dot-commands ---- */
 
 static const char shell_help[] =
     "A line is a query against the current board, where {{board}} stands\n"
-    "for its rows (pier query --help says what a query may do). Commands:\n"
+    "for its rows (pier query --help says what a query may do); after\n"
+    ".sql, lines are SQL statements on the declared tables, run when a\n"
+    "line ends with ';' (pier sql --help). Commands:\n"
+    "  .sql [on|off]        SQL statements (on) or board queries (off)\n"
+    "  .tables              List the declared tables\n"
     "  .boards              List the boards\n"
     "  .schema [BOARD]      Show a board's columns (default: the current)\n"
     "  .use BOARD           Query BOARD from now on\n"
@@ -301,6 +366,13 @@ static void run_dot(shell *sh, char *line)
         sh->quit = true;
     } else if (strcmp(cmd, "boards") == 0 && n == 0) {
         run_command(sh, &cli_cmd_boards, NULL);
+    } else if (strcmp(cmd, "tables") == 0 && n == 0) {
+        run_command(sh, &cli_cmd_tables, NULL);
+    } else if (strcmp(cmd, "sql") == 0 && n <= 1) {
+        if (n == 1 && strcmp(w[0], "on") != 0 && strcmp(w[0], "off") != 0)
+            fail_usage(sh, ".sql takes on or off");
+        else
+            sh->sql_mode = n == 0 || strcmp(w[0], "on") == 0;
     } else if (strcmp(cmd, "schema") == 0 && n <= 1) {
         char *board = n == 1 ? w[0] : sh->board;
         if (board == NULL)
@@ -315,10 +387,13 @@ static void run_dot(shell *sh, char *line)
         dot_format(sh, w, n);
     } else if (strcmp(cmd, "timer") == 0) {
         dot_timer(sh, w, n);
-    } else if (strcmp(cmd, "boards") == 0 || strcmp(cmd, "schema") == 0) {
-        fail_usage(sh, strcmp(cmd, "boards") == 0
-                           ? ".boards takes no arguments"
-                           : ".schema takes at most one board");
+    } else if (strcmp(cmd, "boards") == 0 || strcmp(cmd, "schema") == 0 ||
+               strcmp(cmd, "tables") == 0 || strcmp(cmd, "sql") == 0) {
+        fail_usage(sh, strcmp(cmd, "schema") == 0
+                           ? ".schema takes at most one board"
+                       : strcmp(cmd, "sql") == 0
+                           ? ".sql takes on or off"
+                           : "this command takes no arguments");
     } else {
         char msg[160];
         snprintf(msg, sizeof msg, "unknown command '.%.100s'; .help lists "
@@ -337,8 +412,10 @@ static void run_line(shell *sh, char *line)
         p[--n] = '\0';
     if (n == 0)
         return;
-    if (p[0] == '.')
+    if (p[0] == '.' && sh->script == NULL)
         run_dot(sh, p);
+    else if (sh->sql_mode)
+        sql_line(sh, p);
     else
         run_sql(sh, p);
     errno = 0;
@@ -360,7 +437,11 @@ static char *prompt_of(EditLine *el)
 
 static void set_prompt(shell *sh)
 {
-    if (sh->board != NULL)
+    if (sh->script != NULL)
+        snprintf(sh->prompt, sizeof sh->prompt, "   ...> ");
+    else if (sh->sql_mode)
+        snprintf(sh->prompt, sizeof sh->prompt, "pier:sql> ");
+    else if (sh->board != NULL)
         snprintf(sh->prompt, sizeof sh->prompt, "pier:%.200s> ", sh->board);
     else
         snprintf(sh->prompt, sizeof sh->prompt, "pier> ");
@@ -573,6 +654,10 @@ static int run_shell(cli_ctx *ctx, const cli_command *cmd, int argc,
     }
     if (sh.interactive && !sh.quit)
         fputc('\n', stdout);         /* Ctrl-D left the prompt's line */
+    if (sh.script != NULL && !sh.quit)
+        fail_usage(&sh, "the input ended inside a SQL script (no ';', or a "
+                   "BEGIN without COMMIT); it was not run");
+    free(sh.script);
     editor_close(&sh);
     clear_with(&sh);
     for (size_t i = 0; i < sh.nassignments; i++)
@@ -591,6 +676,10 @@ const cli_command cli_cmd_shell = {
     "current board, as with 'pier query' ({{board}} stands for its rows);\n"
     "a line starting with '.' is a command:\n"
     "\n"
+    "  .sql [on|off]        Lines are SQL statements on the declared\n"
+    "                       tables ('pier sql'), run at a line ending\n"
+    "                       with ';' (a BEGIN waits for its COMMIT)\n"
+    "  .tables              List the declared tables\n"
     "  .boards              List the boards\n"
     "  .schema [BOARD]      Show a board's columns (default: the current)\n"
     "  .use BOARD           Query BOARD from now on\n"

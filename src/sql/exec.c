@@ -1,0 +1,949 @@
+/*
+ * exec.c: pier_exec, the SQL dialect run as the lake's owner.
+ *
+ * A script is parsed (parse.c) before anything runs, then run statement by
+ * statement inside one write transaction of the engine: it is atomic, and
+ * BEGIN / COMMIT / ROLLBACK in it become a savepoint, its release, and a
+ * rollback to it. DML, SELECT and the DDL of indexes and views go to
+ * SQLite as written, under the owner's policy (the store's authorizer);
+ * CREATE TABLE and ALTER TABLE are Pier's to translate, because their
+ * types are logical types: each column becomes its STRICT storage type,
+ * the collation that compares its values by value, a CHECK calling
+ * _pier_fit, and, for a READONLY column, a trigger (docs/sql.md). The
+ * catalog (_pier_tables, _pier_table_columns) changes in the same
+ * transaction, and the schema Pier made is remembered after each DDL
+ * statement so that a change made behind its back is noticed.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "sql/sql.h"
+
+/* The savepoint that BEGIN opens inside the script's transaction. */
+#define USER_TX "_pier_user_tx"
+
+typedef struct exec_ctx {
+    pier_engine *e;
+    const char *sql;           /* the script */
+    const pier__sql_stmt *st;  /* the statement running */
+    const pier_params *params;
+    bool catalog_changed;      /* a DDL statement ran: the cache must be
+                                  reloaded if the script fails */
+    bool in_user_tx;           /* between BEGIN and COMMIT/ROLLBACK */
+    pier__memrows *rows;       /* the last statement's result */
+} exec_ctx;
+
+static const pier__lake_ops *ops(const exec_ctx *x)
+{
+    return x->e->lake->ops;
+}
+
+/* A failure at a byte of the script. */
+static pier_status fail_at(pier_error *err, size_t offset, pier_status st,
+                           const char *fmt, ...) PIER__PRINTF(4, 5);
+
+static pier_status fail_at(pier_error *err, size_t offset, pier_status st,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pier__failv(err, st, fmt, ap);
+    va_end(ap);
+    if (err != NULL)
+        err->offset = (int64_t)offset;
+    return st;
+}
+
+/* ---- names ---- */
+
+static bool has_prefix(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strlen(name) >= n && pier__name_eq(name, n, prefix, n);
+}
+
+/* A table, index or view name: 1 to 63 bytes of UTF-8 without control
+ * characters, not in the engine's namespace (_pier_) or SQLite's. */
+static pier_status object_name_check(const char *name, size_t offset,
+                                     pier_error *err)
+{
+    size_t n = strlen(name);
+    const char *why = NULL;
+    if (n == 0)
+        why = "a name cannot be empty";
+    else if (n > PIER__NAME_MAX)
+        why = "a name is at most 63 bytes";
+    else if (!pier__utf8_valid(name, n))
+        why = "a name must be valid UTF-8";
+    for (size_t i = 0; why == NULL && i < n; i++)
+        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+            why = "a name cannot hold control characters";
+    if (why != NULL)
+        return fail_at(err, offset, PIER_E_QUERY_FAILED, "invalid name "
+                       "'%s': %s", name, why);
+    if (has_prefix(name, "_pier_") || has_prefix(name, "sqlite_"))
+        return fail_at(err, offset, PIER_E_ENTITY_NOT_ALLOWED,
+                       "the name '%s' is reserved: names starting with "
+                       "%s belong to the engine",
+                       name, has_prefix(name, "_pier_") ? "_pier_"
+                                                        : "sqlite_");
+    return PIER_OK;
+}
+
+/* Declared tables live in the main database only. */
+static pier_status main_only(const exec_ctx *x, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    if (st->temp)
+        return fail_at(err, st->offset, PIER_E_ENTITY_NOT_ALLOWED,
+                       "%s: TEMP objects are not part of the dialect",
+                       pier__stmt_kind_name(st->kind));
+    if (st->schema != NULL &&
+        !pier__name_eq(st->schema, strlen(st->schema), "main", 4))
+        return fail_at(err, st->offset, PIER_E_ENTITY_NOT_ALLOWED,
+                       "%s: only the main database is reachable, not "
+                       "'%s'", pier__stmt_kind_name(st->kind), st->schema);
+    return PIER_OK;
+}
+
+/* ---- the catalog in the script's transaction ---- */
+
+/* After a DDL statement: the schema as Pier made it is remembered, the
+ * catalog version moves (other engines reload), and the cache takes the
+ * new version. */
+static pier_status ddl_done(exec_ctx *x, pier_error *err)
+{
+    int64_t version;
+    x->catalog_changed = true;
+    pier_status rc = ops(x)->schema_remember(x->e->lake, err);
+    if (rc == PIER_OK)
+        rc = ops(x)->catalog_bump(x->e->lake, &version, err);
+    if (rc == PIER_OK)
+        x->e->catalog.version = version;
+    return rc;
+}
+
+static pier_status table_of(const exec_ctx *x, const char *name,
+                            size_t offset, pier__table **out,
+                            pier_error *err)
+{
+    *out = pier__catalog_find_table(&x->e->catalog, name);
+    if (*out != NULL)
+        return PIER_OK;
+    fail_at(err, offset, PIER_E_TABLE_NOT_FOUND, "no table '%s'", name);
+    pier__error_board(err, name);
+    return PIER_E_TABLE_NOT_FOUND;
+}
+
+/* Runs DDL the engine wrote; SQLite's refusal is the statement's. */
+static pier_status run_ddl(const exec_ctx *x, const pier__buf *sql,
+                           pier_error *err)
+{
+    if (sql->oom)
+        return pier__oom(err);
+    pier_status rc = ops(x)->ddl(x->e->lake, sql->p, err);
+    if (rc == PIER_E_WRITE_FAILED && err != NULL) {
+        /* "the lake refused a statement: <SQLite's message>" */
+        const char *msg = strstr(err->message, ": ");
+        char copy[sizeof err->message];
+        pier__copy_field(copy, sizeof copy,
+                         msg != NULL ? msg + 2 : err->message);
+        fail_at(err, x->st->offset, PIER_E_QUERY_FAILED, "%s", copy);
+        return PIER_E_QUERY_FAILED;
+    }
+    return rc;
+}
+
+/* ---- column definitions ---- */
+
+/*
+ * Checks a column definition of CREATE TABLE or ADD COLUMN and appends it
+ * to the model (its id comes when the table is saved).
+ */
+static pier_status column_check(pier__table *t, const pier__sql_column *c,
+                                pier_error *err)
+{
+    pier_status rc = pier__column_name_check(c->name, strlen(c->name),
+                                             t->name, err);
+    if (rc != PIER_OK) {
+        if (err != NULL)
+            err->offset = (int64_t)c->name_offset;
+        return rc;
+    }
+    if (pier__table_find(t, c->name) >= 0) {
+        fail_at(err, c->name_offset, PIER_E_DUPLICATE_COLUMN,
+                "table '%s' names column '%s' twice", t->name, c->name);
+        pier__error_board(err, t->name);
+        pier__error_column(err, c->name);
+        return PIER_E_DUPLICATE_COLUMN;
+    }
+    if (c->type[0] == '\0') {
+        fail_at(err, c->type_offset, PIER_E_UNKNOWN_TYPE,
+                "column '%s' of table '%s' declares no type: tables are "
+                "STRICT, so every column declares one (ANY keeps any "
+                "value)", c->name, t->name);
+        pier__error_board(err, t->name);
+        pier__error_column(err, c->name);
+        return PIER_E_UNKNOWN_TYPE;
+    }
+    pier__sqltype type;
+    pier__buf labels, spelling;
+    pier__buf_init(&labels);
+    pier__buf_init(&spelling);
+    pier__sqltype_error why;
+    if (pier__sqltype_parse(c->type, strlen(c->type), &type, &labels,
+                            &why) != NULL) {
+        fail_at(err, c->type_offset, PIER_E_UNKNOWN_TYPE,
+                "column '%s': %s", c->name, why.message);
+        pier__error_board(err, t->name);
+        pier__error_column(err, c->name);
+        rc = PIER_E_UNKNOWN_TYPE;
+    } else {
+        pier__sqltype_write(&spelling, &type, labels.p);
+    }
+    pier__coltype ct = { type, NULL };
+    if (rc == PIER_OK && c->collate && pier__coltype_collation(&ct) != NULL)
+        rc = fail_at(err, c->name_offset, PIER_E_QUERY_FAILED,
+                     "column '%s' is %s, which compares by value: it takes "
+                     "no COLLATE", c->name, spelling.p);
+    if (rc == PIER_OK && c->readonly && c->generated)
+        rc = fail_at(err, c->name_offset, PIER_E_QUERY_FAILED,
+                     "column '%s' is generated: it cannot be READONLY "
+                     "(nothing assigns it)", c->name);
+    if (rc == PIER_OK && c->readonly && c->references_update)
+        rc = fail_at(err, c->name_offset, PIER_E_QUERY_FAILED,
+                     "column '%s' cannot be READONLY: its foreign key "
+                     "changes it ON UPDATE", c->name);
+    if (rc == PIER_OK && (spelling.oom || labels.oom))
+        rc = pier__oom(err);
+    if (rc == PIER_OK && !pier__table_append(t, c->name, spelling.p,
+                                             c->readonly))
+        rc = pier__oom(err);
+    pier__buf_free(&labels);
+    pier__buf_free(&spelling);
+    return rc;
+}
+
+/* Appends a string literal, quotes doubled. */
+static void put_string(pier__buf *b, const char *s)
+{
+    pier__sql_quote_string(b, s, strlen(s));
+}
+
+/* The physical definition of column `col`: storage type, collation,
+ * value check, then the user's constraints as written. */
+static void physical_column(pier__buf *b, const pier__tcolumn *col,
+                            const pier__sql_column *def)
+{
+    pier__sql_quote_ident(b, col->name);
+    pier__buf_printf(b, " %s", pier__coltype_storage(&col->type));
+    const char *coll = pier__coltype_collation(&col->type);
+    if (coll != NULL)
+        pier__buf_printf(b, " COLLATE %s", coll);
+    if (pier__coltype_checked(&col->type)) {
+        pier__buf_puts(b, " CHECK (_pier_fit(");
+        pier__sql_quote_ident(b, col->name);
+        pier__buf_puts(b, ", ");
+        put_string(b, col->spelling);
+        pier__buf_printf(b, ", %lld))", (long long)col->id);
+    }
+    if (def->constraints[0] != '\0') {
+        pier__buf_putc(b, ' ');
+        pier__buf_puts(b, def->constraints);
+    }
+}
+
+/* Whether the table's rowid is also reachable as `name` (no column of its
+ * own has that name). */
+static bool rowid_name_free(const pier__table *t, const char *name)
+{
+    return pier__table_find(t, name) < 0;
+}
+
+/* The trigger that refuses every UPDATE assigning a READONLY column
+ * (SET x = x included: UPDATE OF fires on the SET list, not on a change).
+ * A read-only rowid alias is also guarded under SQLite's names for the
+ * rowid. */
+static pier_status readonly_trigger(const exec_ctx *x, const pier__table *t,
+                                    const pier__tcolumn *col, bool rowid_alias,
+                                    pier_error *err)
+{
+    static const char *const rowid_names[] = { "rowid", "oid", "_rowid_" };
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_printf(&b, "CREATE TRIGGER \"_pier_ro_%lld\" BEFORE UPDATE OF ",
+                     (long long)col->id);
+    pier__sql_quote_ident(&b, col->name);
+    for (size_t i = 0; rowid_alias && i < 3; i++)
+        if (rowid_name_free(t, rowid_names[i]))
+            pier__buf_printf(&b, ", %s", rowid_names[i]);
+    pier__buf_puts(&b, " ON ");
+    pier__sql_quote_ident(&b, t->name);
+    pier__buf_printf(&b, " BEGIN SELECT RAISE(ABORT, '_pier_readonly:%lld'); "
+                     "END", (long long)col->id);
+    pier_status rc = run_ddl(x, &b, err);
+    pier__buf_free(&b);
+    return rc;
+}
+
+/* Whether a column definition makes the table's rowid alias: an INT64
+ * PRIMARY KEY of a table with a rowid. */
+static bool is_rowid_alias(const pier__tcolumn *col,
+                           const pier__sql_column *def, bool without_rowid)
+{
+    return !without_rowid && def->primary_key &&
+           col->type.t.base == PIER__B_INT64 && col->type.t.dims == 0;
+}
+
+/* ---- CREATE TABLE ---- */
+
+static pier_status create_table(exec_ctx *x, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    const pier__sql_table *def = st->create;
+    pier_status rc = main_only(x, err);
+    if (rc == PIER_OK)
+        rc = object_name_check(st->name, st->name_offset, err);
+    if (rc != PIER_OK)
+        return rc;
+    if (def->as_select)
+        return fail_at(err, st->offset, PIER_E_QUERY_FAILED,
+                       "CREATE TABLE ... AS SELECT cannot declare its "
+                       "columns' types: create table '%s' with its "
+                       "columns, then INSERT ... SELECT", st->name);
+    if (pier__catalog_find_table(&x->e->catalog, st->name) != NULL) {
+        if (st->if_not_exists)
+            return PIER_OK;
+        return fail_at(err, st->name_offset, PIER_E_QUERY_FAILED,
+                       "table '%s' already exists", st->name);
+    }
+    pier__table *t = pier__table_new(st->name);
+    if (t == NULL)
+        return pier__oom(err);
+    for (size_t i = 0; rc == PIER_OK && i < def->ncolumns; i++)
+        rc = column_check(t, &def->columns[i], err);
+    if (rc == PIER_OK)
+        rc = ops(x)->table_save(x->e->lake, t, err);
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "CREATE TABLE ");
+    pier__sql_quote_ident(&b, t->name);
+    pier__buf_puts(&b, " (");
+    for (size_t i = 0; i < t->ncolumns; i++) {
+        if (i > 0)
+            pier__buf_puts(&b, ", ");
+        physical_column(&b, &t->columns[i], &def->columns[i]);
+    }
+    if (def->constraints[0] != '\0') {
+        pier__buf_puts(&b, ", ");
+        pier__buf_puts(&b, def->constraints);
+    }
+    pier__buf_puts(&b, def->without_rowid ? ") STRICT, WITHOUT ROWID"
+                                          : ") STRICT");
+    if (rc == PIER_OK)
+        rc = run_ddl(x, &b, err);
+    pier__buf_free(&b);
+    for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
+        if (t->columns[i].readonly)
+            rc = readonly_trigger(x, t, &t->columns[i],
+                                  is_rowid_alias(&t->columns[i],
+                                                 &def->columns[i],
+                                                 def->without_rowid),
+                                  err);
+    if (rc == PIER_OK)
+        rc = ddl_done(x, err);
+    if (rc != PIER_OK) {
+        pier__table_free(t);
+        return rc;
+    }
+    if (!pier__catalog_put_table(&x->e->catalog, t))
+        x->e->catalog.version = -1;    /* out of memory: reload */
+    return PIER_OK;
+}
+
+/* ---- ALTER TABLE ---- */
+
+/* Puts a changed clone in the cache in place of the table. */
+static void install(exec_ctx *x, const char *old_name, pier__table *t)
+{
+    if (old_name != NULL)
+        pier__catalog_remove_table(&x->e->catalog, old_name);
+    if (!pier__catalog_put_table(&x->e->catalog, t))
+        x->e->catalog.version = -1;
+}
+
+static pier_status add_column(exec_ctx *x, pier__table *orig,
+                              pier_error *err)
+{
+    const pier__sql_column *def = x->st->add;
+    pier__table *t = pier__table_clone(orig);
+    if (t == NULL)
+        return pier__oom(err);
+    pier_status rc = column_check(t, def, err);
+    if (rc == PIER_OK)
+        rc = ops(x)->table_save(x->e->lake, t, err);
+    pier__tcolumn *col = &t->columns[t->ncolumns - 1];
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "ALTER TABLE ");
+    pier__sql_quote_ident(&b, t->name);
+    pier__buf_puts(&b, " ADD COLUMN ");
+    if (rc == PIER_OK) {
+        physical_column(&b, col, def);
+        rc = run_ddl(x, &b, err);
+    }
+    pier__buf_free(&b);
+    if (rc == PIER_OK && col->readonly)
+        rc = readonly_trigger(x, t, col, false, err);
+    if (rc == PIER_OK)
+        rc = ddl_done(x, err);
+    if (rc != PIER_OK) {
+        pier__table_free(t);
+        return rc;
+    }
+    install(x, NULL, t);
+    return PIER_OK;
+}
+
+static pier_status column_of(const exec_ctx *x, const pier__table *t,
+                             const char *name, size_t *out, pier_error *err)
+{
+    ptrdiff_t i = pier__table_find(t, name);
+    if (i >= 0) {
+        *out = (size_t)i;
+        return PIER_OK;
+    }
+    fail_at(err, x->st->offset, PIER_E_UNKNOWN_COLUMN,
+            "table '%s' has no column '%s'", t->name, name);
+    pier__error_board(err, t->name);
+    pier__error_column(err, name);
+    return PIER_E_UNKNOWN_COLUMN;
+}
+
+/* RENAME COLUMN, RENAME TO, DROP COLUMN: SQLite rewrites the table's
+ * checks and triggers itself; the catalog follows. */
+static pier_status alter_table(exec_ctx *x, pier__table *orig,
+                               pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    size_t col = 0;
+    pier_status rc = PIER_OK;
+    if (st->kind != PIER__STMT_RENAME_TABLE)
+        rc = column_of(x, orig, st->column, &col, err);
+    if (rc == PIER_OK && st->kind == PIER__STMT_RENAME_COLUMN) {
+        rc = pier__column_name_check(st->new_name, strlen(st->new_name),
+                                     orig->name, err);
+        ptrdiff_t other = pier__table_find(orig, st->new_name);
+        if (rc == PIER_OK && other >= 0 && (size_t)other != col)
+            rc = fail_at(err, st->offset, PIER_E_COLUMN_EXISTS,
+                         "table '%s' already has a column '%s'", orig->name,
+                         st->new_name);
+    }
+    if (rc == PIER_OK && st->kind == PIER__STMT_RENAME_TABLE) {
+        rc = object_name_check(st->new_name, st->offset, err);
+        pier__table *other =
+            pier__catalog_find_table(&x->e->catalog, st->new_name);
+        if (rc == PIER_OK && other != NULL && other != orig)
+            rc = fail_at(err, st->offset, PIER_E_QUERY_FAILED,
+                         "table '%s' already exists", st->new_name);
+    }
+    if (rc != PIER_OK)
+        return rc;
+    pier__table *t = pier__table_clone(orig);
+    if (t == NULL)
+        return pier__oom(err);
+    pier__buf b;
+    pier__buf_init(&b);
+    if (st->kind == PIER__STMT_DROP_COLUMN && t->columns[col].readonly)
+        pier__buf_printf(&b, "DROP TRIGGER \"_pier_ro_%lld\"; ",
+                         (long long)t->columns[col].id);
+    pier__buf_puts(&b, "ALTER TABLE ");
+    pier__sql_quote_ident(&b, orig->name);
+    char *renamed = NULL;
+    bool ok = true;
+    switch (st->kind) {
+    case PIER__STMT_RENAME_COLUMN:
+        pier__buf_puts(&b, " RENAME COLUMN ");
+        pier__sql_quote_ident(&b, orig->columns[col].name);
+        pier__buf_puts(&b, " TO ");
+        pier__sql_quote_ident(&b, st->new_name);
+        renamed = pier__strdup(st->new_name);
+        ok = renamed != NULL;
+        if (ok) {
+            free(t->columns[col].name);
+            t->columns[col].name = renamed;
+        }
+        break;
+    case PIER__STMT_RENAME_TABLE:
+        pier__buf_puts(&b, " RENAME TO ");
+        pier__sql_quote_ident(&b, st->new_name);
+        renamed = pier__strdup(st->new_name);
+        ok = renamed != NULL;
+        if (ok) {
+            free(t->name);
+            t->name = renamed;
+        }
+        break;
+    default:                   /* DROP COLUMN */
+        pier__buf_puts(&b, " DROP COLUMN ");
+        pier__sql_quote_ident(&b, orig->columns[col].name);
+        free(t->columns[col].name);
+        free(t->columns[col].spelling);
+        free((char *)t->columns[col].type.labels);
+        memmove(t->columns + col, t->columns + col + 1,
+                (t->ncolumns - col - 1) * sizeof *t->columns);
+        t->ncolumns--;
+        break;
+    }
+    rc = ok ? run_ddl(x, &b, err) : pier__oom(err);
+    pier__buf_free(&b);
+    if (rc == PIER_OK)
+        rc = ops(x)->table_save(x->e->lake, t, err);
+    if (rc == PIER_OK)
+        rc = ddl_done(x, err);
+    if (rc != PIER_OK) {
+        pier__table_free(t);
+        return rc;
+    }
+    install(x, orig->name, t);
+    return PIER_OK;
+}
+
+/* ---- DROP TABLE ---- */
+
+static pier_status drop_table(exec_ctx *x, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    pier_status rc = main_only(x, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier__table *t = pier__catalog_find_table(&x->e->catalog, st->name);
+    if (t == NULL) {
+        if (has_prefix(st->name, "_pier_") || has_prefix(st->name, "sqlite_"))
+            return object_name_check(st->name, st->name_offset, err);
+        if (st->if_exists)
+            return PIER_OK;
+        return table_of(x, st->name, st->name_offset, &t, err);
+    }
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "DROP TABLE ");
+    pier__sql_quote_ident(&b, t->name);
+    rc = run_ddl(x, &b, err);
+    pier__buf_free(&b);
+    if (rc == PIER_OK)
+        rc = ops(x)->table_forget(x->e->lake, t->id, err);
+    if (rc == PIER_OK)
+        rc = ddl_done(x, err);
+    if (rc == PIER_OK)
+        pier__catalog_remove_table(&x->e->catalog, st->name);
+    return rc;
+}
+
+/* ---- statements SQLite runs as written ---- */
+
+/* The declared column a stored value came from, if any. */
+static const pier__tcolumn *origin_column(const exec_ctx *x,
+                                          const char *table,
+                                          const char *column)
+{
+    if (table == NULL || column == NULL)
+        return NULL;
+    const pier__table *t = pier__catalog_find_table(&x->e->catalog, table);
+    ptrdiff_t i = t != NULL ? pier__table_find(t, column) : -1;
+    return i >= 0 ? &t->columns[i] : NULL;
+}
+
+/* Finds a declared column by its id: the table and the column. */
+static const pier__tcolumn *column_by_id(const exec_ctx *x, int64_t id,
+                                         const pier__table **table)
+{
+    const pier__catalog *c = &x->e->catalog;
+    for (size_t i = 0; i < c->ntables; i++)
+        for (size_t k = 0; k < c->tables[i]->ncolumns; k++)
+            if (c->tables[i]->columns[k].id == id) {
+                *table = c->tables[i];
+                return &c->tables[i]->columns[k];
+            }
+    return NULL;
+}
+
+/* STRICT's own refusal, "cannot store TEXT value in INTEGER column t.c":
+ * the class of the value given is what it names. */
+static void datatype_failure(pier_error *err, pier_status rc,
+                             const pier__table *t, const pier__tcolumn *col,
+                             const char *sqlite_msg)
+{
+    char cls[16] = "";
+    const char *p = strstr(sqlite_msg, "cannot store ");
+    if (p != NULL) {
+        p += strlen("cannot store ");
+        size_t n = 0;
+        while (n + 1 < sizeof cls && p[n] >= 'A' && p[n] <= 'Z') {
+            cls[n] = (char)(p[n] - 'A' + 'a');
+            n++;
+        }
+        cls[n] = '\0';
+    }
+    if (cls[0] == '\0') {
+        pier__fail(err, rc, "column '%s' of table '%s' is %s: %s", col->name,
+                   t->name, col->spelling, sqlite_msg);
+        return;
+    }
+    pier__fail(err, rc, "column '%s' of table '%s' is %s, got a %s value",
+               col->name, t->name, col->spelling, cls);
+    pier__copy_field(err->value_type, sizeof err->value_type, cls);
+}
+
+/* Names the table and column of a value check's or a read-only
+ * trigger's refusal, and of a STRICT datatype refusal. */
+static pier_status name_failure(const exec_ctx *x, pier_status rc,
+                                const pier__stmt_failure *f,
+                                pier_error *err)
+{
+    const pier__table *t = NULL;
+    const pier__tcolumn *col = NULL;
+    if (f->column_id != 0) {
+        col = column_by_id(x, f->column_id, &t);
+    } else if (f->table[0] != '\0') {
+        t = pier__catalog_find_table(&x->e->catalog, f->table);
+        col = origin_column(x, f->table, f->column);
+    }
+    if (col == NULL || err == NULL)
+        return rc;
+    char sqlite_msg[sizeof err->message];
+    pier__copy_field(sqlite_msg, sizeof sqlite_msg, err->message);
+    if (rc == PIER_E_READONLY_COLUMN)
+        pier__fail(err, rc, "column '%s' of table '%s' is READONLY: no "
+                   "UPDATE may assign it", col->name, t->name);
+    else if (f->column_id != 0)
+        pier__fail(err, rc, "column '%s' of table '%s' is %s, got %s: %s",
+                   col->name, t->name, col->spelling, f->value, f->reason);
+    else
+        datatype_failure(err, rc, t, col, sqlite_msg);
+    pier__error_board(err, t->name);
+    pier__error_column(err, col->name);
+    pier__copy_field(err->column_type, sizeof err->column_type,
+                     col->spelling);
+    return rc;
+}
+
+/* Binds every parameter the statement names. */
+static pier_status bind(const exec_ctx *x, const pier__stmt_shape *shape,
+                        pier_error *err)
+{
+    for (size_t i = 0; i < shape->nparams; i++) {
+        const char *name = shape->params[i];
+        const pier__cell *v = pier__params_find(x->params, name, (int)i + 1);
+        if (v == NULL) {
+            char anon[24];
+            if (name == NULL) {
+                snprintf(anon, sizeof anon, "?%zu", i + 1);
+                name = anon;
+            }
+            fail_at(err, x->st->offset, PIER_E_PLACEHOLDER_UNBOUND,
+                    "parameter '%s' has no value", name);
+            pier__error_column(err, name);
+            return PIER_E_PLACEHOLDER_UNBOUND;
+        }
+        pier_status rc = ops(x)->stmt_bind(x->e->lake, (int)i + 1, v, err);
+        if (rc != PIER_OK)
+            return rc;
+    }
+    return PIER_OK;
+}
+
+/*
+ * A statement that names a board as a table finds no such table: boards
+ * live under the engine's names and are read with pier_query. When the
+ * missing table is a board, say so (SQLite reports no structured name:
+ * its message is read).
+ */
+static pier_status board_by_name(const exec_ctx *x, pier_error *err)
+{
+    static const char prefix[] = "no such table: ";
+    const char *p = err != NULL ? strstr(err->message, prefix) : NULL;
+    if (p == NULL)
+        return PIER_E_QUERY_FAILED;
+    p += sizeof prefix - 1;
+    if (strncmp(p, "main.", 5) == 0)
+        p += 5;
+    char name[PIER__NAME_MAX + 1];
+    size_t n = 0;
+    for (; p[n] != '\0' && p[n] != ' ' && n < PIER__NAME_MAX; n++)
+        name[n] = p[n] >= 'A' && p[n] <= 'Z' ? (char)(p[n] - 'A' + 'a')
+                                             : p[n];
+    name[n] = '\0';
+    if (pier__catalog_find(&x->e->catalog, name) == NULL)
+        return PIER_E_QUERY_FAILED;
+    pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+               "'%s' is a board: boards are read with a board query "
+               "(pier query, {{board}}), not by name in the SQL dialect",
+               name);
+    pier__error_board(err, name);
+    return PIER_E_ENTITY_NOT_ALLOWED;
+}
+
+/* Decodes one row into the result. */
+static pier_status keep_row(exec_ctx *x, const pier__tcolumn *const *cols,
+                            const pier__cell *cells, pier_value *values,
+                            pier__arena *a, pier_error *err)
+{
+    size_t n = pier__memrows_column_count(x->rows);
+    pier__arena_reset(a);
+    for (size_t i = 0; i < n; i++) {
+        pier__fit fit = cols[i] != NULL
+            ? pier__coltype_decode(&values[i], &cols[i]->type, &cells[i], a)
+            : PIER__FIT_CONFLICT;
+        /* A computed value, or one from another arm of a compound SELECT,
+         * reads as what SQLite holds. */
+        if (fit == PIER__FIT_CONFLICT)
+            fit = pier__value_read(&values[i], &cells[i], NULL, a, false);
+        if (fit != PIER__FIT_OK)
+            return pier__oom(err);
+    }
+    return pier__memrows_add(x->rows, values, err);
+}
+
+static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    pier_status rc = PIER_OK;
+    switch (st->kind) {
+    case PIER__STMT_CREATE_INDEX:
+    case PIER__STMT_CREATE_VIEW:
+        rc = main_only(x, err);
+        if (rc == PIER_OK)
+            rc = object_name_check(st->name, st->name_offset, err);
+        break;
+    default:
+        break;
+    }
+    if (rc != PIER_OK)
+        return rc;
+    bool ddl = st->kind == PIER__STMT_CREATE_INDEX ||
+               st->kind == PIER__STMT_CREATE_VIEW ||
+               st->kind == PIER__STMT_DROP_INDEX ||
+               st->kind == PIER__STMT_DROP_VIEW;
+    pier__stmt_shape shape;
+    rc = ops(x)->stmt_prepare(x->e->lake, x->sql + st->offset, st->len, ddl,
+                              &shape, err);
+    if (rc == PIER_E_QUERY_FAILED)
+        rc = board_by_name(x, err);
+    if (rc != PIER_OK) {
+        if (err != NULL)
+            err->offset = (int64_t)st->offset +
+                          (err->offset >= 0 ? err->offset : 0);
+        return rc;
+    }
+    rc = bind(x, &shape, err);
+    pier__memrows *rows = NULL;
+    if (rc == PIER_OK && last) {
+        rows = pier__memrows_new(shape.ncolumns);
+        if (rows == NULL)
+            rc = pier__oom(err);
+    }
+    const pier__tcolumn **cols = NULL;
+    pier_value *values = NULL;
+    if (rows != NULL && shape.ncolumns > 0) {
+        cols = calloc(shape.ncolumns, sizeof *cols);
+        values = calloc(shape.ncolumns, sizeof *values);
+        if (cols == NULL || values == NULL)
+            rc = pier__oom(err);
+    }
+    for (size_t i = 0; rc == PIER_OK && rows != NULL &&
+                       i < shape.ncolumns; i++) {
+        cols[i] = origin_column(x, shape.tables[i], shape.columns[i]);
+        rc = pier__memrows_column(rows, i, shape.names[i],
+                                  cols[i] != NULL ? cols[i]->spelling : NULL,
+                                  err);
+    }
+    pier__memrows_free(x->rows);
+    x->rows = rows;
+    pier__arena a;
+    pier__arena_init(&a);
+    while (rc == PIER_OK) {
+        const pier__cell *cells = NULL;
+        const pier__stmt_failure *failure = NULL;
+        rc = ops(x)->stmt_step(x->e->lake, &cells, &failure, err);
+        if (rc != PIER_OK) {
+            rc = name_failure(x, rc, failure, err);
+            if (err != NULL && err->offset < 0)
+                err->offset = (int64_t)st->offset;
+        }
+        if (rc != PIER_OK || cells == NULL)
+            break;
+        if (rows != NULL)
+            rc = keep_row(x, cols, cells, values, &a, err);
+    }
+    pier__arena_free(&a);
+    free(cols);
+    free(values);
+    bool dml = st->kind == PIER__STMT_INSERT ||
+               st->kind == PIER__STMT_UPDATE || st->kind == PIER__STMT_DELETE;
+    if (rc == PIER_OK && rows != NULL && dml)
+        pier__memrows_set_changes(rows, ops(x)->stmt_changes(x->e->lake));
+    ops(x)->stmt_finish(x->e->lake);
+    if (rc == PIER_OK && ddl)
+        rc = ddl_done(x, err);
+    return rc;
+}
+
+/* ---- transaction statements ---- */
+
+/* Reloads the cache from the lake inside the script's transaction (after
+ * a ROLLBACK undid DDL the cache had taken). */
+static pier_status reload(exec_ctx *x, pier_error *err)
+{
+    pier__catalog fresh;
+    pier__catalog_init(&fresh);
+    int64_t version;
+    pier_status rc = ops(x)->catalog_version(x->e->lake, &version, err);
+    if (rc == PIER_OK)
+        rc = ops(x)->catalog_load(x->e->lake, &fresh, err);
+    if (rc != PIER_OK) {
+        pier__catalog_clear(&fresh);
+        return rc;
+    }
+    pier__catalog_clear(&x->e->catalog);
+    x->e->catalog = fresh;
+    x->e->catalog.version = version;
+    return PIER_OK;
+}
+
+static pier_status run_tx(exec_ctx *x, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    pier__buf b;
+    pier__buf_init(&b);
+    pier_status rc = PIER_OK;
+    if (st->kind == PIER__STMT_BEGIN) {
+        if (x->in_user_tx)
+            return fail_at(err, st->offset, PIER_E_QUERY_FAILED,
+                           "BEGIN inside a transaction: a transaction "
+                           "cannot start within another");
+        pier__buf_puts(&b, "SAVEPOINT " USER_TX);
+        x->in_user_tx = true;
+    } else {
+        if (!x->in_user_tx)
+            return fail_at(err, st->offset, PIER_E_QUERY_FAILED,
+                           "%s without BEGIN: no transaction is open",
+                           pier__stmt_kind_name(st->kind));
+        if (st->kind == PIER__STMT_ROLLBACK)
+            pier__buf_puts(&b, "ROLLBACK TO " USER_TX "; ");
+        pier__buf_puts(&b, "RELEASE " USER_TX);
+        x->in_user_tx = false;
+    }
+    rc = run_ddl(x, &b, err);
+    pier__buf_free(&b);
+    if (rc == PIER_OK && st->kind == PIER__STMT_ROLLBACK &&
+        x->catalog_changed)
+        rc = reload(x, err);
+    return rc;
+}
+
+/* ---- the script ---- */
+
+static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    pier__table *t = NULL;
+    pier_status rc = PIER_OK;
+    switch (st->kind) {
+    case PIER__STMT_CREATE_TABLE:
+        return create_table(x, err);
+    case PIER__STMT_DROP_TABLE:
+        return drop_table(x, err);
+    case PIER__STMT_ADD_COLUMN:
+    case PIER__STMT_RENAME_COLUMN:
+    case PIER__STMT_RENAME_TABLE:
+    case PIER__STMT_DROP_COLUMN:
+        rc = main_only(x, err);
+        if (rc == PIER_OK)
+            rc = table_of(x, st->name, st->name_offset, &t, err);
+        if (rc != PIER_OK)
+            return rc;
+        return st->kind == PIER__STMT_ADD_COLUMN ? add_column(x, t, err)
+                                                 : alter_table(x, t, err);
+    case PIER__STMT_BEGIN:
+    case PIER__STMT_COMMIT:
+    case PIER__STMT_ROLLBACK:
+        return run_tx(x, err);
+    default:
+        return run_plain(x, last, err);
+    }
+}
+
+/* Fails the script when the SQL schema changed behind Pier's back. */
+static pier_status check_drift(pier_engine *e, pier_error *err)
+{
+    pier__buf report;
+    pier__buf_init(&report);
+    pier_status rc = e->lake->ops->schema_compare(e->lake, &report, err);
+    if (rc == PIER_OK && report.len > 0)
+        rc = pier__fail(err, PIER_E_SCHEMA_DRIFT,
+                        "the lake's schema was changed without Pier: %s",
+                        report.p);
+    pier__buf_free(&report);
+    return rc;
+}
+
+PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
+                               const char *sql, const pier_params *params,
+                               pier_error *err)
+{
+    pier__error_clear(err);
+    if (out != NULL)
+        *out = NULL;
+    if (engine == NULL || sql == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_exec needs an engine and SQL");
+    pier__sql_script script;
+    pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
+    if (rc != PIER_OK) {
+        pier__sql_script_free(&script);
+        return rc;
+    }
+    exec_ctx x = { .e = engine, .sql = sql, .params = params };
+    rc = pier__engine_begin(engine, true, err);
+    if (rc != PIER_OK) {
+        pier__sql_script_free(&script);
+        return rc;
+    }
+    rc = check_drift(engine, err);
+    for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
+        x.st = &script.stmts[i];
+        bool last = i + 1 == script.nstmts;
+        if (last) {            /* the result is the last statement's */
+            pier__memrows_free(x.rows);
+            x.rows = NULL;
+        }
+        rc = run_stmt(&x, last, err);
+    }
+    if (rc == PIER_OK && x.in_user_tx)
+        rc = fail_at(err, strlen(sql), PIER_E_QUERY_FAILED,
+                     "the script ends inside a transaction: BEGIN has no "
+                     "COMMIT or ROLLBACK");
+    if (rc != PIER_OK && x.catalog_changed)
+        engine->catalog.version = -1;  /* the cache took rolled-back DDL */
+    if (rc == PIER_E_QUERY_FAILED && err != NULL && err->offset >= 0 &&
+        strstr(err->message, " of the script)") == NULL) {
+        size_t n = strlen(err->message);
+        snprintf(err->message + n, sizeof err->message - n,
+                 " (at byte %lld of the script)", (long long)err->offset);
+    }
+    rc = pier__engine_end(engine, rc, err);
+    pier__sql_script_free(&script);
+    if (rc == PIER_OK && x.rows == NULL)
+        x.rows = pier__memrows_new(0);
+    if (rc == PIER_OK && x.rows == NULL)
+        rc = pier__oom(err);
+    if (rc != PIER_OK || out == NULL) {
+        pier__memrows_free(x.rows);
+        return rc;
+    }
+    return pier__cursor_of_memrows(out, engine, x.rows, err);
+}

@@ -1,0 +1,356 @@
+/*
+ * sqlite_exec.c: statements of the SQL dialect (pier_exec) on the writer
+ * connection, and the policy they run under.
+ *
+ * pier_exec runs as the lake's owner: a statement may read and write
+ * every declared table, view and index, but never the engine's own
+ * objects (names starting with _pier_: the catalog, the change log, the
+ * boards' tables), and it may not change the schema in ways the engine
+ * would not know about. The front-end (src/sql) sends DML, SELECT and the
+ * DDL it lets SQLite do as written (CREATE/DROP INDEX and VIEW); CREATE,
+ * ALTER and DROP TABLE it translates itself and runs through `ddl`, outside
+ * the policy. The authorizer stays installed for the connection's life
+ * and judges only while a user statement is prepared or stepped (SQLite
+ * may re-prepare it during a step after a schema change); the engine's
+ * own statements pass.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sqlite_int.h"
+
+static bool reserved(const char *name)
+{
+    return name != NULL && sqlite3_strnicmp(name, "_pier_", 6) == 0;
+}
+
+static int deny(pier__sqlite_lake *l, const char *what, const char *name)
+{
+    if (l->denied[0] == '\0')
+        snprintf(l->denied, sizeof l->denied, name != NULL ? "%s '%s'" : "%s",
+                 what, name);
+    return SQLITE_DENY;
+}
+
+static int authorize(void *payload, int action, const char *a, const char *b,
+                     const char *db, const char *via)
+{
+    (void)db;
+    (void)via;
+    pier__sqlite_lake *l = payload;
+    if (!l->user_policy)
+        return SQLITE_OK;
+    switch (action) {
+    case SQLITE_READ:
+        /* The schema table names the engine's objects and physical
+         * definitions: `pier schema dump` is the dialect's view of it. */
+        if (!l->user_ddl && a != NULL &&
+            (strcmp(a, "sqlite_master") == 0 ||
+             strcmp(a, "sqlite_temp_master") == 0))
+            return deny(l, "the schema table (pier schema dump shows the "
+                        "schema)", NULL);
+        /* fall through */
+    case SQLITE_INSERT:
+    case SQLITE_UPDATE:
+    case SQLITE_DELETE:
+        return reserved(a) ? deny(l, "the engine's own table", a)
+                           : SQLITE_OK;
+    case SQLITE_CREATE_INDEX:
+    case SQLITE_DROP_INDEX:
+        if (reserved(a) || reserved(b))
+            return deny(l, "an index of the engine's own",
+                        reserved(a) ? a : b);
+        return SQLITE_OK;
+    case SQLITE_CREATE_VIEW:
+    case SQLITE_DROP_VIEW:
+        return reserved(a) ? deny(l, "a view named", a) : SQLITE_OK;
+    case SQLITE_REINDEX:       /* CREATE INDEX fills its index so; the
+                                  statement REINDEX never gets here */
+        return reserved(a) ? deny(l, "an index of the engine's own", a)
+                           : SQLITE_OK;
+    case SQLITE_SELECT:
+    case SQLITE_FUNCTION:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    case SQLITE_PRAGMA:
+        return deny(l, "PRAGMA", a);
+    case SQLITE_ATTACH:
+    case SQLITE_DETACH:
+        return deny(l, "attaching databases", NULL);
+    case SQLITE_TRANSACTION:
+    case SQLITE_SAVEPOINT:
+        return deny(l, "a transaction statement here", NULL);
+    case SQLITE_CREATE_TRIGGER:
+    case SQLITE_CREATE_TEMP_TRIGGER:
+    case SQLITE_DROP_TRIGGER:
+    case SQLITE_DROP_TEMP_TRIGGER:
+        return deny(l, "triggers", NULL);
+    case SQLITE_CREATE_VTABLE:
+    case SQLITE_DROP_VTABLE:
+        return deny(l, "virtual tables", NULL);
+    default:
+        /* Tables are created, altered and dropped by the front-end; TEMP
+         * objects and ANALYZE are not part of the dialect. */
+        return deny(l, "this statement", NULL);
+    }
+}
+
+void pier__sqlite_exec_init(pier__sqlite_lake *l)
+{
+    pier__arena_init(&l->shape_mem);
+    l->schema_checked = -1;
+    sqlite3_set_authorizer(l->db, authorize, l);
+}
+
+bool pier__sqlite_in_write(pier__lake *lake)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    return !sqlite3_get_autocommit(l->db);
+}
+
+pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
+                             pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    return pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
+}
+
+void pier__sqlite_stmt_finish(pier__lake *lake)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_finalize(l->user_stmt);
+    l->user_stmt = NULL;
+    l->user_policy = false;
+    pier__arena_reset(&l->shape_mem);
+    memset(&l->shape, 0, sizeof l->shape);
+}
+
+static char *keep(pier__sqlite_lake *l, const char *s)
+{
+    return s != NULL ? pier__arena_strndup(&l->shape_mem, s, strlen(s))
+                     : NULL;
+}
+
+/* Fills l->shape from the prepared statement. */
+static pier_status describe(pier__sqlite_lake *l, pier_error *err)
+{
+    sqlite3_stmt *st = l->user_stmt;
+    size_t n = (size_t)sqlite3_column_count(st);
+    size_t np = (size_t)sqlite3_bind_parameter_count(st);
+    const char **names = pier__arena_alloc(&l->shape_mem,
+                                           (3 * n + np + 1) * sizeof *names);
+    if (names == NULL)
+        return pier__oom(err);
+    const char **tables = names + n, **columns = tables + n;
+    const char **params = columns + n;
+    for (size_t i = 0; i < n; i++) {
+        const char *db = sqlite3_column_database_name(st, (int)i);
+        bool main_table = db != NULL && strcmp(db, "main") == 0;
+        names[i] = keep(l, sqlite3_column_name(st, (int)i));
+        tables[i] = main_table ? keep(l, sqlite3_column_table_name(st, (int)i))
+                               : NULL;
+        columns[i] = main_table
+                         ? keep(l, sqlite3_column_origin_name(st, (int)i))
+                         : NULL;
+        if (names[i] == NULL)
+            return pier__oom(err);
+    }
+    for (size_t i = 0; i < np; i++)
+        params[i] = keep(l, sqlite3_bind_parameter_name(st, (int)i + 1));
+    if (n > l->cells_cap) {
+        pier__cell *cells = realloc(l->cells, n * sizeof *cells);
+        if (cells == NULL)
+            return pier__oom(err);
+        l->cells = cells;
+        l->cells_cap = n;
+    }
+    l->shape = (pier__stmt_shape){ .ncolumns = n, .names = names,
+                                   .tables = tables, .columns = columns,
+                                   .nparams = np, .params = params };
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
+                                      size_t len, bool ddl,
+                                      pier__stmt_shape *shape,
+                                      pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__sqlite_stmt_finish(lake);
+    l->user_ddl = ddl;
+    l->denied[0] = '\0';
+    memset(&l->failure, 0, sizeof l->failure);
+    l->user_policy = true;
+    const char *tail = NULL;
+    int rc = sqlite3_prepare_v3(l->db, sql, (int)len, 0, &l->user_stmt,
+                                &tail);
+    l->user_policy = false;
+    if (rc != SQLITE_OK) {
+        pier_status st = PIER_E_QUERY_FAILED;
+        if (l->denied[0] != '\0') {
+            pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                       "a statement of the SQL dialect may not touch %s",
+                       l->denied);
+            st = PIER_E_ENTITY_NOT_ALLOWED;
+        } else {
+            pier__sqlite_fail(l, err, PIER_E_QUERY_FAILED, "SQLite refused "
+                              "the statement");
+        }
+        if (err != NULL)
+            err->offset = sqlite3_error_offset(l->db);
+        if ((sqlite3_errcode(l->db) & 0xff) == SQLITE_NOMEM)
+            st = PIER_E_OUT_OF_MEMORY;
+        pier__sqlite_stmt_finish(lake);
+        return st;
+    }
+    pier_status st = l->user_stmt != NULL ? describe(l, err) : PIER_OK;
+    if (st != PIER_OK) {
+        pier__sqlite_stmt_finish(lake);
+        return st;
+    }
+    *shape = l->shape;
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_stmt_bind(pier__lake *lake, int i,
+                                   const pier__cell *c, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_stmt *st = l->user_stmt;
+    int rc;
+    switch (c->st) {
+    case PIER__ST_INT:
+        rc = sqlite3_bind_int64(st, i, c->i);
+        break;
+    case PIER__ST_REAL:
+        rc = sqlite3_bind_double(st, i, c->d);
+        break;
+    case PIER__ST_TEXT:
+        rc = sqlite3_bind_text64(st, i, c->p, c->n, SQLITE_TRANSIENT,
+                                 SQLITE_UTF8);
+        break;
+    case PIER__ST_BLOB:
+        rc = sqlite3_bind_blob64(st, i, c->p, c->n, SQLITE_TRANSIENT);
+        break;
+    default:
+        rc = sqlite3_bind_null(st, i);
+        break;
+    }
+    if (rc != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_INVALID_ARGUMENT,
+                                 "cannot bind a parameter");
+    return PIER_OK;
+}
+
+/* "cannot store TEXT value in INTEGER column t.c": the table and column
+ * of a STRICT datatype refusal (SQLite gives no structured form). */
+static void datatype_names(pier__sqlite_lake *l, const char *msg)
+{
+    const char *p = strstr(msg, " column ");
+    if (p == NULL)
+        return;
+    p += strlen(" column ");
+    const char *dot = strrchr(p, '.');
+    if (dot == NULL)
+        return;
+    snprintf(l->failure.table, sizeof l->failure.table, "%.*s",
+             (int)(dot - p), p);
+    snprintf(l->failure.column, sizeof l->failure.column, "%s", dot + 1);
+}
+
+/* The status of a failed step, from SQLite's extended code and what the
+ * value check or a read-only trigger recorded. */
+static pier_status step_status(pier__sqlite_lake *l, int code,
+                               const char *msg)
+{
+    static const char readonly_tag[] = "_pier_readonly:";
+    switch (code) {
+    case SQLITE_CONSTRAINT_UNIQUE:
+        return PIER_E_CONSTRAINT_UNIQUE;
+    case SQLITE_CONSTRAINT_PRIMARYKEY:
+    case SQLITE_CONSTRAINT_ROWID:
+        return PIER_E_CONSTRAINT_PRIMARY_KEY;
+    case SQLITE_CONSTRAINT_NOTNULL:
+        return PIER_E_CONSTRAINT_NOT_NULL;
+    case SQLITE_CONSTRAINT_CHECK:
+        return PIER_E_CONSTRAINT_CHECK;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+        return PIER_E_CONSTRAINT_FOREIGN_KEY;
+    case SQLITE_CONSTRAINT_DATATYPE:
+        datatype_names(l, msg);
+        return PIER_E_COLUMN_TYPE_CONFLICT;
+    case SQLITE_MISMATCH:          /* a rowid alias given a non-integer */
+        return PIER_E_COLUMN_TYPE_CONFLICT;
+    case SQLITE_CONSTRAINT_TRIGGER:
+        if (strncmp(msg, readonly_tag, sizeof readonly_tag - 1) == 0) {
+            l->failure.column_id =
+                strtoll(msg + sizeof readonly_tag - 1, NULL, 10);
+            return PIER_E_READONLY_COLUMN;
+        }
+        return PIER_E_CONSTRAINT_CHECK;
+    default:
+        if (l->failure.column_id != 0)
+            return PIER_E_COLUMN_TYPE_CONFLICT;
+        switch (code & 0xff) {
+        case SQLITE_NOMEM:
+            return PIER_E_OUT_OF_MEMORY;
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+        case SQLITE_IOERR:
+        case SQLITE_FULL:
+        case SQLITE_READONLY:
+        case SQLITE_CORRUPT:
+            return PIER_E_WRITE_FAILED;
+        case SQLITE_AUTH:
+            return PIER_E_ENTITY_NOT_ALLOWED;
+        default:
+            return PIER_E_QUERY_FAILED;
+        }
+    }
+}
+
+pier_status pier__sqlite_stmt_step(pier__lake *lake, const pier__cell **cells,
+                                   const pier__stmt_failure **failure,
+                                   pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    *cells = NULL;
+    *failure = &l->failure;
+    if (l->user_stmt == NULL)
+        return PIER_OK;
+    l->user_policy = true;
+    int rc = sqlite3_step(l->user_stmt);
+    l->user_policy = false;
+    if (rc == SQLITE_ROW) {
+        for (size_t i = 0; i < l->shape.ncolumns; i++)
+            pier__sqlite_cell(&l->cells[i],
+                              sqlite3_column_value(l->user_stmt, (int)i));
+        *cells = l->cells;
+        return PIER_OK;
+    }
+    if (rc == SQLITE_DONE)
+        return PIER_OK;
+    int code = sqlite3_extended_errcode(l->db);
+    const char *msg = sqlite3_errmsg(l->db);
+    pier_status st = l->denied[0] != '\0' ? PIER_E_ENTITY_NOT_ALLOWED
+                                          : step_status(l, code, msg);
+    if (st == PIER_E_ENTITY_NOT_ALLOWED)
+        pier__fail(err, st, "a statement of the SQL dialect may not touch %s",
+                   l->denied);
+    else
+        pier__fail(err, st, "%s", msg);
+    if (err != NULL)
+        err->backend_code = code;
+    return st;
+}
+
+int64_t pier__sqlite_stmt_changes(pier__lake *lake)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    /* sqlite3_changes64 is the last INSERT, UPDATE or DELETE's, whichever
+     * statement that was. */
+    if (l->user_stmt == NULL || sqlite3_stmt_readonly(l->user_stmt))
+        return 0;
+    return sqlite3_changes64(l->db);
+}

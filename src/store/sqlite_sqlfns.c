@@ -1,0 +1,486 @@
+/*
+ * sqlite_sqlfns.c: what a connection must have registered for the SQL
+ * dialect's types to keep their meaning inside SQLite (docs/sql.md):
+ *
+ *   _pier_fit(value, 'TYPE', column_id)
+ *       the CHECK of every typed column of a declared table: 1 when the
+ *       stored value is a value of the type, else an error naming the
+ *       column, which aborts (and rolls back) the whole statement. A
+ *       connection without it (sqlite3 on the file) cannot write the
+ *       column at all, rather than write it unchecked.
+ *   collations pier_numeric, pier_uuid, pier_instant, pier_time,
+ *       pier_datetime, pier_interval: compare stored values by value.
+ *   sum(x), avg(x): the built-ins, made exact over decimal texts.
+ *   decimal_add/sub/mul(a, b), decimal_div(a, b, scale [, mode]),
+ *   decimal(a): exact arithmetic on decimal values, as canonical text.
+ *
+ * Everything is deterministic and innocuous (the lake runs with
+ * trusted_schema off, and the schema's CHECKs call _pier_fit).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sqlite_int.h"
+
+/* ---- _pier_fit ---- */
+
+typedef struct fit_type {
+    pier__coltype c;
+    char labels[];             /* ENUM labels, NUL-separated */
+} fit_type;
+
+/* The parsed type of the call's constant type argument, kept with the
+ * statement by SQLite (auxdata) so that each row does not parse it. */
+static const pier__coltype *fit_type_of(sqlite3_context *ctx,
+                                        sqlite3_value *spelling)
+{
+    fit_type *ft = sqlite3_get_auxdata(ctx, 1);
+    if (ft != NULL)
+        return &ft->c;
+    const char *s = (const char *)sqlite3_value_text(spelling);
+    size_t n = (size_t)sqlite3_value_bytes(spelling);
+    if (s == NULL)
+        return NULL;
+    pier__buf labels;
+    pier__buf_init(&labels);
+    pier__sqltype t;
+    const char *why = pier__sqltype_parse(s, n, &t, &labels, NULL);
+    ft = why == NULL && !labels.oom ? malloc(sizeof *ft + labels.len + 1)
+                                    : NULL;
+    if (ft != NULL) {
+        ft->c.t = t;
+        if (labels.len > 0)
+            memcpy(ft->labels, labels.p, labels.len);
+        ft->labels[labels.len] = '\0';
+        ft->c.labels = t.base == PIER__B_ENUM ? ft->labels : NULL;
+    }
+    pier__buf_free(&labels);
+    if (ft == NULL)
+        return NULL;
+    sqlite3_set_auxdata(ctx, 1, ft, free);
+    /* SQLite may free it at once (out of memory): ask again. */
+    ft = sqlite3_get_auxdata(ctx, 1);
+    return ft != NULL ? &ft->c : NULL;
+}
+
+/* Renders a refused value for the error: text quoted and cut, numbers as
+ * SQLite writes them, blobs by their size. */
+static void describe_value(char *out, size_t cap, sqlite3_value *v)
+{
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_BLOB:
+        snprintf(out, cap, "a blob of %d bytes", sqlite3_value_bytes(v));
+        return;
+    case SQLITE_TEXT: {
+        pier__buf b;
+        pier__buf_init(&b);
+        pier__quote_name(&b, (const char *)sqlite3_value_text(v),
+                         (size_t)sqlite3_value_bytes(v));
+        snprintf(out, cap, "'%s'", b.oom ? "?" : b.p != NULL ? b.p : "");
+        pier__buf_free(&b);
+        return;
+    }
+    default:
+        snprintf(out, cap, "%s", (const char *)sqlite3_value_text(v));
+        return;
+    }
+}
+
+static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const pier__coltype *t = fit_type_of(ctx, argv[1]);
+    if (t == NULL) {
+        sqlite3_result_error(ctx, "_pier_fit: not a type of the dialect",
+                             -1);
+        return;
+    }
+    pier__cell cell;
+    pier__sqlite_cell(&cell, argv[0]);
+    const char *why = pier__coltype_fit(t, &cell);
+    if (why == NULL) {
+        sqlite3_result_int(ctx, 1);
+        return;
+    }
+    pier__stmt_failure *f = sqlite3_user_data(ctx);
+    if (f != NULL) {
+        f->column_id = sqlite3_value_int64(argv[2]);
+        snprintf(f->reason, sizeof f->reason, "%s", why);
+        describe_value(f->value, sizeof f->value, argv[0]);
+    }
+    char msg[256];
+    snprintf(msg, sizeof msg, "a value of column %lld is not a %s: %s",
+             (long long)sqlite3_value_int64(argv[2]),
+             (const char *)sqlite3_value_text(argv[1]), why);
+    sqlite3_result_error(ctx, msg, -1);
+}
+
+/* ---- collations ---- */
+
+#define COLLATION(name, fn)                                               \
+    static int name(void *payload, int na, const void *a, int nb,         \
+                    const void *b)                                        \
+    {                                                                     \
+        (void)payload;                                                    \
+        return fn(a, (size_t)na, b, (size_t)nb);                          \
+    }
+
+COLLATION(numeric_cmp, pier__collate_numeric)
+COLLATION(uuid_cmp, pier__collate_uuid)
+COLLATION(instant_cmp, pier__collate_instant)
+COLLATION(time_cmp, pier__collate_time)
+COLLATION(datetime_cmp, pier__collate_datetime)
+COLLATION(interval_cmp, pier__collate_interval)
+
+/* ---- decimal values of SQLite values ---- */
+
+/* A value as a decimal: an integer as itself, text and reals by their
+ * text (0.1 reads "0.1"). NULL or why not. */
+static const char *decimal_of(sqlite3_value *v, pier__decimal *out)
+{
+    if (sqlite3_value_type(v) == SQLITE_INTEGER) {
+        *out = (pier__decimal){ sqlite3_value_int64(v), 0 };
+        return NULL;
+    }
+    const char *s = (const char *)sqlite3_value_text(v);
+    if (s == NULL)
+        return "not a number";
+    return pier__decimal_parse(s, (size_t)sqlite3_value_bytes(v), 0, 0,
+                               out);
+}
+
+/* The canonical text of a decimal as the function's result. */
+static void result_decimal(sqlite3_context *ctx, pier__decimal d)
+{
+    char text[PIER__DECIMAL_BUF];
+    size_t n = pier__decimal_format(d, text);
+    sqlite3_result_text(ctx, text, (int)n, SQLITE_TRANSIENT);
+}
+
+static void result_errorf(sqlite3_context *ctx, const char *fmt, ...)
+    PIER__PRINTF(2, 3);
+
+static void result_errorf(sqlite3_context *ctx, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sqlite3_result_error(ctx, msg, -1);
+}
+
+/* decimal_add(a, b) and its siblings: null in, null out. */
+static bool decimal_args(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                         pier__decimal *d, const char *fn)
+{
+    for (int i = 0; i < argc; i++) {
+        if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+            sqlite3_result_null(ctx);
+            return false;
+        }
+        const char *why = decimal_of(argv[i], &d[i]);
+        if (why != NULL) {
+            result_errorf(ctx, "%s: %s", fn, why);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void decimal_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    pier__decimal d;
+    if (decimal_args(ctx, argc, argv, &d, "decimal"))
+        result_decimal(ctx, d);
+}
+
+typedef bool (*decimal_op)(pier__decimal, pier__decimal, pier__decimal *);
+
+static void binary_fn(sqlite3_context *ctx, sqlite3_value **argv,
+                      decimal_op op, const char *name)
+{
+    pier__decimal d[2], r;
+    if (!decimal_args(ctx, 2, argv, d, name))
+        return;
+    if (!op(d[0], d[1], &r)) {
+        result_errorf(ctx, "%s: the result needs more than 38 digits",
+                      name);
+        return;
+    }
+    result_decimal(ctx, r);
+}
+
+static void add_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    binary_fn(ctx, argv, pier__decimal_add, "decimal_add");
+}
+
+static void sub_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    binary_fn(ctx, argv, pier__decimal_sub, "decimal_sub");
+}
+
+static void mul_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    binary_fn(ctx, argv, pier__decimal_mul, "decimal_mul");
+}
+
+/* decimal_div(a, b, scale [, mode]): rounded to `scale` digits. */
+static void div_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    pier__decimal d[2], r;
+    if (!decimal_args(ctx, 2, argv, d, "decimal_div"))
+        return;
+    if (sqlite3_value_type(argv[2]) != SQLITE_INTEGER ||
+        sqlite3_value_int64(argv[2]) < 0 ||
+        sqlite3_value_int64(argv[2]) > PIER__DECIMAL_MAX_DIGITS) {
+        sqlite3_result_error(ctx, "decimal_div: the scale is an integer "
+                             "from 0 to 38", -1);
+        return;
+    }
+    pier__rounding mode = PIER__ROUND_HALF_EVEN;
+    if (argc > 3) {
+        const char *m = (const char *)sqlite3_value_text(argv[3]);
+        if (m == NULL ||
+            !pier__rounding_parse(m, (size_t)sqlite3_value_bytes(argv[3]),
+                                  &mode)) {
+            result_errorf(ctx, "decimal_div: unknown rounding mode '%s' "
+                          "(half_even, half_up, down, up, floor, "
+                          "ceiling)", m != NULL ? m : "");
+            return;
+        }
+    }
+    const char *why = pier__decimal_div(d[0], d[1],
+                                        (int)sqlite3_value_int64(argv[2]),
+                                        mode, &r);
+    if (why != NULL) {
+        result_errorf(ctx, "decimal_div: %s", why);
+        return;
+    }
+    result_decimal(ctx, r);
+}
+
+/* ---- sum and avg ---- */
+
+/*
+ * The built-ins' behaviour for integers and reals, and exact decimals for
+ * text that reads as one. Integers are summed in 128 bits so that a window
+ * may subtract what it added; the result is checked against 64 bits at
+ * the end, as the built-in checks as it goes.
+ */
+typedef struct sum_acc {
+    int64_t count;             /* non-null values */
+    pier__i128 ints;           /* integers */
+    double reals;              /* reals, and text that is no decimal */
+    int64_t nreals;
+    pier__decimal decs;        /* decimal texts */
+    int64_t ndecs;
+    bool overflow;             /* the decimals passed 38 digits */
+} sum_acc;
+
+static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
+{
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        return;
+    case SQLITE_INTEGER:
+        s->ints += sign * (pier__i128)sqlite3_value_int64(v);
+        break;
+    case SQLITE_TEXT: {
+        pier__decimal d, r;
+        if (decimal_of(v, &d) == NULL) {
+            if (sign < 0)
+                d.unscaled = -d.unscaled;
+            if (!pier__decimal_add(s->decs, d, &r))
+                s->overflow = true;
+            else
+                s->decs = r;
+            s->ndecs += sign;
+            break;
+        }
+        s->reals += sign * sqlite3_value_double(v);
+        s->nreals += sign;
+        break;
+    }
+    default:                   /* reals; blobs read as the built-in reads */
+        s->reals += sign * sqlite3_value_double(v);
+        s->nreals += sign;
+        break;
+    }
+    s->count += sign;
+}
+
+/*
+ * SQLite's aggregate context is aligned for 8 bytes, a 128-bit integer
+ * needs 16: the accumulator is copied out of the context and back.
+ */
+static bool acc_load(sqlite3_context *ctx, int bytes, sum_acc *s)
+{
+    void *p = sqlite3_aggregate_context(ctx, bytes);
+    if (p == NULL) {
+        memset(s, 0, sizeof *s);
+        if (bytes > 0)
+            sqlite3_result_error_nomem(ctx);
+        return false;
+    }
+    memcpy(s, p, sizeof *s);
+    return true;
+}
+
+static void acc_add(sqlite3_context *ctx, sqlite3_value *v, int sign)
+{
+    sum_acc s;
+    if (!acc_load(ctx, sizeof s, &s))
+        return;
+    sum_value(&s, v, sign);
+    memcpy(sqlite3_aggregate_context(ctx, sizeof s), &s, sizeof s);
+}
+
+static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    acc_add(ctx, argv[0], 1);
+}
+
+static void sum_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    acc_add(ctx, argv[0], -1);
+}
+
+/* The exact total of integers and decimals; false on overflow. The
+ * integers' total fits 38 digits: at most 2^64 values of at most 2^63. */
+static bool sum_exact(const sum_acc *s, pier__decimal *out)
+{
+    return !s->overflow &&
+           pier__decimal_add(s->decs, (pier__decimal){ s->ints, 0 }, out);
+}
+
+/* The total as the built-in gives it once a real is among the values. */
+static double sum_double(const sum_acc *s)
+{
+    double total = s->reals + (double)s->ints;
+    if (s->ndecs > 0) {
+        char text[PIER__DECIMAL_BUF];
+        pier__decimal_format(s->decs, text);
+        total += strtod(text, NULL);
+    }
+    return total;
+}
+
+static void sum_result(sqlite3_context *ctx, const sum_acc *s)
+{
+    if (s == NULL || s->count == 0) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (s->nreals > 0) {
+        sqlite3_result_double(ctx, sum_double(s));
+        return;
+    }
+    pier__decimal d;
+    if (s->ndecs == 0) {
+        if (s->ints > INT64_MAX || s->ints < INT64_MIN)
+            sqlite3_result_error(ctx, "integer overflow", -1);
+        else
+            sqlite3_result_int64(ctx, (int64_t)s->ints);
+        return;
+    }
+    if (!sum_exact(s, &d)) {
+        sqlite3_result_error(ctx, "sum: the decimal total needs more than "
+                             "38 digits", -1);
+        return;
+    }
+    result_decimal(ctx, d);
+}
+
+/* The final result and a window's current one are the same. */
+static void sum_final(sqlite3_context *ctx)
+{
+    sum_acc s;
+    sum_result(ctx, acc_load(ctx, 0, &s) ? &s : NULL);
+}
+
+static void avg_result(sqlite3_context *ctx, const sum_acc *s)
+{
+    if (s == NULL || s->count == 0) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (s->ndecs == 0 || s->nreals > 0) {
+        sqlite3_result_double(ctx, sum_double(s) / (double)s->count);
+        return;
+    }
+    pier__decimal total, n = { s->count, 0 }, q;
+    if (!sum_exact(s, &total)) {
+        sqlite3_result_error(ctx, "avg: the decimal total needs more than "
+                             "38 digits", -1);
+        return;
+    }
+    const char *why = pier__decimal_div_exact(total, n, &q);
+    if (why != NULL) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "avg: %s", why);
+        sqlite3_result_error(ctx, msg, -1);
+        return;
+    }
+    result_decimal(ctx, q);
+}
+
+static void avg_final(sqlite3_context *ctx)
+{
+    sum_acc s;
+    avg_result(ctx, acc_load(ctx, 0, &s) ? &s : NULL);
+}
+
+/* ---- registration ---- */
+
+static const struct {
+    const char *name;
+    int (*cmp)(void *, int, const void *, int, const void *);
+} collations[] = {
+    { "pier_numeric", numeric_cmp },   { "pier_uuid", uuid_cmp },
+    { "pier_instant", instant_cmp },   { "pier_time", time_cmp },
+    { "pier_datetime", datetime_cmp }, { "pier_interval", interval_cmp },
+};
+
+static const struct {
+    const char *name;
+    int nargs;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+} scalars[] = {
+    { "decimal", 1, decimal_fn },     { "decimal_add", 2, add_fn },
+    { "decimal_sub", 2, sub_fn },     { "decimal_mul", 2, mul_fn },
+    { "decimal_div", 3, div_fn },     { "decimal_div", 4, div_fn },
+};
+
+int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)
+{
+    const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+    int rc = sqlite3_create_function_v2(db, "_pier_fit", 3, flags, failure,
+                                        fit_fn, NULL, NULL, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < sizeof collations /
+                                                  sizeof collations[0]; i++)
+        rc = sqlite3_create_collation_v2(db, collations[i].name, SQLITE_UTF8,
+                                         NULL, collations[i].cmp, NULL);
+    for (size_t i = 0;
+         rc == SQLITE_OK && i < sizeof scalars / sizeof scalars[0]; i++)
+        rc = sqlite3_create_function_v2(db, scalars[i].name,
+                                        scalars[i].nargs, flags, NULL,
+                                        scalars[i].fn, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_window_function(db, "sum", 1, flags, NULL,
+                                            sum_step, sum_final, sum_final,
+                                            sum_inverse, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_window_function(db, "avg", 1, flags, NULL,
+                                            sum_step, avg_final, avg_final,
+                                            sum_inverse, NULL);
+    return rc;
+}

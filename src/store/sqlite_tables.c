@@ -1,0 +1,324 @@
+/*
+ * sqlite_tables.c: the catalog of declared tables, and the SQL schema as
+ * Pier made it.
+ *
+ *   _pier_tables(table_id AUTOINCREMENT, name, created_at)
+ *   _pier_table_columns(column_id AUTOINCREMENT, table_id, position, name,
+ *                       type, readonly)     ids are never reused
+ *   _pier_schema(name, type, tbl_name, sql) sqlite_schema's rows for the
+ *                       dialect's objects, as the last DDL statement of
+ *                       pier_exec left them
+ *
+ * A table's physical definition (in sqlite_schema) carries its columns'
+ * checks, collations and read-only triggers; the catalog carries what the
+ * engine needs without parsing it: ids, names, logical types, read-only
+ * bits. _pier_schema is how a change made behind Pier's back (sqlite3 on
+ * the file) is noticed: what sqlite_schema holds is compared with what
+ * Pier last left there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sqlite_int.h"
+
+const char pier__sqlite_tables_schema[] =
+    "CREATE TABLE _pier_tables("
+    "  table_id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    "  created_at INTEGER NOT NULL) STRICT;"
+    "CREATE TABLE _pier_table_columns("
+    "  column_id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  table_id INTEGER NOT NULL REFERENCES _pier_tables(table_id),"
+    "  position INTEGER NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  type TEXT NOT NULL,"
+    "  readonly INTEGER NOT NULL,"
+    "  UNIQUE (table_id, name COLLATE NOCASE)) STRICT;"
+    "CREATE TABLE _pier_schema("
+    "  name TEXT PRIMARY KEY,"
+    "  type TEXT NOT NULL,"
+    "  tbl_name TEXT NOT NULL,"
+    "  sql TEXT) STRICT;";
+
+/* The rows of sqlite_schema that belong to the dialect: everything but
+ * the engine's own objects (their table's name starts with _pier_) and
+ * SQLite's (sqlite_sequence, sqlite_stat1). Indexes SQLite makes for a
+ * UNIQUE or PRIMARY KEY constraint follow from their table's SQL. */
+#define DIALECT_OBJECTS                                                   \
+    "FROM sqlite_schema WHERE tbl_name NOT LIKE '\\_pier\\_%' ESCAPE '\\' " \
+    "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+
+static pier_status damaged(pier_error *err, const char *table,
+                           const char *what)
+{
+    return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                      "the catalog entry of table '%s' is damaged: %s",
+                      table, what);
+}
+
+pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
+                                     pier__catalog *out, pier_error *err)
+{
+    sqlite3_stmt *tables = NULL, *cols = NULL;
+    pier_status rc = PIER_OK;
+    if (sqlite3_prepare_v2(l->db,
+                           "SELECT table_id, name FROM _pier_tables",
+                           -1, &tables, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(l->db,
+                           "SELECT column_id, name, type, readonly "
+                           "FROM _pier_table_columns WHERE table_id = ?1 "
+                           "ORDER BY position", -1, &cols, NULL) !=
+            SQLITE_OK) {
+        rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                               "cannot read the catalog");
+        goto done;
+    }
+    int step;
+    while (rc == PIER_OK && (step = sqlite3_step(tables)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(tables, 1);
+        pier__table *t = pier__table_new(name != NULL ? name : "");
+        if (t == NULL) {
+            rc = pier__oom(err);
+            break;
+        }
+        t->id = sqlite3_column_int64(tables, 0);
+        sqlite3_bind_int64(cols, 1, t->id);
+        while (rc == PIER_OK && sqlite3_step(cols) == SQLITE_ROW) {
+            const char *cname = (const char *)sqlite3_column_text(cols, 1);
+            const char *type = (const char *)sqlite3_column_text(cols, 2);
+            if (cname == NULL || type == NULL ||
+                !pier__table_append(t, cname, type,
+                                    sqlite3_column_int(cols, 3) != 0))
+                rc = damaged(err, t->name, "a column has an unknown type");
+            else
+                t->columns[t->ncolumns - 1].id =
+                    sqlite3_column_int64(cols, 0);
+        }
+        sqlite3_reset(cols);
+        if (rc != PIER_OK) {
+            pier__table_free(t);
+            break;
+        }
+        if (!pier__catalog_put_table(out, t))
+            rc = pier__oom(err);
+    }
+    if (rc == PIER_OK && step != SQLITE_DONE)
+        rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                               "cannot read the catalog");
+done:
+    sqlite3_finalize(tables);
+    sqlite3_finalize(cols);
+    return rc;
+}
+
+/* Prepares `sql`, or reports why not as a failed catalog change. */
+static pier_status prep(pier__sqlite_lake *l, const char *sql,
+                        sqlite3_stmt **st, pier_error *err)
+{
+    if (sqlite3_prepare_v2(l->db, sql, -1, st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot change the catalog");
+    return PIER_OK;
+}
+
+static pier_status done_step(pier__sqlite_lake *l, sqlite3_stmt *st,
+                             pier_error *err)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot change the catalog");
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_table_save(pier__lake *lake, pier__table *t,
+                                    pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_stmt *st = NULL, *ins = NULL, *upd = NULL;
+    pier_status rc;
+    if (t->id == 0) {
+        rc = prep(l, "INSERT INTO _pier_tables(name, created_at) "
+                  "VALUES (?1, CAST((julianday('now') - 2440587.5) * "
+                  "86400000000 AS INTEGER))", &st, err);
+    } else {
+        rc = prep(l, "UPDATE _pier_tables SET name = ?1 WHERE table_id = ?2",
+                  &st, err);
+        if (rc == PIER_OK)
+            sqlite3_bind_int64(st, 2, t->id);
+    }
+    if (rc == PIER_OK) {
+        sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
+        rc = done_step(l, st, err);
+    }
+    if (rc == PIER_OK && t->id == 0)
+        t->id = sqlite3_last_insert_rowid(l->db);
+    sqlite3_finalize(st);
+    st = NULL;
+    /* Columns the model no longer has go, then every column takes its
+     * position and name. */
+    pier__buf keep;
+    pier__buf_init(&keep);
+    pier__buf_printf(&keep, "DELETE FROM _pier_table_columns WHERE "
+                     "table_id = %lld AND column_id NOT IN (",
+                     (long long)t->id);
+    for (size_t i = 0; i < t->ncolumns; i++)
+        pier__buf_printf(&keep, "%s%lld", i > 0 ? "," : "",
+                         (long long)t->columns[i].id);
+    pier__buf_puts(&keep, ")");
+    if (rc == PIER_OK)
+        rc = keep.oom ? pier__oom(err)
+                      : pier__sqlite_exec(l, keep.p, PIER_E_WRITE_FAILED,
+                                          err);
+    pier__buf_free(&keep);
+    if (rc == PIER_OK)
+        rc = prep(l, "INSERT INTO _pier_table_columns(table_id, position, "
+                  "name, type, readonly) VALUES (?1, ?2, ?3, ?4, ?5)",
+                  &ins, err);
+    if (rc == PIER_OK)
+        rc = prep(l, "UPDATE _pier_table_columns SET position = ?2, "
+                  "name = ?3 WHERE column_id = ?1", &upd, err);
+    for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++) {
+        pier__tcolumn *c = &t->columns[i];
+        if (c->id == 0) {
+            sqlite3_bind_int64(ins, 1, t->id);
+            sqlite3_bind_int64(ins, 2, (int64_t)i);
+            sqlite3_bind_text(ins, 3, c->name, -1, SQLITE_STATIC);
+            sqlite3_bind_text(ins, 4, c->spelling, -1, SQLITE_STATIC);
+            sqlite3_bind_int(ins, 5, c->readonly);
+            rc = done_step(l, ins, err);
+            c->id = sqlite3_last_insert_rowid(l->db);
+        } else {
+            sqlite3_bind_int64(upd, 1, c->id);
+            sqlite3_bind_int64(upd, 2, (int64_t)i);
+            sqlite3_bind_text(upd, 3, c->name, -1, SQLITE_STATIC);
+            rc = done_step(l, upd, err);
+        }
+    }
+    sqlite3_finalize(ins);
+    sqlite3_finalize(upd);
+    return rc;
+}
+
+pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
+                                      pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "DELETE FROM _pier_table_columns WHERE table_id = %lld;"
+             "DELETE FROM _pier_tables WHERE table_id = %lld;",
+             (long long)table_id, (long long)table_id);
+    return pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
+}
+
+/* ---- the remembered schema ---- */
+
+pier_status pier__sqlite_schema_objects(
+    pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
+    void *payload, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, "SELECT type, name, tbl_name, sql "
+                           DIALECT_OBJECTS "ORDER BY rowid", -1, &st,
+                           NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the schema");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        pier__schema_object o = {
+            .type = (const char *)sqlite3_column_text(st, 0),
+            .name = (const char *)sqlite3_column_text(st, 1),
+            .table = (const char *)sqlite3_column_text(st, 2),
+            .sql = (const char *)sqlite3_column_text(st, 3),
+        };
+        if (cb(&o, payload) != 0) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the schema");
+    return PIER_OK;
+}
+
+static int64_t schema_cookie(pier__sqlite_lake *l)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(l->db, "PRAGMA schema_version", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier_status rc = pier__sqlite_exec(
+        l, "DELETE FROM _pier_schema;"
+           "INSERT INTO _pier_schema SELECT name, type, tbl_name, sql "
+           DIALECT_OBJECTS ";",
+        PIER_E_WRITE_FAILED, err);
+    /* The schema now is the one remembered: the next comparison may skip
+     * its work until the cookie moves (our own commit does not move it). */
+    l->schema_checked = rc == PIER_OK ? schema_cookie(l) : -1;
+    return rc;
+}
+
+pier_status pier__sqlite_schema_compare(pier__lake *lake, pier__buf *report,
+                                        pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    int64_t cookie = schema_cookie(l);
+    if (cookie >= 0 && cookie == l->schema_checked)
+        return PIER_OK;
+    /* Both sides of a full outer join, by name: present in one, absent in
+     * the other, or different. */
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(
+            l->db,
+            "WITH now AS (SELECT name, type, tbl_name, sql " DIALECT_OBJECTS
+            ") "
+            "SELECT now.type, now.name, 'created' FROM now "
+            "WHERE now.name NOT IN (SELECT name FROM _pier_schema) "
+            "UNION ALL "
+            "SELECT was.type, was.name, 'dropped' FROM _pier_schema AS was "
+            "WHERE was.name NOT IN (SELECT name FROM now) "
+            "UNION ALL "
+            "SELECT now.type, now.name, 'changed' FROM now "
+            "JOIN _pier_schema AS was ON was.name = now.name "
+            "WHERE now.sql IS NOT was.sql OR now.type IS NOT was.type "
+            "ORDER BY 2",
+            -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the schema");
+    size_t before = report->len;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *type = (const char *)sqlite3_column_text(st, 0);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        const char *how = (const char *)sqlite3_column_text(st, 2);
+        if (report->len > 0)
+            pier__buf_puts(report, "; ");
+        pier__buf_printf(report, "%s '%s' was %s without Pier",
+                         type != NULL ? type : "object",
+                         name != NULL ? name : "", how);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the schema");
+    if (report->oom)
+        return pier__oom(err);
+    if (report->len == before)
+        l->schema_checked = cookie;
+    return PIER_OK;
+}
