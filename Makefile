@@ -10,7 +10,7 @@ JOBS ?= 2
 RELEASE := build/release
 TEST := build/test
 
-BENCHES := insert writes watch query
+BENCHES := insert writes watch query sql
 
 .PHONY: all setup build demo test install bench clean \
         $(addprefix bench-,$(BENCHES))

@@ -116,11 +116,63 @@ pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
     return pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
 }
 
+/* Keeps a finished statement (reset, unbound) at the front of the cache
+ * under its text, finalizing the least recently used one if it is full. */
+static void cache_put(pier__sqlite_lake *l, sqlite3_stmt *st)
+{
+    char *sql = pier__strdup(sqlite3_sql(st));
+    if (sql == NULL) {
+        sqlite3_finalize(st);
+        return;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    pier__cached_stmt *c = l->user_cache;
+    const size_t n = PIER__USER_STMT_CACHE;
+    free(c[n - 1].sql);
+    sqlite3_finalize(c[n - 1].stmt);
+    memmove(c + 1, c, (n - 1) * sizeof *c);
+    c[0] = (pier__cached_stmt){ sql, st };
+}
+
+/* Takes the statement of this text out of the cache, if it is there. */
+static sqlite3_stmt *cache_take(pier__sqlite_lake *l, const char *sql,
+                                size_t len)
+{
+    pier__cached_stmt *c = l->user_cache;
+    for (size_t i = 0; i < PIER__USER_STMT_CACHE && c[i].sql != NULL; i++) {
+        if (strncmp(c[i].sql, sql, len) != 0 || c[i].sql[len] != '\0')
+            continue;
+        sqlite3_stmt *st = c[i].stmt;
+        free(c[i].sql);
+        memmove(c + i, c + i + 1,
+                (PIER__USER_STMT_CACHE - i - 1) * sizeof *c);
+        c[PIER__USER_STMT_CACHE - 1] = (pier__cached_stmt){ NULL, NULL };
+        return st;
+    }
+    return NULL;
+}
+
+void pier__sqlite_exec_close(pier__sqlite_lake *l)
+{
+    for (size_t i = 0; i < PIER__USER_STMT_CACHE; i++) {
+        free(l->user_cache[i].sql);
+        sqlite3_finalize(l->user_cache[i].stmt);
+        l->user_cache[i] = (pier__cached_stmt){ NULL, NULL };
+    }
+    sqlite3_finalize(l->schema_version);
+    l->schema_version = NULL;
+}
+
 void pier__sqlite_stmt_finish(pier__lake *lake)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    sqlite3_finalize(l->user_stmt);
+    if (l->user_stmt != NULL && l->user_cacheable)
+        cache_put(l, l->user_stmt);
+    else
+        sqlite3_finalize(l->user_stmt);
     l->user_stmt = NULL;
+    l->user_cacheable = false;
     l->user_policy = false;
     pier__arena_reset(&l->shape_mem);
     memset(&l->shape, 0, sizeof l->shape);
@@ -181,11 +233,19 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
     l->user_ddl = ddl;
     l->denied[0] = '\0';
     memset(&l->failure, 0, sizeof l->failure);
-    l->user_policy = true;
-    const char *tail = NULL;
-    int rc = sqlite3_prepare_v3(l->db, sql, (int)len, 0, &l->user_stmt,
-                                &tail);
-    l->user_policy = false;
+    /* DDL runs once; everything else may come again. A statement in the
+     * cache passed the policy when it was prepared, and SQLite prepares it
+     * again under the policy (during a step) if the schema changed. */
+    l->user_stmt = ddl ? NULL : cache_take(l, sql, len);
+    int rc = SQLITE_OK;
+    if (l->user_stmt == NULL) {
+        l->user_policy = true;
+        rc = sqlite3_prepare_v3(l->db, sql, (int)len,
+                                ddl ? 0 : SQLITE_PREPARE_PERSISTENT,
+                                &l->user_stmt, NULL);
+        l->user_policy = false;
+    }
+    l->user_cacheable = rc == SQLITE_OK && !ddl && l->user_stmt != NULL;
     if (rc != SQLITE_OK) {
         pier_status st = PIER_E_QUERY_FAILED;
         if (l->denied[0] != '\0') {

@@ -46,6 +46,11 @@ typedef struct pier__cached_stmt {
  * fell out costs a few microseconds. */
 #define PIER__STMT_CACHE 16
 
+/* Statements of the dialect kept prepared: an application's hot INSERT,
+ * UPDATE and SELECT fit; preparing one (with its checks) costs more than
+ * running it. */
+#define PIER__USER_STMT_CACHE 16
+
 typedef struct pier__sqlite_lake {
     pier__lake base;
     sqlite3 *db;
@@ -67,6 +72,11 @@ typedef struct pier__sqlite_lake {
     int busy_timeout_ms;           /* pier_open's setup and the readers */
     /* The SQL dialect's statements on the writer (sqlite_exec.c). */
     sqlite3_stmt *user_stmt;       /* the statement pier_exec runs */
+    bool user_cacheable;           /* it goes back to user_cache after */
+    pier__cached_stmt user_cache[PIER__USER_STMT_CACHE]; /* statements of
+                                      the dialect run before, most recent
+                                      first, idle (reset, unbound) */
+    sqlite3_stmt *schema_version;  /* PRAGMA schema_version, kept */
     bool user_policy;              /* the authorizer judges: a user
                                       statement is being prepared or run */
     bool user_ddl;                 /* ... and it is DDL, which reads the
@@ -140,6 +150,8 @@ bool pier__sqlite_in_write(pier__lake *lake);
 /* Installs the writer's authorizer (it allows everything until a user
  * statement is prepared). */
 void pier__sqlite_exec_init(pier__sqlite_lake *l);
+/* Finalizes the statements the dialect kept (closing the lake). */
+void pier__sqlite_exec_close(pier__sqlite_lake *l);
 
 /* sqlite_catalog.c */
 pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,

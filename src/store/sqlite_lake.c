@@ -415,6 +415,7 @@ static void sqlite_close(pier__lake *lake)
     pier__sqlite_readers_close(l);
     pier__sqlite_forget_statements(l);
     pier__sqlite_stmt_finish(lake);
+    pier__sqlite_exec_close(l);
     pier__arena_free(&l->shape_mem);
     free(l->cells);
     sqlite3_finalize(l->get_version);

@@ -31,8 +31,54 @@ typedef struct fit_type {
     char labels[];             /* ENUM labels, NUL-separated */
 } fit_type;
 
-/* The parsed type of the call's constant type argument, kept with the
- * statement by SQLite (auxdata) so that each row does not parse it. */
+/* Parsed types of one connection by spelling: a statement's constant
+ * argument is parsed once per run of the statement otherwise (SQLite
+ * drops auxdata when the statement is reset), and a table has only a few
+ * spellings. */
+#define FIT_CACHE 64
+
+typedef struct fit_state {
+    pier__stmt_failure *failure;
+    size_t n;
+    struct {
+        char *spelling;
+        fit_type *type;
+    } cache[FIT_CACHE];
+} fit_state;
+
+static void fit_state_free(void *p)
+{
+    fit_state *fs = p;
+    for (size_t i = 0; i < fs->n; i++) {
+        free(fs->cache[i].spelling);
+        free(fs->cache[i].type);
+    }
+    free(fs);
+}
+
+static fit_type *fit_type_parse(const char *s, size_t n)
+{
+    pier__buf labels;
+    pier__buf_init(&labels);
+    pier__sqltype t;
+    const char *why = pier__sqltype_parse(s, n, &t, &labels, NULL);
+    fit_type *ft = why == NULL && !labels.oom
+                       ? malloc(sizeof *ft + labels.len + 1)
+                       : NULL;
+    if (ft != NULL) {
+        ft->c.t = t;
+        if (labels.len > 0)
+            memcpy(ft->labels, labels.p, labels.len);
+        ft->labels[labels.len] = '\0';
+        ft->c.labels = t.base == PIER__B_ENUM ? ft->labels : NULL;
+    }
+    pier__buf_free(&labels);
+    return ft;
+}
+
+/* The parsed type of the call's constant type argument: kept with the
+ * statement's run by SQLite (auxdata), else found in the connection's
+ * cache, else parsed (and cached while there is room). */
 static const pier__coltype *fit_type_of(sqlite3_context *ctx,
                                         sqlite3_value *spelling)
 {
@@ -43,22 +89,23 @@ static const pier__coltype *fit_type_of(sqlite3_context *ctx,
     size_t n = (size_t)sqlite3_value_bytes(spelling);
     if (s == NULL)
         return NULL;
-    pier__buf labels;
-    pier__buf_init(&labels);
-    pier__sqltype t;
-    const char *why = pier__sqltype_parse(s, n, &t, &labels, NULL);
-    ft = why == NULL && !labels.oom ? malloc(sizeof *ft + labels.len + 1)
-                                    : NULL;
-    if (ft != NULL) {
-        ft->c.t = t;
-        if (labels.len > 0)
-            memcpy(ft->labels, labels.p, labels.len);
-        ft->labels[labels.len] = '\0';
-        ft->c.labels = t.base == PIER__B_ENUM ? ft->labels : NULL;
-    }
-    pier__buf_free(&labels);
+    fit_state *fs = sqlite3_user_data(ctx);
+    for (size_t i = 0; i < fs->n; i++)
+        if (strcmp(fs->cache[i].spelling, s) == 0) {
+            sqlite3_set_auxdata(ctx, 1, fs->cache[i].type, NULL);
+            return &fs->cache[i].type->c;
+        }
+    ft = fit_type_parse(s, n);
     if (ft == NULL)
         return NULL;
+    char *key = fs->n < FIT_CACHE ? pier__strndup(s, n) : NULL;
+    if (key != NULL) {
+        fs->cache[fs->n].spelling = key;
+        fs->cache[fs->n].type = ft;
+        fs->n++;
+        sqlite3_set_auxdata(ctx, 1, ft, NULL);
+        return &ft->c;
+    }
     sqlite3_set_auxdata(ctx, 1, ft, free);
     /* SQLite may free it at once (out of memory): ask again. */
     ft = sqlite3_get_auxdata(ctx, 1);
@@ -104,7 +151,7 @@ static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_int(ctx, 1);
         return;
     }
-    pier__stmt_failure *f = sqlite3_user_data(ctx);
+    pier__stmt_failure *f = ((fit_state *)sqlite3_user_data(ctx))->failure;
     if (f != NULL) {
         f->column_id = sqlite3_value_int64(argv[2]);
         snprintf(f->reason, sizeof f->reason, "%s", why);
@@ -274,15 +321,64 @@ static void div_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
  * may subtract what it added; the result is checked against 64 bits at
  * the end, as the built-in checks as it goes.
  */
+/* SQLite's aggregate context is aligned for 8 bytes only: the 128-bit
+ * totals live there as a type that asks for no more. */
+typedef pier__i128 acc_i128 __attribute__((aligned(8)));
+
 typedef struct sum_acc {
     int64_t count;             /* non-null values */
-    pier__i128 ints;           /* integers */
+    acc_i128 ints;             /* integers */
     double reals;              /* reals, and text that is no decimal */
     int64_t nreals;
-    pier__decimal decs;        /* decimal texts */
+    acc_i128 decs;             /* decimal texts: unscaled ... */
+    int scale;                 /* ... at this scale */
     int64_t ndecs;
     bool overflow;             /* the decimals passed 38 digits */
 } sum_acc;
+
+/* 10^38 - 1: the most a decimal's unscaled value may be. */
+#define DECIMAL_MAX                                                       \
+    ((pier__i128)UINT64_C(5421010862427522170) * ((pier__i128)1 << 64) +  \
+     (pier__i128)UINT64_C(687399551400673279))
+
+/* The common stored form, "-123.45" (at most 18 digits, no exponent),
+ * without the general parser. */
+static bool plain_decimal(const unsigned char *p, int n, int64_t *unscaled,
+                          int *scale)
+{
+    int i = 0, digits = 0, point = -1;
+    bool neg = n > 0 && p[0] == '-';
+    int64_t v = 0;
+    for (i = neg; i < n; i++) {
+        if (p[i] >= '0' && p[i] <= '9') {
+            if (++digits > 18)
+                return false;
+            v = v * 10 + (p[i] - '0');
+        } else if (p[i] == '.' && point < 0) {
+            point = i;
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0)
+        return false;
+    *unscaled = neg ? -v : v;
+    *scale = point < 0 ? 0 : n - point - 1;
+    return true;
+}
+
+static void sum_decimal(sum_acc *s, pier__decimal d, int sign)
+{
+    if (sign < 0)
+        d.unscaled = -d.unscaled;
+    pier__decimal r, total = { s->decs, s->scale };
+    if (!pier__decimal_add(total, d, &r)) {
+        s->overflow = true;
+        return;
+    }
+    s->decs = r.unscaled;
+    s->scale = r.scale;
+}
 
 static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
 {
@@ -293,19 +389,25 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
         s->ints += sign * (pier__i128)sqlite3_value_int64(v);
         break;
     case SQLITE_TEXT: {
-        pier__decimal d, r;
-        if (decimal_of(v, &d) == NULL) {
-            if (sign < 0)
-                d.unscaled = -d.unscaled;
-            if (!pier__decimal_add(s->decs, d, &r))
+        const unsigned char *p = sqlite3_value_text(v);
+        int n = sqlite3_value_bytes(v);
+        int64_t unscaled;
+        int scale;
+        pier__decimal d;
+        if (plain_decimal(p, n, &unscaled, &scale) &&
+            (scale == s->scale || s->ndecs == 0)) {
+            s->scale = scale;
+            s->decs += sign * (pier__i128)unscaled;
+            if (s->decs > DECIMAL_MAX || s->decs < -DECIMAL_MAX)
                 s->overflow = true;
-            else
-                s->decs = r;
-            s->ndecs += sign;
+        } else if (decimal_of(v, &d) == NULL) {
+            sum_decimal(s, d, sign);
+        } else {
+            s->reals += sign * sqlite3_value_double(v);
+            s->nreals += sign;
             break;
         }
-        s->reals += sign * sqlite3_value_double(v);
-        s->nreals += sign;
+        s->ndecs += sign;
         break;
     }
     default:                   /* reals; blobs read as the built-in reads */
@@ -316,30 +418,11 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
     s->count += sign;
 }
 
-/*
- * SQLite's aggregate context is aligned for 8 bytes, a 128-bit integer
- * needs 16: the accumulator is copied out of the context and back.
- */
-static bool acc_load(sqlite3_context *ctx, int bytes, sum_acc *s)
-{
-    void *p = sqlite3_aggregate_context(ctx, bytes);
-    if (p == NULL) {
-        memset(s, 0, sizeof *s);
-        if (bytes > 0)
-            sqlite3_result_error_nomem(ctx);
-        return false;
-    }
-    memcpy(s, p, sizeof *s);
-    return true;
-}
-
 static void acc_add(sqlite3_context *ctx, sqlite3_value *v, int sign)
 {
-    sum_acc s;
-    if (!acc_load(ctx, sizeof s, &s))
-        return;
-    sum_value(&s, v, sign);
-    memcpy(sqlite3_aggregate_context(ctx, sizeof s), &s, sizeof s);
+    sum_acc *s = sqlite3_aggregate_context(ctx, sizeof *s);
+    if (s != NULL)
+        sum_value(s, v, sign);
 }
 
 static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -359,7 +442,8 @@ static void sum_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static bool sum_exact(const sum_acc *s, pier__decimal *out)
 {
     return !s->overflow &&
-           pier__decimal_add(s->decs, (pier__decimal){ s->ints, 0 }, out);
+           pier__decimal_add((pier__decimal){ s->decs, s->scale },
+                             (pier__decimal){ s->ints, 0 }, out);
 }
 
 /* The total as the built-in gives it once a real is among the values. */
@@ -368,10 +452,21 @@ static double sum_double(const sum_acc *s)
     double total = s->reals + (double)s->ints;
     if (s->ndecs > 0) {
         char text[PIER__DECIMAL_BUF];
-        pier__decimal_format(s->decs, text);
+        pier__decimal_format((pier__decimal){ s->decs, s->scale }, text);
         total += strtod(text, NULL);
     }
     return total;
+}
+
+/* A total at its smallest scale ("0.3", not "0.30"): the stored values'
+ * spellings ("0.10" or "0.1") must not decide how it reads. */
+static void result_total(sqlite3_context *ctx, pier__decimal d)
+{
+    while (d.scale > 0 && d.unscaled % 10 == 0) {
+        d.unscaled /= 10;
+        d.scale--;
+    }
+    result_decimal(ctx, d);
 }
 
 static void sum_result(sqlite3_context *ctx, const sum_acc *s)
@@ -397,14 +492,13 @@ static void sum_result(sqlite3_context *ctx, const sum_acc *s)
                              "38 digits", -1);
         return;
     }
-    result_decimal(ctx, d);
+    result_total(ctx, d);
 }
 
 /* The final result and a window's current one are the same. */
 static void sum_final(sqlite3_context *ctx)
 {
-    sum_acc s;
-    sum_result(ctx, acc_load(ctx, 0, &s) ? &s : NULL);
+    sum_result(ctx, sqlite3_aggregate_context(ctx, 0));
 }
 
 static void avg_result(sqlite3_context *ctx, const sum_acc *s)
@@ -430,13 +524,12 @@ static void avg_result(sqlite3_context *ctx, const sum_acc *s)
         sqlite3_result_error(ctx, msg, -1);
         return;
     }
-    result_decimal(ctx, q);
+    result_total(ctx, q);
 }
 
 static void avg_final(sqlite3_context *ctx)
 {
-    sum_acc s;
-    avg_result(ctx, acc_load(ctx, 0, &s) ? &s : NULL);
+    avg_result(ctx, sqlite3_aggregate_context(ctx, 0));
 }
 
 /* ---- registration ---- */
@@ -463,8 +556,14 @@ static const struct {
 int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)
 {
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-    int rc = sqlite3_create_function_v2(db, "_pier_fit", 3, flags, failure,
-                                        fit_fn, NULL, NULL, NULL);
+    fit_state *fs = calloc(1, sizeof *fs);
+    if (fs == NULL)
+        return SQLITE_NOMEM;
+    fs->failure = failure;
+    /* SQLite owns fs from here: it calls fit_state_free when the function
+     * goes (or at once if registering fails). */
+    int rc = sqlite3_create_function_v2(db, "_pier_fit", 3, flags, fs,
+                                        fit_fn, NULL, NULL, fit_state_free);
     for (size_t i = 0; rc == SQLITE_OK && i < sizeof collations /
                                                   sizeof collations[0]; i++)
         rc = sqlite3_create_collation_v2(db, collations[i].name, SQLITE_UTF8,

@@ -247,15 +247,19 @@ pier_status pier__sqlite_schema_objects(
     return PIER_OK;
 }
 
+/* SQLite's schema cookie (it moves with every schema change, in any
+ * process); -1 if it cannot be read. */
 static int64_t schema_cookie(pier__sqlite_lake *l)
 {
-    sqlite3_stmt *st = NULL;
+    if (l->schema_version == NULL &&
+        sqlite3_prepare_v3(l->db, "PRAGMA schema_version", -1,
+                           SQLITE_PREPARE_PERSISTENT, &l->schema_version,
+                           NULL) != SQLITE_OK)
+        return -1;
     int64_t v = -1;
-    if (sqlite3_prepare_v2(l->db, "PRAGMA schema_version", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    if (sqlite3_step(l->schema_version) == SQLITE_ROW)
+        v = sqlite3_column_int64(l->schema_version, 0);
+    sqlite3_reset(l->schema_version);
     return v;
 }
 

@@ -1,0 +1,389 @@
+/*
+ * bench_sql.c: the SQL dialect's benchmark (pier_exec on a declared table),
+ * against raw SQLite doing the same work in the same run.
+ *
+ *   1. insert: 100,000 rows into a table of ten typed columns (INT64,
+ *      DECIMAL(12,2), VARCHAR(200), ENUM, INSTANT, UUID, BOOLEAN, DOUBLE,
+ *      DATE, JSON), one pier_exec per row with the values bound as
+ *      parameters, against raw SQLite inserting the same values into an
+ *      untyped table through one prepared statement. Each row is its own
+ *      transaction on both sides, both in WAL mode with synchronous=NORMAL
+ *      (durability=normal: a commit is an append to the log, not an fsync,
+ *      so the figure is about the work per statement, not the disk).
+ *   2. sum: SELECT sum(amount) over 1,000,000 DECIMAL(12,2) values (exact)
+ *      against raw SQLite's floating-point sum over the same values stored
+ *      as REAL.
+ *
+ * Each measurement runs --runs times (default 3), the two sides taking
+ * turns going first; the medians are reported with their ratio (Pier's
+ * speed over raw SQLite's). Targets are printed, never enforced: the exit
+ * status is 0 unless something failed (1) or the command line is wrong (2).
+ * docs/benchmarks.md has the figures and how to read them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "pier.h"
+
+#include "bench.h"
+
+#define MAX_RUNS 25
+#define TARGET_INSERT 0.6
+#define TARGET_SUM 0.3
+
+static const char CREATE_TABLE[] =
+    "CREATE TABLE items (id INT64 PRIMARY KEY, amount DECIMAL(12,2), "
+    "title VARCHAR(200), status ENUM('todo','doing','done'), due INSTANT, "
+    "owner UUID, done BOOLEAN, score DOUBLE, day DATE, meta JSON)";
+static const char INSERT_ROW[] =
+    "INSERT INTO items VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+static const char RAW_CREATE[] =
+    "CREATE TABLE items (id, amount, title, status, due, owner, done, "
+    "score, day, meta)";
+static const char RAW_INSERT[] =
+    "INSERT INTO items VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+typedef struct config {
+    int runs;
+    size_t rows;               /* rows inserted per side and run */
+    size_t sum_rows;           /* values summed */
+    const char *parent;        /* where the temporary directory goes */
+} config;
+
+/* One row's values, as both sides bind them. */
+typedef struct row {
+    int64_t id;
+    char amount[24];
+    char title[64];
+    const char *status;
+    char due[32];
+    char owner[40];
+    bool done;
+    double score;
+    char day[16];
+    char meta[32];
+} row;
+
+static void make_row(row *r, int64_t i)
+{
+    static const char *const statuses[] = { "todo", "doing", "done" };
+    r->id = i;
+    snprintf(r->amount, sizeof r->amount, "%" PRId64 ".%02d",
+             (i * 37) % 1000000, (int)(i % 100));
+    snprintf(r->title, sizeof r->title, "task number %" PRId64
+             " of the benchmark", i);
+    r->status = statuses[i % 3];
+    snprintf(r->due, sizeof r->due, "2026-03-%02dT%02d:00:00+02:00",
+             (int)(i % 28) + 1, (int)(i % 24));
+    snprintf(r->owner, sizeof r->owner,
+             "a0eebc99-9c0b-4ef8-bb6d-%012" PRIx64, (uint64_t)i);
+    r->done = i % 2 == 0;
+    r->score = (double)i * 0.5;
+    snprintf(r->day, sizeof r->day, "2026-04-%02d", (int)(i % 30) + 1);
+    snprintf(r->meta, sizeof r->meta, "{\"n\":%" PRId64 "}", i);
+}
+
+static int pier_fail(const pier_error *err, const char *what)
+{
+    fprintf(stderr, "bench_sql: error: %s: %s (%s)\n", err->tag,
+            err->message, what);
+    return -1;
+}
+
+static int sql_fail(sqlite3 *db, const char *what)
+{
+    fprintf(stderr, "bench_sql: error: sqlite: %s: %s\n", what,
+            sqlite3_errmsg(db));
+    return -1;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* ---- insert ---- */
+
+/* Rows [first, first + n) through pier_exec, one call each. */
+static int pier_inserts(pier_engine *e, int64_t first, size_t n,
+                        double *rows_per_s)
+{
+    pier_params *p = pier_params_new();
+    if (p == NULL)
+        return -1;
+    pier_error err;
+    row r;
+    double t0 = now_s();
+    for (size_t k = 0; k < n; k++) {
+        make_row(&r, first + (int64_t)k);
+        if (pier_params_set_int64(p, "1", r.id, &err) != PIER_OK ||
+            pier_params_set_text(p, "2", r.amount, &err) != PIER_OK ||
+            pier_params_set_text(p, "3", r.title, &err) != PIER_OK ||
+            pier_params_set_text(p, "4", r.status, &err) != PIER_OK ||
+            pier_params_set_text(p, "5", r.due, &err) != PIER_OK ||
+            pier_params_set_text(p, "6", r.owner, &err) != PIER_OK ||
+            pier_params_set_bool(p, "7", r.done, &err) != PIER_OK ||
+            pier_params_set_double(p, "8", r.score, &err) != PIER_OK ||
+            pier_params_set_text(p, "9", r.day, &err) != PIER_OK ||
+            pier_params_set_text(p, "10", r.meta, &err) != PIER_OK ||
+            pier_exec(NULL, e, INSERT_ROW, p, &err) != PIER_OK) {
+            pier_params_free(p);
+            return pier_fail(&err, "inserting a row");
+        }
+    }
+    *rows_per_s = (double)n / (now_s() - t0);
+    pier_params_free(p);
+    return 0;
+}
+
+static int raw_inserts(sqlite3 *db, int64_t first, size_t n,
+                       double *rows_per_s)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, RAW_INSERT, -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(db, "preparing the insert");
+    row r;
+    double t0 = now_s();
+    for (size_t k = 0; k < n; k++) {
+        make_row(&r, first + (int64_t)k);
+        sqlite3_bind_int64(st, 1, r.id);
+        sqlite3_bind_text(st, 2, r.amount, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, r.title, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, r.status, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, r.due, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 6, r.owner, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 7, r.done);
+        sqlite3_bind_double(st, 8, r.score);
+        sqlite3_bind_text(st, 9, r.day, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 10, r.meta, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            return sql_fail(db, "inserting a row");
+        }
+        sqlite3_reset(st);
+    }
+    *rows_per_s = (double)n / (now_s() - t0);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* ---- sum ---- */
+
+static int pier_sum(pier_engine *e, double *seconds, char *out, size_t cap)
+{
+    pier_error err;
+    pier_cursor *c = NULL;
+    double t0 = now_s();
+    if (pier_exec(&c, e, "SELECT sum(amount) FROM sums", NULL, &err) !=
+        PIER_OK)
+        return pier_fail(&err, "summing");
+    const pier_row *r = NULL;
+    if (pier_cursor_next(&r, c, &err) != PIER_OK || r == NULL) {
+        pier_cursor_close(c);
+        return pier_fail(&err, "reading the sum");
+    }
+    *seconds = now_s() - t0;
+    snprintf(out, cap, "%s", pier_row_value(r, 0)->text);
+    pier_cursor_close(c);
+    return 0;
+}
+
+static int raw_sum(sqlite3 *db, double *seconds, double *out)
+{
+    sqlite3_stmt *st = NULL;
+    double t0 = now_s();
+    if (sqlite3_prepare_v2(db, "SELECT sum(amount) FROM sums", -1, &st,
+                           NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return sql_fail(db, "summing");
+    }
+    *out = sqlite3_column_double(st, 0);
+    *seconds = now_s() - t0;
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* Fills both sides' sum tables with the same values (not timed):
+ * amount i is (i * 37 % 1000000).(i % 100). */
+static int fill_sums(pier_engine *e, sqlite3 *db, size_t n)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE sums (amount DECIMAL(12,2)); "
+             "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k "
+             "WHERE i < %zu) INSERT INTO sums SELECT printf('%%d.%%02d', "
+             "i * 37 %% 1000000, i %% 100) FROM k", n);
+    pier_error err;
+    if (pier_exec(NULL, e, sql, NULL, &err) != PIER_OK)
+        return pier_fail(&err, "filling the decimals");
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE sums (amount REAL); "
+             "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k "
+             "WHERE i < %zu) INSERT INTO sums SELECT CAST(printf('%%d.%%02d', "
+             "i * 37 %% 1000000, i %% 100) AS REAL) FROM k", n);
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return sql_fail(db, "filling the reals");
+    return 0;
+}
+
+/* ---- the run ---- */
+
+static int parse_args(config *c, int argc, char **argv)
+{
+    *c = (config){ .runs = 3, .rows = 100000, .sum_rows = 1000000,
+                   .parent = NULL };
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            c->rows /= 10;
+            c->sum_rows /= 10;
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            c->runs = atoi(argv[++i]);
+            if (c->runs < 1 || c->runs > MAX_RUNS) {
+                fprintf(stderr, "bench_sql: --runs takes 1 to %d\n",
+                        MAX_RUNS);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
+            c->parent = argv[++i];
+        } else if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: bench_sql [--quick] [--runs N] [--dir PARENT]\n"
+                   "  --quick     a tenth of the rows\n"
+                   "  --runs N    repetitions of each measurement "
+                   "(default 3)\n"
+                   "  --dir DIR   where the temporary lakes go "
+                   "(default $TMPDIR or /tmp)\n");
+            return 1;
+        } else {
+            fprintf(stderr, "bench_sql: unknown argument '%s' (try "
+                    "--help)\n", argv[i]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int open_raw(const char *dir, sqlite3 **db)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/raw.sqlite", dir);
+    if (sqlite3_open(path, db) != SQLITE_OK)
+        return sql_fail(*db, "opening the raw database");
+    if (sqlite3_exec(*db, "PRAGMA journal_mode = WAL; "
+                          "PRAGMA synchronous = NORMAL", NULL, NULL,
+                     NULL) != SQLITE_OK ||
+        sqlite3_exec(*db, RAW_CREATE, NULL, NULL, NULL) != SQLITE_OK)
+        return sql_fail(*db, "setting up the raw database");
+    return 0;
+}
+
+static int run(const config *c, char *dir)
+{
+    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+    o.durability = PIER_DURABILITY_NORMAL;
+    pier_engine *e = NULL;
+    sqlite3 *db = NULL;
+    pier_error err;
+    char lake[4200];
+    snprintf(lake, sizeof lake, "%s/lake", dir);
+    if (pier_open(&e, lake, &o, &err) != PIER_OK)
+        return pier_fail(&err, "opening the lake");
+    int rc = open_raw(dir, &db);
+    if (rc == 0 && pier_exec(NULL, e, CREATE_TABLE, NULL, &err) != PIER_OK)
+        rc = pier_fail(&err, "creating the table");
+    double ins_pier[MAX_RUNS], ins_raw[MAX_RUNS], ins_ratio[MAX_RUNS];
+    for (int k = 0; rc == 0 && k < c->runs; k++) {
+        int64_t first = (int64_t)(k * c->rows) + 1;
+        if (k % 2 == 0) {
+            rc = pier_inserts(e, first, c->rows, &ins_pier[k]);
+            if (rc == 0)
+                rc = raw_inserts(db, first, c->rows, &ins_raw[k]);
+        } else {
+            rc = raw_inserts(db, first, c->rows, &ins_raw[k]);
+            if (rc == 0)
+                rc = pier_inserts(e, first, c->rows, &ins_pier[k]);
+        }
+        ins_ratio[k] = ins_pier[k] / ins_raw[k];
+    }
+    if (rc == 0)
+        rc = fill_sums(e, db, c->sum_rows);
+    double sum_pier[MAX_RUNS], sum_raw[MAX_RUNS], sum_ratio[MAX_RUNS];
+    char exact[64] = "";
+    double approx = 0;
+    for (int k = 0; rc == 0 && k < c->runs; k++) {
+        if (k % 2 == 0) {
+            rc = pier_sum(e, &sum_pier[k], exact, sizeof exact);
+            if (rc == 0)
+                rc = raw_sum(db, &sum_raw[k], &approx);
+        } else {
+            rc = raw_sum(db, &sum_raw[k], &approx);
+            if (rc == 0)
+                rc = pier_sum(e, &sum_pier[k], exact, sizeof exact);
+        }
+        sum_ratio[k] = sum_raw[k] / sum_pier[k];
+    }
+    if (rc == 0) {
+        struct utsname un;
+        char date[64];
+        if (uname(&un) != 0)
+            strcpy(un.machine, "unknown");
+        printf("bench_sql: %s, %s, %ld cores, SQLite %s, %d runs "
+               "(medians)\n\n", utc_date(date, sizeof date), un.machine,
+               sysconf(_SC_NPROCESSORS_ONLN), sqlite3_libversion(), c->runs);
+        double ratio = median(ins_ratio, c->runs);
+        printf("insert: %zu rows, ten typed columns, one pier_exec per row "
+               "(synchronous=NORMAL)\n"
+               "  pier %.0f rows/s   raw SQLite %.0f rows/s   ratio %.2f "
+               "(target %.1f)\n\n", c->rows, median(ins_pier, c->runs),
+               median(ins_raw, c->runs), ratio, TARGET_INSERT);
+        ratio = median(sum_ratio, c->runs);
+        printf("sum: %zu DECIMAL(12,2) values, exact, against raw SQLite's "
+               "REAL sum\n"
+               "  pier %.1f ms (%s)   raw SQLite %.1f ms (%.17g)   ratio "
+               "%.2f (target %.1f)\n", c->sum_rows,
+               median(sum_pier, c->runs) * 1e3, exact,
+               median(sum_raw, c->runs) * 1e3, approx, ratio, TARGET_SUM);
+    }
+    sqlite3_close(db);
+    pier_close(&e);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    config c;
+    int rc = parse_args(&c, argc, argv);
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    const char *parent = c.parent != NULL ? c.parent : getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/bench_sql.XXXXXX",
+             parent != NULL && parent[0] != '\0' ? parent : "/tmp");
+    if (mkdtemp(dir) == NULL) {
+        fprintf(stderr, "bench_sql: error: cannot make a directory in "
+                "'%s': %s\n", parent, strerror(errno));
+        return 1;
+    }
+    rc = run(&c, dir);
+    pier_error err;
+    char lake[4200], raw[4200];
+    snprintf(lake, sizeof lake, "%s/lake", dir);
+    pier_reset_lake(lake, &err);
+    snprintf(raw, sizeof raw, "%s/raw.sqlite", dir);
+    unlink(raw);
+    strcat(raw, "-wal");
+    unlink(raw);
+    snprintf(raw, sizeof raw, "%s/raw.sqlite-shm", dir);
+    unlink(raw);
+    rmdir(dir);
+    return rc == 0 ? 0 : 1;
+}
