@@ -237,6 +237,7 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
      * cache passed the policy when it was prepared, and SQLite prepares it
      * again under the policy (during a step) if the schema changed. */
     l->user_stmt = ddl ? NULL : cache_take(l, sql, len);
+    bool cached = l->user_stmt != NULL;
     int rc = SQLITE_OK;
     if (l->user_stmt == NULL) {
         l->user_policy = true;
@@ -246,6 +247,16 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
         l->user_policy = false;
     }
     l->user_cacheable = rc == SQLITE_OK && !ddl && l->user_stmt != NULL;
+    pier_status exact = PIER_OK;
+    if (l->user_cacheable && !cached)
+        exact = pier__sqlite_check_exact(l, sql, len, err);
+    if (exact != PIER_OK) {
+        if (err != NULL)
+            err->offset = -1;
+        l->user_cacheable = false;
+        pier__sqlite_stmt_finish(lake);
+        return exact;
+    }
     if (rc != SQLITE_OK) {
         pier_status st = PIER_E_QUERY_FAILED;
         if (l->denied[0] != '\0') {

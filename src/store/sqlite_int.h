@@ -150,6 +150,11 @@ bool pier__sqlite_in_write(pier__lake *lake);
 /* Installs the writer's authorizer (it allows everything until a user
  * statement is prepared). */
 void pier__sqlite_exec_init(pier__sqlite_lake *l);
+/* sqlite_exact.c: refuses a statement (QueryFailed) that computes with
+ * + - * / or a numeric function on an exact column (DECIMAL, UINT64,
+ * INT128), which SQLite would read as a float. */
+pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
+                                     size_t len, pier_error *err);
 /* Finalizes the statements the dialect kept (closing the lake). */
 void pier__sqlite_exec_close(pier__sqlite_lake *l);
 

@@ -206,6 +206,18 @@ static void result_decimal(sqlite3_context *ctx, pier__decimal d)
     sqlite3_result_text(ctx, text, (int)n, SQLITE_TRANSIENT);
 }
 
+/* A computed decimal at its smallest scale ("0.3", not "0.30"): values are
+ * stored as written, and "0.10" or "0.1" must not decide how a result
+ * reads. */
+static void result_total(sqlite3_context *ctx, pier__decimal d)
+{
+    while (d.scale > 0 && d.unscaled % 10 == 0) {
+        d.unscaled /= 10;
+        d.scale--;
+    }
+    result_decimal(ctx, d);
+}
+
 static void result_errorf(sqlite3_context *ctx, const char *fmt, ...)
     PIER__PRINTF(2, 3);
 
@@ -241,7 +253,7 @@ static void decimal_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     pier__decimal d;
     if (decimal_args(ctx, argc, argv, &d, "decimal"))
-        result_decimal(ctx, d);
+        result_total(ctx, d);
 }
 
 typedef bool (*decimal_op)(pier__decimal, pier__decimal, pier__decimal *);
@@ -257,7 +269,7 @@ static void binary_fn(sqlite3_context *ctx, sqlite3_value **argv,
                       name);
         return;
     }
-    result_decimal(ctx, r);
+    result_total(ctx, r);
 }
 
 static void add_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -456,17 +468,6 @@ static double sum_double(const sum_acc *s)
         total += strtod(text, NULL);
     }
     return total;
-}
-
-/* A total at its smallest scale ("0.3", not "0.30"): the stored values'
- * spellings ("0.10" or "0.1") must not decide how it reads. */
-static void result_total(sqlite3_context *ctx, pier__decimal d)
-{
-    while (d.scale > 0 && d.unscaled % 10 == 0) {
-        d.unscaled /= 10;
-        d.scale--;
-    }
-    result_decimal(ctx, d);
 }
 
 static void sum_result(sqlite3_context *ctx, const sum_acc *s)

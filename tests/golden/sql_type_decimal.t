@@ -82,3 +82,32 @@ $ pier sql "SELECT sum(x) AS s, total(x) AS t FROM (SELECT 1 AS x UNION ALL SELE
 $ pier sql "CREATE TABLE u (v DECIMAL(6,2) UNIQUE); INSERT INTO u VALUES ('1.5'); INSERT INTO u VALUES ('1.50')"
 ! pier: error: ConstraintUnique: UNIQUE constraint failed: u.v
 [exit 1]
+
+# Arithmetic and numeric functions on an exact column would compute with
+# a float: they are refused when the statement is prepared, wherever the
+# column is read (a subquery, an index, a WITHOUT ROWID key, an UPDATE);
+# the exact functions, sum and avg, and an explicit CAST are allowed.
+$ pier sql "SELECT price * 2 FROM d"
+! pier: error: QueryFailed: '*' on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT x FROM (SELECT price + 1 AS x FROM d)"
+! pier: error: QueryFailed: '+' on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "UPDATE d SET any_scale = any_scale - 1"
+! pier: error: QueryFailed: '-' on d.any_scale would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT total(price) FROM d"
+! pier: error: QueryFailed: total() on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT round(price, 1) FROM d"
+! pier: error: QueryFailed: round() on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "CREATE TABLE w (k TEXT PRIMARY KEY, v DECIMAL(5,1)) WITHOUT ROWID; CREATE INDEX d_price ON d(price)"
+$ pier sql "SELECT v / 2 FROM w"
+! pier: error: QueryFailed: '/' on w.v would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT price + 0 FROM d INDEXED BY d_price WHERE price > 1"
+! pier: error: QueryFailed: '+' on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT id, CAST(price AS REAL) * 2 AS approx, decimal_mul(price, 2) AS exact FROM d WHERE id = 3" --jsonl
+{"id":3,"approx":25.0,"exact":"25"}

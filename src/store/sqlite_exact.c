@@ -1,0 +1,373 @@
+/*
+ * sqlite_exact.c: refusing inexact arithmetic on exact columns.
+ *
+ * DECIMAL, UINT64 and INT128 values are stored as text (under the
+ * pier_numeric collation). SQLite's + - * / and its numeric functions
+ * would read them as floating-point numbers and hand back an approximation
+ * without a word, so a statement that computes on such a column is refused
+ * when it is prepared, with a message naming the exact function to use
+ * (decimal_add, decimal_sub, decimal_mul, decimal_div); sum() and avg()
+ * are exact (sqlite_sqlfns.c) and stay allowed.
+ *
+ * SQLite reports no expression tree, so the statement's bytecode is read
+ * instead (EXPLAIN): a register loaded by OP_Column from an exact column
+ * (through any cursor on the table, its indexes, or a WITHOUT ROWID
+ * table's key) is "exact"; copies carry that on; a register written by
+ * another known producer (a constant, a function, a cast...) is not. An
+ * arithmetic opcode or a numeric function that reads an exact register is
+ * the refusal. CAST(x AS REAL) says the approximation is wanted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/sqlite_int.h"
+
+/* The storage columns of one b-tree (a table, a WITHOUT ROWID table's
+ * key, an index): which are exact, and their names for the message. */
+typedef struct tree {
+    int root;
+    char table[128];
+    int ncols;
+    char (*names)[128];        /* per storage column; "" when not exact */
+} tree;
+
+typedef struct analysis {
+    pier__sqlite_lake *l;
+    tree *trees;
+    size_t ntrees;
+    int *cursor_root;          /* per VDBE cursor: its root page, or 0 */
+    size_t ncursors;
+    int *reg;                  /* per register: index+1 of the exact
+                                  column's name in `names`, or 0 */
+    size_t nregs;
+    char (*names)[160];        /* "table.column" of exact registers */
+    size_t nnames;
+} analysis;
+
+/* Whether the schema has any exact column at all: the check costs a
+ * second prepare, which most lakes never need. Kept per schema cookie. */
+static bool any_exact(pier__sqlite_lake *l)
+{
+    sqlite3_stmt *st = NULL;
+    bool any = false;
+    if (sqlite3_prepare_v2(l->db,
+                           "SELECT 1 FROM sqlite_schema WHERE type = 'table' "
+                           "AND sql LIKE '%COLLATE pier\\_numeric%' ESCAPE "
+                           "'\\' AND name NOT LIKE '\\_pier\\_%' ESCAPE '\\' "
+                           "LIMIT 1", -1, &st, NULL) == SQLITE_OK)
+        any = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return any;
+}
+
+/* The exact columns of `table`, in table order (cid), into names[cid]
+ * ("" for the others). Returns the number of columns, or -1. */
+static int table_columns(sqlite3 *db, const char *table,
+                         char (**names)[128], int **pk)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT name, pk, hidden FROM "
+                           "pragma_table_xinfo(?1) ORDER BY cid", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    int n = 0, cap = 0;
+    *names = NULL;
+    *pk = NULL;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap == 0 ? 16 : cap * 2;
+            char(*nn)[128] = realloc(*names, (size_t)cap * sizeof **names);
+            int *np = realloc(*pk, (size_t)cap * sizeof **pk);
+            if (nn != NULL)
+                *names = nn;
+            if (np != NULL)
+                *pk = np;
+            if (nn == NULL || np == NULL) {
+                sqlite3_finalize(st);
+                return -1;
+            }
+        }
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        const char *coll = NULL;
+        sqlite3_table_column_metadata(db, "main", table, name, NULL, &coll,
+                                      NULL, NULL, NULL);
+        bool exact = coll != NULL && strcmp(coll, "pier_numeric") == 0;
+        snprintf((*names)[n], 128, "%s", exact && name != NULL ? name : "");
+        /* A VIRTUAL generated column (hidden 2) has no storage: mark it so
+         * that storage order skips it. */
+        (*pk)[n] = sqlite3_column_int(st, 2) == 2 ? -1
+                                                  : sqlite3_column_int(st, 1);
+        n++;
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* Builds the storage columns of every b-tree of the main schema. */
+static int load_trees(analysis *a)
+{
+    sqlite3 *db = a->l->db;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, rootpage, "
+                           "sql LIKE '%WITHOUT ROWID%' FROM sqlite_schema "
+                           "WHERE rootpage > 0 AND tbl_name NOT LIKE "
+                           "'\\_pier\\_%' ESCAPE '\\'", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *type = (const char *)sqlite3_column_text(st, 0);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        const char *tbl = (const char *)sqlite3_column_text(st, 2);
+        tree *grown = realloc(a->trees, (a->ntrees + 1) * sizeof *a->trees);
+        if (grown == NULL || type == NULL || name == NULL || tbl == NULL) {
+            if (grown != NULL)
+                a->trees = grown;
+            rc = -1;
+            break;
+        }
+        a->trees = grown;
+        tree *t = &a->trees[a->ntrees++];
+        *t = (tree){ .root = sqlite3_column_int(st, 3) };
+        snprintf(t->table, sizeof t->table, "%s", tbl);
+        char(*cols)[128] = NULL;
+        int *pk = NULL;
+        int n = table_columns(db, tbl, &cols, &pk);
+        if (n < 0) {
+            free(cols);
+            free(pk);
+            rc = -1;
+            break;
+        }
+        t->names = calloc((size_t)n + 1, sizeof *t->names);
+        if (t->names == NULL) {
+            free(cols);
+            free(pk);
+            rc = -1;
+            break;
+        }
+        if (strcmp(type, "index") == 0) {
+            /* An index's columns, in index order: the table's columns
+             * they hold (the rowid and expressions are not exact). */
+            sqlite3_stmt *ix = NULL;
+            if (sqlite3_prepare_v2(db, "SELECT cid FROM "
+                                   "pragma_index_xinfo(?1) ORDER BY seqno",
+                                   -1, &ix, NULL) == SQLITE_OK) {
+                sqlite3_bind_text(ix, 1, name, -1, SQLITE_STATIC);
+                while (sqlite3_step(ix) == SQLITE_ROW &&
+                       t->ncols < n + 1) {
+                    int cid = sqlite3_column_int(ix, 0);
+                    if (cid >= 0 && cid < n)
+                        memcpy(t->names[t->ncols], cols[cid], 128);
+                    t->ncols++;
+                }
+            }
+            sqlite3_finalize(ix);
+        } else if (sqlite3_column_int(st, 4)) {
+            /* A WITHOUT ROWID table stores its key columns first. */
+            for (int k = 1; k <= n; k++)
+                for (int c = 0; c < n; c++)
+                    if (pk[c] == k)
+                        memcpy(t->names[t->ncols++], cols[c], 128);
+            for (int c = 0; c < n; c++)
+                if (pk[c] == 0)
+                    memcpy(t->names[t->ncols++], cols[c], 128);
+        } else {
+            for (int c = 0; c < n; c++)
+                if (pk[c] >= 0)
+                    memcpy(t->names[t->ncols++], cols[c], 128);
+        }
+        free(cols);
+        free(pk);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const tree *tree_of(const analysis *a, int root)
+{
+    for (size_t i = 0; i < a->ntrees; i++)
+        if (a->trees[i].root == root)
+            return &a->trees[i];
+    return NULL;
+}
+
+/* Grows a per-index array of ints to hold index i. */
+static bool room(int **v, size_t *n, size_t i)
+{
+    if (i < *n)
+        return true;
+    size_t cap = i + 64;
+    int *grown = realloc(*v, cap * sizeof *grown);
+    if (grown == NULL)
+        return false;
+    memset(grown + *n, 0, (cap - *n) * sizeof *grown);
+    *v = grown;
+    *n = cap;
+    return true;
+}
+
+static bool set_reg(analysis *a, long r, int value)
+{
+    if (r < 0 || !room(&a->reg, &a->nregs, (size_t)r))
+        return r < 0;
+    a->reg[r] = value;
+    return true;
+}
+
+static int get_reg(const analysis *a, long r)
+{
+    return r >= 0 && (size_t)r < a->nregs ? a->reg[r] : 0;
+}
+
+/* Numeric functions that would read an exact value as a float. */
+static bool numeric_function(const char *p4)
+{
+    static const char *const names[] = {
+        "abs(", "round(", "ceil(", "ceiling(", "floor(", "trunc(", "sqrt(",
+        "pow(", "power(", "exp(", "ln(", "log(", "log10(", "log2(", "mod(",
+        "sign(", "total(",
+    };
+    for (size_t i = 0; p4 != NULL && i < sizeof names / sizeof names[0]; i++)
+        if (strncmp(p4, names[i], strlen(names[i])) == 0)
+            return true;
+    return false;
+}
+
+static pier_status refuse(analysis *a, int named, const char *what,
+                          pier_error *err)
+{
+    const char *col = a->names[named - 1];
+    pier__fail(err, PIER_E_QUERY_FAILED,
+               "%s on %s would compute with a floating-point approximation "
+               "of an exact value: use decimal_add, decimal_sub, "
+               "decimal_mul or decimal_div (or CAST it AS REAL to ask for "
+               "the approximation)", what, col);
+    return PIER_E_QUERY_FAILED;
+}
+
+/* Follows the program of `st` (an EXPLAIN statement). */
+static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
+{
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *op = (const char *)sqlite3_column_text(st, 1);
+        long p1 = sqlite3_column_int(st, 2), p2 = sqlite3_column_int(st, 3);
+        long p3 = sqlite3_column_int(st, 4);
+        const char *p4 = (const char *)sqlite3_column_text(st, 5);
+        bool ok = true;
+        if (op == NULL)
+            continue;
+        if (strcmp(op, "OpenRead") == 0 || strcmp(op, "OpenWrite") == 0) {
+            ok = p1 >= 0 && room(&a->cursor_root, &a->ncursors, (size_t)p1);
+            if (ok)
+                a->cursor_root[p1] = p3 == 0 ? (int)p2 : 0;
+        } else if (strcmp(op, "Column") == 0) {
+            int root = p1 >= 0 && (size_t)p1 < a->ncursors
+                           ? a->cursor_root[p1] : 0;
+            const tree *t = root != 0 ? tree_of(a, root) : NULL;
+            int named = 0;
+            if (t != NULL && p2 >= 0 && p2 < t->ncols &&
+                t->names[p2][0] != '\0') {
+                char(*grown)[160] = realloc(a->names, (a->nnames + 1) *
+                                                          sizeof *a->names);
+                ok = grown != NULL;
+                if (ok) {
+                    a->names = grown;
+                    snprintf(a->names[a->nnames], 160, "%s.%s", t->table,
+                             t->names[p2]);
+                    named = (int)++a->nnames;
+                }
+            }
+            ok = ok && set_reg(a, p3, named);
+        } else if (strcmp(op, "Copy") == 0 || strcmp(op, "SCopy") == 0 ||
+                   strcmp(op, "IntCopy") == 0) {
+            long extra = strcmp(op, "Copy") == 0 ? p3 : 0;
+            for (long k = 0; ok && k <= extra; k++)
+                ok = set_reg(a, p2 + k, get_reg(a, p1 + k));
+        } else if (strcmp(op, "Add") == 0 || strcmp(op, "Subtract") == 0 ||
+                   strcmp(op, "Multiply") == 0 ||
+                   strcmp(op, "Divide") == 0 ||
+                   strcmp(op, "Remainder") == 0) {
+            static const struct { const char *op, *sign; } signs[] = {
+                { "Add", "+" }, { "Subtract", "-" }, { "Multiply", "*" },
+                { "Divide", "/" }, { "Remainder", "%" },
+            };
+            int named = get_reg(a, p1) != 0 ? get_reg(a, p1) : get_reg(a, p2);
+            if (named != 0) {
+                char what[16] = "arithmetic";
+                for (size_t k = 0; k < 5; k++)
+                    if (strcmp(op, signs[k].op) == 0)
+                        snprintf(what, sizeof what, "'%s'", signs[k].sign);
+                return refuse(a, named, what, err);
+            }
+            ok = set_reg(a, p3, 0);
+        } else if (strcmp(op, "Function") == 0 ||
+                   strcmp(op, "PureFunc") == 0 ||
+                   strcmp(op, "AggStep") == 0 ||
+                   strcmp(op, "AggStep1") == 0) {
+            /* p2: the first argument; p4 "name(nargs)". */
+            int nargs = 0;
+            const char *paren = p4 != NULL ? strchr(p4, '(') : NULL;
+            if (paren != NULL)
+                nargs = atoi(paren + 1);
+            for (int k = 0; numeric_function(p4) && k < nargs; k++) {
+                int named = get_reg(a, p2 + k);
+                if (named != 0) {
+                    char what[64];
+                    snprintf(what, sizeof what, "%.*s()",
+                             (int)(paren - p4), p4);
+                    return refuse(a, named, what, err);
+                }
+            }
+            if (op[0] == 'F' || op[0] == 'P')
+                ok = set_reg(a, p3, 0);
+        } else if (strcmp(op, "Cast") == 0) {
+            ok = set_reg(a, p1, 0);     /* asks for the approximation */
+        } else if (strcmp(op, "Integer") == 0 || strcmp(op, "Int64") == 0 ||
+                   strcmp(op, "Real") == 0 || strcmp(op, "String8") == 0 ||
+                   strcmp(op, "String") == 0 || strcmp(op, "Variable") == 0 ||
+                   strcmp(op, "Rowid") == 0 || strcmp(op, "Blob") == 0) {
+            ok = set_reg(a, p2, 0);
+        } else if (strcmp(op, "Null") == 0) {
+            for (long k = p2; ok && k <= (p3 > p2 ? p3 : p2); k++)
+                ok = set_reg(a, k, 0);
+        }
+        if (!ok)
+            return pier__oom(err);
+    }
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
+                                     size_t len, pier_error *err)
+{
+    if (!any_exact(l))
+        return PIER_OK;
+    pier__buf text;
+    pier__buf_init(&text);
+    pier__buf_puts(&text, "EXPLAIN ");
+    pier__buf_append(&text, sql, len);
+    if (text.oom)
+        return pier__oom(err);
+    analysis a = { .l = l };
+    sqlite3_stmt *st = NULL;
+    pier_status rc = PIER_OK;
+    if (load_trees(&a) != 0)
+        rc = pier__oom(err);
+    else if (sqlite3_prepare_v2(l->db, text.p, (int)text.len, &st, NULL) ==
+             SQLITE_OK)
+        rc = follow(&a, st, err);
+    /* (A statement that does not prepare here did prepare as itself: it
+     * is judged by that.) */
+    sqlite3_finalize(st);
+    pier__buf_free(&text);
+    for (size_t i = 0; i < a.ntrees; i++)
+        free(a.trees[i].names);
+    free(a.trees);
+    free(a.cursor_root);
+    free(a.reg);
+    free(a.names);
+    return rc;
+}
