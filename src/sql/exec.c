@@ -121,7 +121,8 @@ static pier_status ddl_done(exec_ctx *x, pier_error *err)
     pier_status rc = ops(x)->schema_remember(x->e->lake, err);
     if (rc == PIER_OK)
         rc = ops(x)->catalog_bump(x->e->lake, &version, err);
-    if (rc == PIER_OK)
+    /* A cache that missed a change (out of memory) stays marked stale. */
+    if (rc == PIER_OK && x->e->catalog.version >= 0)
         x->e->catalog.version = version;
     return rc;
 }
@@ -194,8 +195,11 @@ static pier_status column_check(pier__table *t, const pier__sql_column *c,
     pier__buf_init(&labels);
     pier__buf_init(&spelling);
     pier__sqltype_error why;
-    if (pier__sqltype_parse(c->type, strlen(c->type), &type, &labels,
-                            &why) != NULL) {
+    const char *refused = pier__sqltype_parse(c->type, strlen(c->type),
+                                              &type, &labels, &why);
+    if (labels.oom) {
+        rc = pier__oom(err);
+    } else if (refused != NULL) {
         fail_at(err, c->type_offset, PIER_E_UNKNOWN_TYPE,
                 "column '%s': %s", c->name, why.message);
         pier__error_board(err, t->name);
@@ -298,6 +302,19 @@ static bool is_rowid_alias(const pier__tcolumn *col,
            col->type.t.base == PIER__B_INT64 && col->type.t.dims == 0;
 }
 
+/* Puts a changed clone in the cache in place of the table. Out of
+ * memory fails the script: the statements after it read the cache. */
+static pier_status install(exec_ctx *x, const char *old_name, pier__table *t,
+                           pier_error *err)
+{
+    if (old_name != NULL)
+        pier__catalog_remove_table(&x->e->catalog, old_name);
+    if (pier__catalog_put_table(&x->e->catalog, t))
+        return PIER_OK;
+    x->e->catalog.version = -1;
+    return pier__oom(err);
+}
+
 /* ---- CREATE TABLE ---- */
 
 static pier_status create_table(exec_ctx *x, pier_error *err)
@@ -359,21 +376,10 @@ static pier_status create_table(exec_ctx *x, pier_error *err)
         pier__table_free(t);
         return rc;
     }
-    if (!pier__catalog_put_table(&x->e->catalog, t))
-        x->e->catalog.version = -1;    /* out of memory: reload */
-    return PIER_OK;
+    return install(x, NULL, t, err);
 }
 
 /* ---- ALTER TABLE ---- */
-
-/* Puts a changed clone in the cache in place of the table. */
-static void install(exec_ctx *x, const char *old_name, pier__table *t)
-{
-    if (old_name != NULL)
-        pier__catalog_remove_table(&x->e->catalog, old_name);
-    if (!pier__catalog_put_table(&x->e->catalog, t))
-        x->e->catalog.version = -1;
-}
 
 static pier_status add_column(exec_ctx *x, pier__table *orig,
                               pier_error *err)
@@ -404,8 +410,7 @@ static pier_status add_column(exec_ctx *x, pier__table *orig,
         pier__table_free(t);
         return rc;
     }
-    install(x, NULL, t);
-    return PIER_OK;
+    return install(x, NULL, t, err);
 }
 
 static pier_status column_of(const exec_ctx *x, const pier__table *t,
@@ -508,8 +513,7 @@ static pier_status alter_table(exec_ctx *x, pier__table *orig,
         pier__table_free(t);
         return rc;
     }
-    install(x, orig->name, t);
-    return PIER_OK;
+    return install(x, orig->name, t, err);
 }
 
 /* ---- DROP TABLE ---- */
@@ -927,6 +931,16 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
         rc = fail_at(err, strlen(sql), PIER_E_QUERY_FAILED,
                      "the script ends inside a transaction: BEGIN has no "
                      "COMMIT or ROLLBACK");
+    /* The result is made before the commit, so that a call that fails
+     * (out of memory) has changed nothing. */
+    if (rc == PIER_OK && x.rows == NULL && (x.rows = pier__memrows_new(0)) ==
+                                              NULL)
+        rc = pier__oom(err);
+    pier_cursor *c = NULL;
+    if (rc == PIER_OK && out != NULL) {
+        rc = pier__cursor_of_memrows(&c, engine, x.rows, err);
+        x.rows = NULL;                 /* the cursor has them, or freed them */
+    }
     if (rc != PIER_OK && x.catalog_changed)
         engine->catalog.version = -1;  /* the cache took rolled-back DDL */
     if (rc == PIER_E_QUERY_FAILED && err != NULL && err->offset >= 0 &&
@@ -937,13 +951,12 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
     }
     rc = pier__engine_end(engine, rc, err);
     pier__sql_script_free(&script);
-    if (rc == PIER_OK && x.rows == NULL)
-        x.rows = pier__memrows_new(0);
-    if (rc == PIER_OK && x.rows == NULL)
-        rc = pier__oom(err);
-    if (rc != PIER_OK || out == NULL) {
-        pier__memrows_free(x.rows);
+    pier__memrows_free(x.rows);
+    if (rc != PIER_OK) {
+        pier_cursor_close(c);
         return rc;
     }
-    return pier__cursor_of_memrows(out, engine, x.rows, err);
+    if (out != NULL)
+        *out = c;
+    return PIER_OK;
 }

@@ -56,7 +56,8 @@ static void fit_state_free(void *p)
     free(fs);
 }
 
-static fit_type *fit_type_parse(const char *s, size_t n)
+/* NULL when `s` is no type (*oom false) or memory ran out (*oom true). */
+static fit_type *fit_type_parse(const char *s, size_t n, bool *oom)
 {
     pier__buf labels;
     pier__buf_init(&labels);
@@ -65,6 +66,7 @@ static fit_type *fit_type_parse(const char *s, size_t n)
     fit_type *ft = why == NULL && !labels.oom
                        ? malloc(sizeof *ft + labels.len + 1)
                        : NULL;
+    *oom = labels.oom || (why == NULL && ft == NULL);
     if (ft != NULL) {
         ft->c.t = t;
         if (labels.len > 0)
@@ -80,8 +82,9 @@ static fit_type *fit_type_parse(const char *s, size_t n)
  * statement's run by SQLite (auxdata), else found in the connection's
  * cache, else parsed (and cached while there is room). */
 static const pier__coltype *fit_type_of(sqlite3_context *ctx,
-                                        sqlite3_value *spelling)
+                                        sqlite3_value *spelling, bool *oom)
 {
+    *oom = false;
     fit_type *ft = sqlite3_get_auxdata(ctx, 1);
     if (ft != NULL)
         return &ft->c;
@@ -95,7 +98,7 @@ static const pier__coltype *fit_type_of(sqlite3_context *ctx,
             sqlite3_set_auxdata(ctx, 1, fs->cache[i].type, NULL);
             return &fs->cache[i].type->c;
         }
-    ft = fit_type_parse(s, n);
+    ft = fit_type_parse(s, n, oom);
     if (ft == NULL)
         return NULL;
     char *key = fs->n < FIT_CACHE ? pier__strndup(s, n) : NULL;
@@ -109,6 +112,7 @@ static const pier__coltype *fit_type_of(sqlite3_context *ctx,
     sqlite3_set_auxdata(ctx, 1, ft, free);
     /* SQLite may free it at once (out of memory): ask again. */
     ft = sqlite3_get_auxdata(ctx, 1);
+    *oom = ft == NULL;
     return ft != NULL ? &ft->c : NULL;
 }
 
@@ -138,7 +142,12 @@ static void describe_value(char *out, size_t cap, sqlite3_value *v)
 static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    const pier__coltype *t = fit_type_of(ctx, argv[1]);
+    bool oom = false;
+    const pier__coltype *t = fit_type_of(ctx, argv[1], &oom);
+    if (t == NULL && oom) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
     if (t == NULL) {
         sqlite3_result_error(ctx, "_pier_fit: not a type of the dialect",
                              -1);

@@ -238,6 +238,7 @@ static const char *enum_params(lexer *lx, pier__sqltype *t,
         }
         if (label.oom) {
             pier__buf_free(&label);
+            labels->oom = true;        /* the caller tells it apart so */
             return refuse(e, "out of memory");
         }
         const char *text = label.len > 0 ? label.p : "";

@@ -268,6 +268,72 @@ static void writes_and_feed_survive_every_failure(void **state)
     print_message("writes and feed: %ld allocation points\n", n - 1);
 }
 
+/* The SQL dialect: a script creating and filling a declared table, a
+ * refused value, describing and dumping. A script is whole or absent. */
+static void the_sql_dialect_survives_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    static const char script[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY READONLY, d DECIMAL(6,2), "
+        "e ENUM('a','b') NOT NULL, tags TEXT[], u UUID); "
+        "CREATE INDEX t_d ON t(d); "
+        "INSERT INTO t VALUES (1, '1.5', 'a', '[\"x\"]', "
+        "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, 3, 'b', NULL, NULL); "
+        "SELECT id, d, e, tags, u, sum(d) OVER () AS s FROM t ORDER BY id";
+    long n;
+    for (n = 1;; n++) {
+        pier_cursor *c = NULL;
+        assert_int_equal(pier_exec(NULL, e, "DROP TABLE IF EXISTS t", NULL,
+                                   &err), PIER_OK);
+        pier_table_info *info = NULL;
+        char *dump = NULL;
+        arm(n);
+        pier_status rc = pier_exec(&c, e, script, NULL, &err);
+        check_failure(rc, &err);
+        pier_status bad = pier_exec(NULL, e, "INSERT INTO t VALUES (3, "
+                                    "'1.234', 'a', NULL, NULL)", NULL, &err);
+        if (bad != PIER_E_OUT_OF_MEMORY)
+            assert_int_equal(bad, rc == PIER_OK
+                                      ? PIER_E_COLUMN_TYPE_CONFLICT
+                                      : PIER_E_QUERY_FAILED);
+        check_failure(pier_table_describe(&info, e, "t", &err) ==
+                              PIER_E_TABLE_NOT_FOUND
+                          ? PIER_OK
+                          : err.status, &err);
+        check_failure(pier_schema_dump(&dump, e, &err), &err);
+        bool hit = disarm();
+        const pier_row *row = NULL;
+        if (rc == PIER_OK) {
+            assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+            assert_string_equal(pier_row_value(row, 1)->text, "1.50");
+        }
+        pier_cursor_close(c);
+        pier_table_info_free(info);
+        pier_free(dump);
+        /* Whatever failed, the table is there whole or not at all. */
+        char **names = NULL;
+        assert_int_equal(pier_table_list(&names, e, &err), PIER_OK);
+        assert_int_equal(names[0] != NULL, rc == PIER_OK);
+        pier_strings_free(names);
+        if (rc == PIER_OK) {
+            assert_int_equal(pier_exec(&c, e, "SELECT count(*) FROM t", NULL,
+                                       &err), PIER_OK);
+            assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+            assert_int_equal(pier_row_value(row, 0)->as.integer, 2);
+            pier_cursor_close(c);
+        }
+        assert_int_equal(pier_schema_check(e, &err), PIER_OK);
+        if (!hit)
+            break;
+    }
+    pier_close(&e);
+    print_message("sql dialect: %ld allocation points\n", n - 1);
+}
+
 static void the_row_builder_survives_every_failure(void **state)
 {
     (void)state;
@@ -316,6 +382,8 @@ int main(void)
         cmocka_unit_test_teardown(reads_and_lifecycle_survive_every_failure,
                                   teardown),
         cmocka_unit_test_teardown(writes_and_feed_survive_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(the_sql_dialect_survives_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
     };
