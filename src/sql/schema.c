@@ -135,6 +135,21 @@ static pier_status table_sql(pier__buf *out, const pier__table *t,
     return rc;
 }
 
+/* SchemaDrift when the SQL schema is not the one Pier made (inside a
+ * transaction of the engine). */
+static pier_status drift(pier_engine *e, pier_error *err)
+{
+    pier__buf report;
+    pier__buf_init(&report);
+    pier_status rc = e->lake->ops->schema_compare(e->lake, &report, err);
+    if (rc == PIER_OK && report.len > 0)
+        rc = pier__fail(err, PIER_E_SCHEMA_DRIFT,
+                        "the lake's schema was changed without Pier: %s",
+                        report.p);
+    pier__buf_free(&report);
+    return rc;
+}
+
 /* ---- walking the schema ---- */
 
 typedef struct walk {
@@ -200,14 +215,7 @@ static pier_status walk_schema(walk *w)
     pier_status rc = pier__engine_begin(e, false, w->err);
     if (rc != PIER_OK)
         return rc;
-    pier__buf report;
-    pier__buf_init(&report);
-    rc = e->lake->ops->schema_compare(e->lake, &report, w->err);
-    if (rc == PIER_OK && report.len > 0)
-        rc = pier__fail(w->err, PIER_E_SCHEMA_DRIFT,
-                        "the lake's schema was changed without Pier: %s",
-                        report.p);
-    pier__buf_free(&report);
+    rc = drift(e, w->err);
     if (rc == PIER_OK && w->only == NULL)
         for (size_t i = 0; i < e->catalog.nboards; i++)
             board_sql(w->out, e->catalog.boards[i]);
@@ -247,15 +255,7 @@ PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err)
     pier_status rc = pier__engine_begin(engine, false, err);
     if (rc != PIER_OK)
         return rc;
-    pier__buf report;
-    pier__buf_init(&report);
-    rc = engine->lake->ops->schema_compare(engine->lake, &report, err);
-    if (rc == PIER_OK && report.len > 0)
-        rc = pier__fail(err, PIER_E_SCHEMA_DRIFT,
-                        "the lake's schema was changed without Pier: %s",
-                        report.p);
-    pier__buf_free(&report);
-    return pier__engine_end(engine, rc, err);
+    return pier__engine_end(engine, drift(engine, err), err);
 }
 
 /* ---- tables ---- */
@@ -271,9 +271,11 @@ PIER_API pier_status pier_table_list(char ***out, pier_engine *engine,
     pier_status rc = pier__engine_begin(engine, false, err);
     if (rc != PIER_OK)
         return rc;
+    rc = drift(engine, err);
     const pier__catalog *c = &engine->catalog;
-    char **names = calloc(c->ntables + 1, sizeof *names);
-    if (names == NULL)
+    char **names = rc == PIER_OK ? calloc(c->ntables + 1, sizeof *names)
+                                 : NULL;
+    if (rc == PIER_OK && names == NULL)
         rc = pier__oom(err);
     for (size_t i = 0; rc == PIER_OK && i < c->ntables; i++)
         if ((names[i] = pier__strdup(c->tables[i]->name)) == NULL)
@@ -326,6 +328,9 @@ PIER_API pier_status pier_table_describe(pier_table_info **out,
     walk w = { .e = engine, .out = &sql, .only = table, .err = err };
     pier_status rc = pier__engine_begin(engine, false, err);
     const pier__table *t = NULL;
+    bool began = rc == PIER_OK;
+    if (rc == PIER_OK)
+        rc = drift(engine, err);
     if (rc == PIER_OK) {
         t = pier__catalog_find_table(&engine->catalog, table);
         if (t == NULL) {
@@ -366,7 +371,8 @@ PIER_API pier_status pier_table_describe(pier_table_info **out,
         ti->info.ncolumns = t->ncolumns;
         ti->info.columns = cols;
     }
-    rc = pier__engine_end(engine, rc, err);
+    if (began)
+        rc = pier__engine_end(engine, rc, err);
     pier__buf_free(&sql);
     if (rc != PIER_OK) {
         pier_table_info_free(&ti->info);

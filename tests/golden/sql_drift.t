@@ -1,11 +1,18 @@
 # DDL made behind Pier's back (sqlite3 on the lake file) is noticed: the
-# next script, dump or check fails with SchemaDrift naming each object,
+# next script, table list or description, dump or check fails with
+# SchemaDrift naming each object,
 # and nothing runs. Boards keep working. Undoing the change clears it.
 # A writer without Pier (no _pier_fit) cannot write a table that has a
 # checked column at all, rather than write it unchecked.
 $ pier sql "CREATE TABLE t (a INT8, b TEXT); CREATE INDEX t_b ON t(b)"
 $ sqlite3 pier-data/lake.sqlite "CREATE TABLE sneaky (x); DROP INDEX t_b; ALTER TABLE t ADD COLUMN c TEXT"
 $ pier sql "SELECT 1"
+! pier: error: SchemaDrift: the lake's schema was changed without Pier: table 'sneaky' was created without Pier; table 't' was changed without Pier; index 't_b' was dropped without Pier
+[exit 1]
+$ pier tables
+! pier: error: SchemaDrift: the lake's schema was changed without Pier: table 'sneaky' was created without Pier; table 't' was changed without Pier; index 't_b' was dropped without Pier
+[exit 1]
+$ pier schema t
 ! pier: error: SchemaDrift: the lake's schema was changed without Pier: table 'sneaky' was created without Pier; table 't' was changed without Pier; index 't_b' was dropped without Pier
 [exit 1]
 $ pier schema dump
