@@ -519,6 +519,71 @@ static pier_status create_index(parser *p, size_t i, pier__sql_stmt *st)
     return PIER_OK;
 }
 
+/* CREATE BOARD [IF NOT EXISTS] id [(column type [INFERRED], ...)]
+ * [STRICT]: the type is everything between the name and INFERRED or the
+ * ',' (a board's types take no constraints). */
+static pier_status create_board(parser *p, size_t i, pier__sql_stmt *st)
+{
+    st->kind = PIER__STMT_CREATE_BOARD;
+    pier_status rc = if_exists(p, &i, true, &st->if_not_exists);
+    if (rc != PIER_OK)
+        return rc;
+    if (!name_at(p, i))
+        return expected(p, i, "the board's id after CREATE BOARD");
+    if ((st->name = unquote(p, i)) == NULL)
+        return pier__oom(p->err);
+    st->name_offset = p->toks[i].start;
+    i++;
+    pier__sql_table *t = zalloc(p, sizeof *t);
+    if (t == NULL || (t->constraints = slice(p, 0, 0)) == NULL)
+        return pier__oom(p->err);
+    st->create = t;
+    if (kind_at(p, i, PIER__TK_LP)) {
+        size_t after = i, cap = 0;
+        if (!skip_group(p, &after))
+            return expected(p, p->ntoks, "')' after the board's columns");
+        size_t rp = after - 1, depth = p->toks[i].depth + 1, start = i + 1;
+        for (size_t k = i + 1; k <= rp; k++) {
+            if (k < rp && !(p->toks[k].kind == PIER__TK_COMMA &&
+                            p->toks[k].depth == depth))
+                continue;
+            if (start == k || !name_at(p, start))
+                return expected(p, start, "a column's name and type");
+            t->columns = grow(p, t->columns, t->ncolumns, &cap,
+                              sizeof *t->columns);
+            if (t->columns == NULL)
+                return pier__oom(p->err);
+            pier__sql_column *col = &t->columns[t->ncolumns++];
+            memset(col, 0, sizeof *col);
+            col->name = unquote(p, start);
+            col->name_offset = p->toks[start].start;
+            size_t end = k;
+            if (end > start + 2 && word(p, end - 1, "inferred")) {
+                col->inferred = true;
+                end--;
+            }
+            col->type_offset = end > start + 1 ? p->toks[start + 1].start
+                                               : p->toks[start].end;
+            col->type = end > start + 1
+                            ? slice(p, p->toks[start + 1].start,
+                                    p->toks[end - 1].end)
+                            : slice(p, p->toks[start].end,
+                                    p->toks[start].end);
+            col->constraints = slice(p, 0, 0);
+            if (col->name == NULL || col->type == NULL ||
+                col->constraints == NULL)
+                return pier__oom(p->err);
+            start = k + 1;
+        }
+        i = after;
+    }
+    if (word(p, i, "strict")) {
+        t->strict = true;
+        i++;
+    }
+    return expect_end(p, i);
+}
+
 static pier_status create(parser *p, pier__sql_stmt *st)
 {
     size_t i = 1;
@@ -530,6 +595,8 @@ static pier_status create(parser *p, pier__sql_stmt *st)
         return refuse(p, "CREATE TRIGGER", "triggers are not supported");
     if (word(p, i, "table"))
         return create_table(p, i + 1, st);
+    if (word(p, i, "board") && !st->temp)
+        return create_board(p, i + 1, st);
     if (word(p, i, "view")) {
         st->kind = PIER__STMT_CREATE_VIEW;
         i++;
@@ -560,9 +627,9 @@ static pier_status create(parser *p, pier__sql_stmt *st)
     if (word(p, i, "index"))
         return create_index(p, i + 1, st);
     if (kind_at(p, i, PIER__TK_WORD))
-        return refuse_words(p, i + 1, "CREATE makes a TABLE, an INDEX or "
-                                      "a VIEW");
-    return expected(p, i, "TABLE, INDEX or VIEW after CREATE");
+        return refuse_words(p, i + 1, "CREATE makes a TABLE, an INDEX, "
+                                      "a VIEW or a BOARD");
+    return expected(p, i, "TABLE, INDEX, VIEW or BOARD after CREATE");
 }
 
 static pier_status drop(parser *p, pier__sql_stmt *st)
@@ -998,6 +1065,7 @@ const char *pier__stmt_kind_name(pier__stmt_kind kind)
     case PIER__STMT_DROP_VIEW: return "DROP VIEW";
     case PIER__STMT_BEGIN: return "BEGIN";
     case PIER__STMT_COMMIT: return "COMMIT";
+    case PIER__STMT_CREATE_BOARD: return "CREATE BOARD";
     case PIER__STMT_ROLLBACK: return "ROLLBACK";
     }
     return "statement";

@@ -35,7 +35,11 @@ typedef enum pier__stmt_kind {
     PIER__STMT_BEGIN,             /* BEGIN [DEFERRED|IMMEDIATE|EXCLUSIVE]
                                      [TRANSACTION] */
     PIER__STMT_COMMIT,            /* COMMIT, END [TRANSACTION] */
-    PIER__STMT_ROLLBACK           /* ROLLBACK [TRANSACTION] (not TO) */
+    PIER__STMT_ROLLBACK,          /* ROLLBACK [TRANSACTION] (not TO) */
+    PIER__STMT_CREATE_BOARD       /* CREATE BOARD [IF NOT EXISTS] id
+                                     [(column type [INFERRED], ...)]
+                                     [STRICT]: a board, as pier_board_create
+                                     makes one (what schema dump writes) */
 } pier__stmt_kind;
 
 /* A column definition of CREATE TABLE or ADD COLUMN. Strings live in the
@@ -57,6 +61,7 @@ typedef struct pier__sql_column {
     bool collate;              /* a COLLATE clause was among them */
     bool references_update;    /* REFERENCES ... ON UPDATE CASCADE,
                                   SET NULL or SET DEFAULT */
+    bool inferred;             /* CREATE BOARD: INFERRED after the type */
 } pier__sql_column;
 
 /* CREATE TABLE. */
@@ -93,7 +98,8 @@ typedef struct pier__sql_stmt {
     char *column;              /* RENAME COLUMN: the old name; DROP
                                   COLUMN: the column */
     char *new_name;            /* RENAME COLUMN, RENAME TO: the new name */
-    pier__sql_table *create;   /* CREATE TABLE */
+    pier__sql_table *create;   /* CREATE TABLE; CREATE BOARD (columns
+                                  with their types only, `strict`) */
     pier__sql_column *add;     /* ADD COLUMN */
 } pier__sql_stmt;
 

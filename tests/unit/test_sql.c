@@ -400,7 +400,7 @@ static void test_refused(void **state)
         "COMMIT, END or ROLLBACK");
     bad("create function f() returns int", PIER_E_ENTITY_NOT_ALLOWED, 0,
         "CREATE FUNCTION statements are not allowed: CREATE makes a TABLE, "
-        "an INDEX or a VIEW");
+        "an INDEX, a VIEW or a BOARD");
     bad("CREATE TEMP SEQUENCE q", PIER_E_ENTITY_NOT_ALLOWED, 0,
         "CREATE TEMP SEQUENCE statements are not allowed");
     bad("DROP SCHEMA x", PIER_E_ENTITY_NOT_ALLOWED, 0,
@@ -690,6 +690,48 @@ static void test_column_flags(void **state)
 
 /* ---- other DDL ---- */
 
+/* CREATE BOARD, as a schema dump writes it. */
+static void test_create_board(void **state)
+{
+    (void)state;
+    pier__sql_script s;
+    const pier__sql_stmt *st =
+        one(&s, "CREATE BOARD IF NOT EXISTS notes (body text, amount "
+                "decimal(12, 2) INFERRED, kind enum('a', 'b,c')) STRICT",
+            PIER__STMT_CREATE_BOARD);
+    assert_true(st->if_not_exists);
+    assert_string_equal(st->name, "notes");
+    assert_int_equal(st->name_offset, 27);
+    assert_true(st->create->strict);
+    assert_int_equal(st->create->ncolumns, 3);
+    assert_string_equal(st->create->columns[0].name, "body");
+    assert_string_equal(st->create->columns[0].type, "text");
+    assert_false(st->create->columns[0].inferred);
+    assert_string_equal(st->create->columns[1].type, "decimal(12, 2)");
+    assert_true(st->create->columns[1].inferred);
+    assert_string_equal(st->create->columns[2].type, "enum('a', 'b,c')");
+    pier__sql_script_free(&s);
+    st = one(&s, "create board b", PIER__STMT_CREATE_BOARD);
+    assert_string_equal(st->name, "b");
+    assert_int_equal(st->create->ncolumns, 0);
+    assert_false(st->create->strict);
+    pier__sql_script_free(&s);
+    /* A column named "inferred" keeps its name; INFERRED alone is a type. */
+    st = one(&s, "CREATE BOARD b (inferred text, t inferred)",
+             PIER__STMT_CREATE_BOARD);
+    assert_string_equal(st->create->columns[0].name, "inferred");
+    assert_string_equal(st->create->columns[1].type, "inferred");
+    assert_false(st->create->columns[1].inferred);
+    pier__sql_script_free(&s);
+    bad("CREATE BOARD", PIER_E_QUERY_FAILED, 12,
+        "expected the board's id after CREATE BOARD");
+    bad("CREATE BOARD b (a text,)", PIER_E_QUERY_FAILED, 23,
+        "expected a column's name and type");
+    bad("CREATE BOARD b (a text) LOOSE", PIER_E_QUERY_FAILED, 24,
+        "expected the end of the statement");
+    bad("CREATE BOARD b (a text", PIER_E_QUERY_FAILED, 15, "(");
+}
+
 static void test_alter(void **state)
 {
     (void)state;
@@ -845,7 +887,7 @@ static void test_malformed_heads(void **state)
     bad("CREATE VIEW (a) AS SELECT 1", PIER_E_QUERY_FAILED, 12,
         "expected the view's name after CREATE VIEW, found '('");
     bad("CREATE 1", PIER_E_QUERY_FAILED, 7,
-        "expected TABLE, INDEX or VIEW after CREATE, found '1'");
+        "expected TABLE, INDEX, VIEW or BOARD after CREATE, found '1'");
     bad("DROP TABLE", PIER_E_QUERY_FAILED, 10,
         "expected the table's name after DROP TABLE, found the end of the "
         "statement");
@@ -1010,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_create_table_constraints),
         cmocka_unit_test(test_create_table_options),
         cmocka_unit_test(test_column_flags),
+        cmocka_unit_test(test_create_board),
         cmocka_unit_test(test_alter),
         cmocka_unit_test(test_index_view_drop),
         cmocka_unit_test(test_malformed_heads),
