@@ -65,7 +65,9 @@ static inline size_t pier__rows_row_end(const pier_rows *rows, size_t r)
  * checked), true/false to BOOLEAN, null to NULL, integers to BIGINT (or
  * HUGEINT beyond 64 bits, DOUBLE beyond 128), other numbers to DOUBLE,
  * objects and arrays to JSON in canonical form (pier__json_canonical).
- * Records each row's byte size.
+ * Numbers keep their text and documents their text as written, pointing
+ * into `json`, which must outlive the batch. Records each row's byte
+ * size.
  * @return PIER_E_INVALID_JSON with err->offset at the fault, and a message
  *         that says what was expected there;
  *         PIER_E_LIMIT_EXCEEDED for a row over PIER_MAX_ROW_BYTES, text over
