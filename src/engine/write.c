@@ -199,7 +199,7 @@ static pier_status pend_column(write_ctx *c, const pier__field *f,
     }
     c->pend[c->npend] = (pending){
         .name = f->name, .len = f->name_len,
-        .type = { PIER_KIND_NULL }, .col = -1,
+        .type = { PIER_KIND_NULL, NULL }, .col = -1,
     };
     *out = c->npend++;
     return PIER_OK;
