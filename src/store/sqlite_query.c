@@ -24,6 +24,10 @@
  * it flattens a subquery, so indexes (the id key) work the same, and the
  * result's column metadata still names the physical table and column.
  * The schema prefix makes the name immune to a CTE of the same name.
+ * A column whose stored order is not its type's (a decimal, a hugeint...)
+ * is shown through an expression with a collation (view_column); the
+ * origin SQLite then no longer reports is read from a second compile
+ * against a meta view of the plain columns (compute_origins).
  *
  * Invariants:
  * - A view record (views[]) means the view exists on the reader with that
@@ -671,7 +675,7 @@ static pier_status view_slot(pier__reader *r, view_rec **out,
  *                     c COLLATE pier_uuid (pier_time...)
  * The collation of a view's column is the outer query's for `=`, `<`,
  * ORDER BY, MIN/MAX, GROUP BY and DISTINCT (SQLite keeps it when it
- * flattens the view; test_query proves each). Returns whether the column
+ * flattens the view; test_board_types proves each). Returns whether the column
  * is shaped so: such a column has no origin in SQLite's column metadata,
  * which is then read from the board's meta view (compute_origins).
  */

@@ -68,8 +68,8 @@ PIER_API const char *pier_kind_name(pier_kind kind)
 
 /* ---- spellings ---- */
 
-/* The board kind a scalar dialect base stands for, or NULL when boards
- * hold it as a dialect type (or not at all: BLOB, ANY). */
+/* The board kind a scalar dialect base stands for, or PIER_KIND_NULL when
+ * boards hold it as a dialect type (or not at all: BLOB, ANY). */
 static pier_kind board_kind_of(pier__base b)
 {
     switch (b) {
@@ -115,10 +115,10 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* A spelling "T []" or "T[][]" whose T is a board element name: its
- * base and dimensions. */
-static bool board_array(const char *s, size_t n, pier__base *base,
-                        int *dims)
+/* A spelling "T []", "T[][]"... whose T is a board element name: its base
+ * and how many dimensions it has (more than the two allowed, too); 0 for
+ * any other spelling. */
+static int board_array(const char *s, size_t n, pier__base *base)
 {
     int d = 0;
     for (;;) {
@@ -130,21 +130,19 @@ static bool board_array(const char *s, size_t n, pier__base *base,
         while (n > 0 && is_space(s[n - 1]))
             n--;
         if (n == 0 || s[n - 1] != '[')
-            return false;
+            return 0;
         n--;
         d++;
     }
     while (n > 0 && is_space(s[n - 1]))
         n--;
-    if (d == 0 || d > 2 || !board_element(s, n, base))
-        return false;
-    *dims = d;
-    return true;
+    return d > 0 && board_element(s, n, base) ? d : 0;
 }
 
-/* Whether the spelling's first word is one of the dialect's names a
- * board takes, so that a refusal is about the rest of it (its
- * parameters, its brackets) and says why. */
+/* Whether the spelling's first word is one of the dialect's names, so
+ * that a refusal is about the rest of it (its parameters, its brackets)
+ * and says why. Not the board's own names: the dialect refuses some of
+ * them ("BIGINT is not supported"), which a board takes. */
 static bool known_word(const char *s, size_t n)
 {
     static const char *const words[] = {
@@ -152,8 +150,7 @@ static bool known_word(const char *s, size_t n)
         "enum", "uuid", "date", "time", "datetime", "interval", "int8",
         "int16", "int32", "int64", "int128", "float32", "real", "double",
         "text", "boolean", "bool", "instant", "json", "blob", "bytea",
-        "any", "tinyint", "smallint", "integer", "bigint", "hugeint",
-        "float", "timestamp",
+        "any",
     };
     size_t len = 0;
     while (len < n && ((s[len] >= 'a' && s[len] <= 'z') ||
@@ -222,7 +219,13 @@ pier_status pier__type_parse(pier__type *out, const char *spelling,
     pier__buf_init(&labels);
     pier__sqltype_error e;
     memset(&t, 0, sizeof t);
-    if (!board_array(spelling, n, &t.base, &t.dims)) {
+    t.dims = board_array(spelling, n, &t.base);
+    if (t.dims > 2) {
+        pier__buf_free(&labels);
+        set_why(why, "arrays have at most two dimensions (T[][])");
+        return PIER_E_UNKNOWN_TYPE;
+    }
+    if (t.dims == 0) {
         const char *refused = pier__sqltype_parse(spelling, n, &t, &labels,
                                                   &e);
         if (refused != NULL) {
