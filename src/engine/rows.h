@@ -43,7 +43,8 @@ void pier__rows_release(pier_rows *rows);
 /* Starts a row; then adds fields to it. */
 pier_status pier__rows_begin(pier_rows *rows, pier_error *err);
 /* Appends a field to the latest row, copying the name (and the value's
- * string, if any) into the batch's arena. */
+ * string and a document's text as written, if any) into the batch's
+ * arena. */
 pier_status pier__rows_push(pier_rows *rows, const char *name,
                             size_t name_len, const pier__value *v,
                             pier_error *err);
