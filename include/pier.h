@@ -132,7 +132,8 @@ PIER_API void pier_strings_free(char **strings);
  * case ("bigint"); widening only moves up the lattice
  *   boolean < tinyint < smallint < integer < bigint < hugeint
  *           < float < double < text
- * `timestamp` and `json` sit outside it (json may widen to text).
+ * `timestamp` and `json` sit outside it (json may widen to text), and so
+ * do the SQL dialect's types below, which widen only to text.
  */
 typedef enum pier_kind {
     PIER_KIND_NULL = 0,      /* no value */
@@ -315,7 +316,9 @@ PIER_API pier_status pier_reset_lake(const char *data_dir, pier_error *err);
 
 typedef struct pier_column_def {
     const char *name;
-    const char *type;   /* a board type name: "bigint", "timestamp"... */
+    const char *type;   /* a board type: "bigint", "timestamp", or one of
+                           the SQL dialect's: "decimal(12,2)", "uuid",
+                           "enum('a','b')", "text[]"... (docs/types.md) */
 } pier_column_def;
 
 typedef struct pier_board_options {
@@ -333,7 +336,8 @@ typedef struct pier_board_options {
  * @return PIER_E_BOARD_EXISTS if it is already there;
  *         PIER_E_INVALID_BOARD_ID, PIER_E_INVALID_COLUMN_NAME,
  *         PIER_E_RESERVED_COLUMN_NAME (a base column or "_" name),
- *         PIER_E_DUPLICATE_COLUMN, PIER_E_UNKNOWN_TYPE for bad input.
+ *         PIER_E_DUPLICATE_COLUMN, PIER_E_UNKNOWN_TYPE for bad input (a
+ *         name outside the vocabulary, a bad parameter, "blob").
  */
 PIER_API pier_status pier_board_create(int64_t *watermark, pier_engine *engine,
                                        const char *board,
@@ -358,7 +362,8 @@ typedef enum pier_column_origin {
 typedef struct pier_column_info {
     int64_t id;            /* stable: never changes, never reused */
     const char *name;
-    const char *type;      /* board type name, e.g. "bigint" */
+    const char *type;      /* the type's canonical spelling, e.g. "bigint",
+                              "decimal(12,2)", "enum('a','b')" */
     pier_kind kind;
     pier_column_origin origin;
 } pier_column_info;
@@ -400,8 +405,10 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
 
 /*
  * Widens a column up the lattice. Within the numeric chain this changes the
- * catalog only; widening to text rewrites every row, atomically. Widening
- * to the column's own type is a no-op that returns the current head.
+ * catalog only; widening to text rewrites every row, atomically. A column
+ * of one of the SQL dialect's types widens only to text, keeping its
+ * canonical text. Widening to the column's own type is a no-op that
+ * returns the current head.
  * @return PIER_E_COLUMN_TYPE_CONFLICT if `type` is below the column's type
  *         or off the lattice; PIER_E_UNKNOWN_COLUMN if the board has no such
  *         column;

@@ -27,7 +27,7 @@ pier__board *pier__board_new(const char *id, bool strict, int64_t created_at)
     if (b->id == NULL)
         goto fail;
     for (int i = 0; i < PIER__BASE_COLUMNS; i++) {
-        pier__type t = { base_columns[i].kind };
+        pier__type t = { base_columns[i].kind, NULL };
         if (!pier__board_append(b, base_columns[i].name,
                                 strlen(base_columns[i].name), t,
                                 PIER_ORIGIN_BASE))
@@ -43,8 +43,10 @@ void pier__board_free(pier__board *b)
 {
     if (b == NULL)
         return;
-    for (size_t i = 0; i < b->ncolumns; i++)
+    for (size_t i = 0; i < b->ncolumns; i++) {
         free(b->columns[i].name);
+        pier__type_free(&b->columns[i].type);
+    }
     free(b->columns);
     free(b->id);
     free(b);
@@ -95,10 +97,13 @@ bool pier__board_append(pier__board *b, const char *name, size_t len,
         b->cap = cap;
     }
     char *copy = pier__strndup(name, len);
-    if (copy == NULL)
+    pier__type t;
+    if (copy == NULL || !pier__type_copy(&t, type)) {
+        free(copy);
         return false;
+    }
     b->columns[b->ncolumns++] = (pier__column){
-        .id = 0, .name = copy, .type = type, .origin = origin,
+        .id = 0, .name = copy, .type = t, .origin = origin,
     };
     return true;
 }

@@ -30,7 +30,7 @@ enum { PIER__COL_ID = 0, PIER__COL_UPDATED_AT = 1, PIER__COL_STATE = 2,
 typedef struct pier__column {
     int64_t id;               /* stable; 0 until the store assigns it */
     char *name;               /* the first spelling, kept */
-    pier__type type;
+    pier__type type;          /* owned (its x, if any) */
     pier_column_origin origin;
 } pier__column;
 

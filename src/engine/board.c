@@ -20,20 +20,37 @@ static pier_status check_args(pier_engine *e, const char *board,
     return pier__board_id_check(board, err);
 }
 
-/* Parses a type spelling given for `column` of `board`. */
+/* What UnknownType lists as the board vocabulary. */
+#define VOCABULARY                                                        \
+    "boolean, tinyint, smallint, integer, bigint, hugeint, float, "       \
+    "double, text, timestamp, json, uint8, uint16, uint32, uint64, "      \
+    "decimal or decimal(p,s), varchar(n), enum('a',...), uuid, date, "    \
+    "time, datetime, interval, or an array T[] or T[][] of them (not of "  \
+    "json)"
+
+/* Parses a type spelling given for `column` of `board`; *out owns what
+ * it parsed (pier__type_free). */
 static pier_status parse_type(const char *board, const char *column,
                               const char *spelling, pier__type *out,
                               pier_error *err)
 {
-    if (pier__type_parse(out, spelling))
+    char why[PIER__TYPE_WHY];
+    pier_status rc = pier__type_parse(out, spelling, why);
+    if (rc == PIER_E_OUT_OF_MEMORY)
+        return pier__oom(err);
+    if (rc == PIER_OK)
         return PIER_OK;
     pier__buf q;
     pier__buf_init(&q);
     pier__quote_name(&q, spelling, strlen(spelling));
-    pier__fail(err, PIER_E_UNKNOWN_TYPE,
-               "unknown type '%s' for column '%s': use boolean, tinyint, "
-               "smallint, integer, bigint, hugeint, float, double, text, "
-               "timestamp or json", q.p != NULL ? q.p : "", column);
+    if (why[0] != '\0')
+        pier__fail(err, PIER_E_UNKNOWN_TYPE,
+                   "type '%s' for column '%s' is refused: %s",
+                   q.p != NULL ? q.p : "", column, why);
+    else
+        pier__fail(err, PIER_E_UNKNOWN_TYPE,
+                   "unknown type '%s' for column '%s': use " VOCABULARY,
+                   q.p != NULL ? q.p : "", column);
     pier__buf_free(&q);
     pier__error_board(err, board);
     pier__error_column(err, column);
@@ -105,14 +122,12 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
         return pier__oom(err);
     for (size_t i = 0; rc == PIER_OK && i < opts->ncolumns; i++)
         rc = check_declared(board, opts->columns, i, &types[i], err);
-    if (rc != PIER_OK) {
-        free(types);
-        return rc;
-    }
-
     pier__write w;
-    rc = pier__write_begin(&w, engine, err);
+    if (rc == PIER_OK)
+        rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK) {
+        for (size_t i = 0; i < opts->ncolumns; i++)
+            pier__type_free(&types[i]);
         free(types);
         return rc;
     }
@@ -143,6 +158,8 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
         rc = pier__engine_install(engine, &b, err);
 done:
     pier__board_free(b);
+    for (size_t i = 0; i < opts->ncolumns; i++)
+        pier__type_free(&types[i]);
     free(types);
     return pier__write_end(&w, rc, watermark, err);
 }
@@ -210,15 +227,20 @@ static board_info *describe(const pier__board *b)
     bool ok = cols != NULL && id != NULL;
     for (size_t i = 0; ok && i < b->ncolumns; i++) {
         const pier__column *c = &b->columns[i];
+        const char *type = pier__type_name(c->type);
         cols[i] = (pier_column_info){
             .id = c->id,
             .name = pier__arena_strndup(&info->arena, c->name,
                                         strlen(c->name)),
-            .type = pier__type_name(c->type),
+            /* A dialect type's name is the catalog's: copied, as the
+             * catalog may change while the caller holds this. */
+            .type = c->type.x != NULL
+                ? pier__arena_strndup(&info->arena, type, strlen(type))
+                : type,
             .kind = c->type.kind,
             .origin = c->origin,
         };
-        ok = cols[i].name != NULL;
+        ok = cols[i].name != NULL && cols[i].type != NULL;
     }
     if (!ok) {
         pier__arena_free(&info->arena);
@@ -325,14 +347,15 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
     if (rc != PIER_OK)
         return rc;
     pier_column_def def = { column, type };
-    pier__type t;
+    pier__type t = { PIER_KIND_NULL, NULL };
     rc = check_declared(board, &def, 0, &t, err);
-    if (rc != PIER_OK)
-        return rc;
     pier__write w;
-    rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK)
+    if (rc == PIER_OK)
+        rc = pier__write_begin(&w, engine, err);
+    if (rc != PIER_OK) {
+        pier__type_free(&t);
         return rc;
+    }
     pier__board *b = NULL, *draft = NULL;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
@@ -368,21 +391,28 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
         rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
+    pier__type_free(&t);
     return pier__write_end(&w, rc, watermark, err);
 }
 
 /* Why `from` cannot widen to `to`, for the error message. */
 static const char *widen_refusal(pier__type from, pier__type to)
 {
-    if (from.kind == PIER_KIND_TIMESTAMP)
+    if (from.kind == PIER_KIND_TIMESTAMP && from.x == NULL)
         return "timestamp sits outside the widening lattice";
-    if (to.kind == PIER_KIND_TIMESTAMP)
+    if (to.kind == PIER_KIND_TIMESTAMP && to.x == NULL)
         return "widening cannot target timestamp, which sits outside the "
                "lattice";
     if (from.kind == PIER_KIND_JSON)
         return "json can only widen to text";
     if (to.kind == PIER_KIND_JSON)
         return "widening cannot target json";
+    if (from.x != NULL)
+        return "the SQL dialect's types sit outside the widening lattice "
+               "and widen only to text";
+    if (to.x != NULL)
+        return "nothing widens into the SQL dialect's types, which sit "
+               "outside the widening lattice";
     return "that would narrow it; columns only widen, along boolean < "
            "tinyint < smallint < integer < bigint < hugeint < float < "
            "double < text";
@@ -407,8 +437,10 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
         return rc;
     pier__write w;
     rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK)
+    if (rc != PIER_OK) {
+        pier__type_free(&to);
         return rc;
+    }
     pier__board *b = NULL, *draft = NULL;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
@@ -421,7 +453,7 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
         rc = pier__fail(err, PIER_E_RESERVED_COLUMN_NAME,
                         "'%s' is a base column; its type is fixed",
                         b->columns[at].name);
-    } else if (b->columns[at].type.kind == to.kind) {
+    } else if (pier__type_eq(b->columns[at].type, to)) {
         rc = engine->lake->ops->head(engine->lake, &w.watermark, err);
         goto done;                         /* already that type: no-op */
     } else if (!pier__type_can_widen(b->columns[at].type, to)) {
@@ -443,8 +475,12 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
         rc = pier__oom(err);
         goto done;
     }
-    pier__type from = draft->columns[at].type;
-    draft->columns[at].type = to;
+    /* The committed board's type: it lives until the draft replaces it,
+     * after the last use of `from` here. */
+    pier__type from = b->columns[at].type;
+    pier__type_free(&draft->columns[at].type);
+    draft->columns[at].type = to;             /* the draft owns it now */
+    to = (pier__type){ PIER_KIND_NULL, NULL };
     rc = engine->lake->ops->column_widen(engine->lake, draft, (size_t)at,
                                          from, err);
     if (rc == PIER_OK)
@@ -453,5 +489,6 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
         rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
+    pier__type_free(&to);
     return pier__write_end(&w, rc, watermark, err);
 }

@@ -34,8 +34,11 @@ void pier__change_column_json(pier__buf *b, const pier__column *c)
 {
     pier__buf_printf(b, "{\"id\":%lld,\"name\":", (long long)c->id);
     pier__buf_json_string(b, c->name, strlen(c->name));
-    pier__buf_printf(b, ",\"type\":\"%s\",\"origin\":\"%s\"}",
-                     pier__type_name(c->type), origin_names[c->origin]);
+    /* A type's name may hold quotes and any text (an enum's labels). */
+    const char *type = pier__type_name(c->type);
+    pier__buf_puts(b, ",\"type\":");
+    pier__buf_json_string(b, type, strlen(type));
+    pier__buf_printf(b, ",\"origin\":\"%s\"}", origin_names[c->origin]);
 }
 
 static pier_status append(pier__write *w, const char *board,
@@ -101,7 +104,10 @@ pier_status pier__change_column_widened(pier__write *w, const pier__board *b,
     pier__buf_init(&p);
     pier__buf_puts(&p, "{\"op\":\"widen_column\",\"column\":");
     pier__change_column_json(&p, &b->columns[col]);
-    pier__buf_printf(&p, ",\"from\":\"%s\"}", pier__type_name(from));
+    const char *type = pier__type_name(from);
+    pier__buf_puts(&p, ",\"from\":");
+    pier__buf_json_string(&p, type, strlen(type));
+    pier__buf_putc(&p, '}');
     return append(w, b->id, "schema", &p, err);
 }
 

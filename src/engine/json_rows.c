@@ -18,6 +18,10 @@
  *   is relative to the start of the whole input, BOM included.
  * - Names and strings are decoded straight into the batch's arena (never
  *   longer than their JSON text), so the fields are pushed as "owned".
+ * - A number's text and a nested document's text as written are kept in
+ *   its value (pier__value's s and u.doc) pointing into the input: every
+ *   caller releases the batch before its input may go (the write calls
+ *   read, write and release within one call).
  * - A patch's row starts with its "id" field, whatever the order of the
  *   element's members; the patch's own members follow it, all of them.
  * - On failure the batch may hold the rows read so far; the caller releases
@@ -325,6 +329,10 @@ static pier_status read_number(reader *r, pier__value *v)
             p++;
     }
     r->i = p;
+    /* The number as written, for the columns that take it by its digits
+     * (a decimal's): the input outlives the batch (see the top). */
+    v->s = s + start;
+    v->n = p - start;
     if (integral && ndigits <= INT64_SAFE_DIGITS) {
         uint64_t m = 0;
         for (size_t k = start + (neg ? 1 : 0); k < p; k++)
@@ -442,6 +450,8 @@ static pier_status read_nested(reader *r, pier__value *v)
     v->kind = PIER_KIND_JSON;
     v->s = copy;
     v->n = b->len;
+    v->u.doc.p = s + start;             /* as written, for array columns */
+    v->u.doc.n = end - start;
     r->i = end;
     return PIER_OK;
 }

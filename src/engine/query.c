@@ -75,7 +75,8 @@ struct pier_cursor {
                                   computed texts */
     size_t ncolumns;
     size_t cap;                /* columns its arrays have room for */
-    pier__type *types;         /* per column; kind NULL (no column's type):
+    pier__type *types;         /* per column, `cap` of them, each owning
+                                  its x; kind NULL (no column's type):
                                   computed */
     const pier__cell *first;   /* the first row, stepped to by pier_query;
                                   NULL once handed out or if none */
@@ -425,10 +426,18 @@ typedef struct query_args {
     pier__query_shape shape;   /* out: and what it prepared */
 } query_args;
 
+/* Releases the types of the cursor's last compile. */
+static void types_release(pier_cursor *c)
+{
+    for (size_t i = 0; c->types != NULL && i < c->cap; i++)
+        pier__type_free(&c->types[i]);
+}
+
 static void cursor_free(pier_cursor *c)
 {
     if (c == NULL)
         return;
+    types_release(c);
     pier__arena_free(&c->row.arena);
     free(c->scanned.key);
     free(c->scanned.holes);
@@ -581,11 +590,19 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
      * reader_close, and the cursor holds the reader until it closes. The
      * types are copied: the catalog may change while the cursor is open. */
     c->row.names = (const char **)(void *)shape->names;
+    types_release(c);
+    bool ok = true;
     for (size_t i = 0; i < shape->ncolumns; i++) {
         const pier__query_origin *o = &shape->origins[i];
-        c->types[i] = o->board < 0
-            ? (pier__type){ PIER_KIND_NULL }
-            : boards[o->board]->columns[o->column].type;
+        c->types[i] = (pier__type){ PIER_KIND_NULL, NULL };
+        if (o->board >= 0 && ok)
+            ok = pier__type_copy(&c->types[i],
+                                 boards[o->board]->columns[o->column].type);
+    }
+    if (!ok) {
+        a->made_of_spare = false;
+        cursor_release(c);
+        return pier__oom(err);
     }
     *out = c;
     return PIER_OK;
@@ -921,7 +938,7 @@ PIER_API const char *pier_cursor_column_type(const pier_cursor *cursor,
     if (cursor == NULL || i >= cursor->ncolumns ||
         cursor->types[i].kind == PIER_KIND_NULL)
         return NULL;
-    /* A type's name is static: nothing to keep per cursor. */
+    /* Static, or the cursor's own copy of a dialect type's name. */
     return pier__type_name(cursor->types[i]);
 }
 

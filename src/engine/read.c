@@ -37,7 +37,7 @@ pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
     if (type != NULL)
         return borrow ? pier__cell_view(out, cell, *type, a)
                       : pier__cell_decode(out, cell, *type, a);
-    pier__type as = { PIER_KIND_TEXT };
+    pier__type as = { PIER_KIND_TEXT, NULL };
     switch (cell->st) {
     case PIER__ST_INT:
         as.kind = PIER_KIND_BIGINT;

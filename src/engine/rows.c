@@ -180,6 +180,13 @@ pier_status pier__rows_push(pier_rows *rows, const char *name,
             return pier__oom(err);
         copy.s = s;
     }
+    if (v->kind == PIER_KIND_JSON && v->u.doc.p != NULL) {
+        char *doc = pier__arena_strndup(&rows->arena, v->u.doc.p,
+                                        v->u.doc.n);
+        if (doc == NULL)
+            return pier__oom(err);
+        copy.u.doc.p = doc;
+    }
     return pier__rows_push_owned(rows, n, name_len, &copy, err);
 }
 
@@ -335,8 +342,11 @@ PIER_API pier_status pier_rows_set_json(pier_rows *rows, const char *column,
     if (rc == PIER_OK && canon.oom)
         rc = pier__oom(err);
     if (rc == PIER_OK) {
+        /* The text as given too: an array column takes its numbers by
+         * their digits, which the canonical form rounds to doubles. */
         pier__value v = { .kind = PIER_KIND_JSON, .s = canon.p,
-                          .n = canon.len };
+                          .n = canon.len,
+                          .u.doc = { json, strlen(json) } };
         rc = set_value(rows, column, &v, err);
     } else if (rc == PIER_E_INVALID_JSON) {
         pier__error_column(err, column);

@@ -43,7 +43,8 @@ void pier__rows_release(pier_rows *rows);
 /* Starts a row; then adds fields to it. */
 pier_status pier__rows_begin(pier_rows *rows, pier_error *err);
 /* Appends a field to the latest row, copying the name (and the value's
- * string, if any) into the batch's arena. */
+ * string and a document's text as written, if any) into the batch's
+ * arena. */
 pier_status pier__rows_push(pier_rows *rows, const char *name,
                             size_t name_len, const pier__value *v,
                             pier_error *err);
@@ -65,7 +66,9 @@ static inline size_t pier__rows_row_end(const pier_rows *rows, size_t r)
  * checked), true/false to BOOLEAN, null to NULL, integers to BIGINT (or
  * HUGEINT beyond 64 bits, DOUBLE beyond 128), other numbers to DOUBLE,
  * objects and arrays to JSON in canonical form (pier__json_canonical).
- * Records each row's byte size.
+ * Numbers keep their text and documents their text as written, pointing
+ * into `json`, which must outlive the batch. Records each row's byte
+ * size.
  * @return PIER_E_INVALID_JSON with err->offset at the fault, and a message
  *         that says what was expected there;
  *         PIER_E_LIMIT_EXCEEDED for a row over PIER_MAX_ROW_BYTES, text over

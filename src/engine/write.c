@@ -134,10 +134,11 @@ static pier_status conflict(const write_ctx *c, size_t row,
 /* Whether an integer value missed an integer column only by its range. */
 static bool out_of_range(const pier__value *v, pier__type col)
 {
+    static const pier__type lo = { PIER_KIND_TINYINT, NULL },
+                            hi = { PIER_KIND_HUGEINT, NULL };
     int rank = pier__type_rank(col);
     return (v->kind == PIER_KIND_BIGINT || v->kind == PIER_KIND_HUGEINT) &&
-           rank >= pier__type_rank((pier__type){ PIER_KIND_TINYINT }) &&
-           rank <= pier__type_rank((pier__type){ PIER_KIND_HUGEINT });
+           rank >= pier__type_rank(lo) && rank <= pier__type_rank(hi);
 }
 
 static bool grow_seen(write_ctx *c, size_t need)
@@ -198,7 +199,7 @@ static pier_status pend_column(write_ctx *c, const pier__field *f,
     }
     c->pend[c->npend] = (pending){
         .name = f->name, .len = f->name_len,
-        .type = { PIER_KIND_NULL }, .col = -1,
+        .type = { PIER_KIND_NULL, NULL }, .col = -1,
     };
     *out = c->npend++;
     return PIER_OK;
@@ -336,8 +337,8 @@ static pier_status check_id(const write_ctx *c, size_t r,
         return PIER_E_MISSING_ID;
     }
     if (id->kind != PIER_KIND_TEXT)
-        return conflict(c, r, "id", (pier__type){ PIER_KIND_TEXT }, id,
-                        "; an id is a string", err);
+        return conflict(c, r, "id", (pier__type){ PIER_KIND_TEXT, NULL },
+                        id, "; an id is a string", err);
     return PIER_OK;
 }
 
@@ -347,7 +348,8 @@ static pier_status check_state(const write_ctx *c, size_t r,
 {
     if (state != NULL && state->kind != PIER_KIND_TEXT &&
         state->kind != PIER_KIND_NULL)
-        return conflict(c, r, "state", (pier__type){ PIER_KIND_TEXT }, state,
+        return conflict(c, r, "state",
+                        (pier__type){ PIER_KIND_TEXT, NULL }, state,
                         "; state is a string or null", err);
     return PIER_OK;
 }
@@ -471,15 +473,20 @@ static pier_status encode_field(const write_ctx *c, const pier__board *b,
 {
     const pier__column *cd = &b->columns[c->field_col[i]];
     const pier__value *v = &c->rows->fields[i].value;
-    switch (pier__value_encode(cell, v, cd->type, scratch)) {
+    const char *why = NULL;
+    switch (pier__value_encode(cell, v, cd->type, scratch, &why)) {
     case PIER__FIT_OK:
         return PIER_OK;
     case PIER__FIT_OOM:
         return pier__oom(err);
-    default:
-        return conflict(c, r, cd->name, cd->type, v,
-                        out_of_range(v, cd->type) ? ", out of its range" : "",
-                        err);
+    default: {
+        char because[160] = "";
+        if (why != NULL)
+            snprintf(because, sizeof because, ": %s", why);
+        else if (out_of_range(v, cd->type))
+            snprintf(because, sizeof because, ", out of its range");
+        return conflict(c, r, cd->name, cd->type, v, because, err);
+    }
     }
 }
 

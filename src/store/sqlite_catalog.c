@@ -102,10 +102,15 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
             const char *name = (const char *)sqlite3_column_text(cols, 1);
             const char *type = (const char *)sqlite3_column_text(cols, 2);
             const char *origin = (const char *)sqlite3_column_text(cols, 3);
-            pier__type t;
+            pier__type t = { PIER_KIND_NULL, NULL };
             pier_column_origin o;
-            if (name == NULL || type == NULL || origin == NULL ||
-                !pier__type_parse(&t, type) || !origin_parse(origin, &o)) {
+            char why[PIER__TYPE_WHY];
+            pier_status parsed = type != NULL
+                ? pier__type_parse(&t, type, why) : PIER_E_UNKNOWN_TYPE;
+            if (parsed == PIER_E_OUT_OF_MEMORY) {
+                rc = pier__oom(err);
+            } else if (name == NULL || origin == NULL || parsed != PIER_OK ||
+                       !origin_parse(origin, &o)) {
                 rc = corrupt(err, id, "a column has an unknown type or "
                              "origin");
             } else if (n < PIER__BASE_COLUMNS) {
@@ -118,6 +123,7 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
             } else {
                 b->columns[n].id = sqlite3_column_int64(cols, 0);
             }
+            pier__type_free(&t);
             n++;
         }
         sqlite3_reset(cols);
@@ -321,7 +327,14 @@ pier_status pier__sqlite_column_widen(pier__lake *lake, const pier__board *b,
     pier__sql_ident(&sql, c->name);
     pier__buf_printf(&sql, " = _pier_to_text(");
     pier__sql_ident(&sql, c->name);
-    pier__buf_printf(&sql, ", '%s') WHERE ", pier__type_name(from));
+    /* A type's name may hold quotes (an enum's labels): doubled. */
+    pier__buf_puts(&sql, ", '");
+    for (const char *p = pier__type_name(from); *p != '\0'; p++) {
+        if (*p == '\'')
+            pier__buf_putc(&sql, '\'');
+        pier__buf_putc(&sql, *p);
+    }
+    pier__buf_puts(&sql, "') WHERE ");
     pier__sql_ident(&sql, c->name);
     pier__buf_puts(&sql, " IS NOT NULL");
     rc = exec_buf(l, &sql, err);
@@ -329,21 +342,56 @@ pier_status pier__sqlite_column_widen(pier__lake *lake, const pier__board *b,
     return rc;
 }
 
+static void type_release(void *p)
+{
+    pier__type *t = p;
+    pier__type_free(t);
+    free(t);
+}
+
+/* The parsed type of the call's constant type argument, kept with the
+ * statement's run (auxdata): one parse per widening, not per row. NULL,
+ * with the call's error set, when there is none. */
+static const pier__type *to_text_type(sqlite3_context *ctx,
+                                      sqlite3_value *name)
+{
+    pier__type *t = sqlite3_get_auxdata(ctx, 1);
+    if (t != NULL)
+        return t;
+    const char *tname = (const char *)sqlite3_value_text(name);
+    char why[PIER__TYPE_WHY];
+    t = malloc(sizeof *t);
+    pier_status rc = t == NULL ? PIER_E_OUT_OF_MEMORY
+                     : tname == NULL ? PIER_E_UNKNOWN_TYPE
+                                     : pier__type_parse(t, tname, why);
+    if (rc == PIER_OK) {
+        sqlite3_set_auxdata(ctx, 1, t, type_release);
+        /* SQLite may release it at once (out of memory): ask again. */
+        t = sqlite3_get_auxdata(ctx, 1);
+        if (t == NULL)
+            sqlite3_result_error_nomem(ctx);
+        return t;
+    }
+    free(t);
+    if (rc == PIER_E_OUT_OF_MEMORY)
+        sqlite3_result_error_nomem(ctx);
+    else
+        sqlite3_result_error(ctx, "_pier_to_text: unknown type", -1);
+    return NULL;
+}
+
 /* _pier_to_text(value, from_type): a stored value re-rendered as text. */
 static void to_text_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    pier__type from;
-    const char *tname = (const char *)sqlite3_value_text(argv[1]);
-    if (tname == NULL || !pier__type_parse(&from, tname)) {
-        sqlite3_result_error(ctx, "_pier_to_text: unknown type", -1);
+    const pier__type *from = to_text_type(ctx, argv[1]);
+    if (from == NULL)
         return;
-    }
     pier__cell in, out;
     pier__sqlite_cell(&in, argv[0]);
     pier__arena a;
     pier__arena_init(&a);
-    switch (pier__cell_to_text(&out, &in, from, &a)) {
+    switch (pier__cell_to_text(&out, &in, *from, &a)) {
     case PIER__FIT_OK:
         if (out.st == PIER__ST_NULL)
             sqlite3_result_null(ctx);

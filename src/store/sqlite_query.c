@@ -24,6 +24,10 @@
  * it flattens a subquery, so indexes (the id key) work the same, and the
  * result's column metadata still names the physical table and column.
  * The schema prefix makes the name immune to a CTE of the same name.
+ * A column whose stored order is not its type's (a decimal, a hugeint...)
+ * is shown through an expression with a collation (view_column); the
+ * origin SQLite then no longer reports is read from a second compile
+ * against a meta view of the plain columns (compute_origins).
  *
  * Invariants:
  * - A view record (views[]) means the view exists on the reader with that
@@ -65,6 +69,7 @@
 
 #define BOARD_TABLE_PREFIX "_pier_b_"
 #define VIEW_PREFIX "_pier_v_"
+#define META_PREFIX "_pier_m_"
 #define PREFIX_LEN 8
 
 typedef struct view_rec {
@@ -72,7 +77,7 @@ typedef struct view_rec {
     int64_t version;         /* the catalog version it was checked at */
     char *def;               /* the SELECT the view was created with */
     uint64_t used;           /* LRU tick */
-} view_rec;
+} view_rec;                  /* a shaped view's meta view goes with it */
 
 typedef struct stmt_rec {
     char *key;               /* the template, NUL, the boards "a,b,": the
@@ -150,32 +155,36 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
 
 /*
  * Functions a query may call: SQLite's built-ins without side effects
- * (scalar, aggregate, window, date and time, math, JSON). Anything else is
- * refused: load_extension, the connection's own state (changes(),
- * last_insert_rowid()), sqlite_*() (sqlite_log writes to the error log),
- * and whatever an application or a later SQLite might add. Sorted for
- * bsearch.
+ * (scalar, aggregate, window, date and time, math, JSON), the SQL
+ * dialect's exact decimal functions (sum and avg are its overloads too),
+ * and _pier_hugeint_text, which the views call (a template cannot name
+ * it: names starting with _pier_ are refused before SQLite sees them).
+ * Anything else is refused: load_extension, the connection's own state
+ * (changes(), last_insert_rowid()), sqlite_*() (sqlite_log writes to the
+ * error log), and whatever an application or a later SQLite might add.
+ * Sorted for bsearch.
  */
 static const char *const allowed_functions[] = {
-    "->", "->>", "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2",
-    "atanh", "avg", "ceil", "ceiling", "char", "coalesce", "concat",
-    "concat_ws", "cos", "cosh", "count", "cume_dist", "current_date",
-    "current_time", "current_timestamp", "date", "datetime", "degrees",
-    "dense_rank", "exp", "first_value", "floor", "format", "glob",
-    "group_concat", "hex", "if", "ifnull", "iif", "instr", "json",
-    "json_array", "json_array_length", "json_error_position",
-    "json_extract", "json_group_array", "json_group_object", "json_insert",
-    "json_object", "json_patch", "json_pretty", "json_quote", "json_remove",
-    "json_replace", "json_set", "json_type", "json_valid", "julianday",
-    "lag", "last_value", "lead", "length", "like", "likelihood", "likely",
-    "ln", "log", "log10", "log2", "lower", "ltrim", "max", "min", "mod",
-    "nth_value", "ntile", "nullif", "octet_length", "percent_rank", "pi",
-    "pow", "power", "printf", "quote", "radians", "random", "randomblob",
-    "rank", "replace", "round", "row_number", "rtrim", "sign", "sin",
-    "sinh", "soundex", "sqrt", "strftime", "string_agg", "substr",
-    "substring", "sum", "tan", "tanh", "time", "timediff", "total", "trim",
-    "trunc", "typeof", "unhex", "unicode", "unixepoch", "unlikely", "upper",
-    "zeroblob",
+    "->", "->>", "_pier_hugeint_text", "abs", "acos", "acosh", "asin",
+    "asinh", "atan", "atan2", "atanh", "avg", "ceil", "ceiling", "char",
+    "coalesce", "concat", "concat_ws", "cos", "cosh", "count", "cume_dist",
+    "current_date", "current_time", "current_timestamp", "date",
+    "datetime", "decimal", "decimal_add", "decimal_div", "decimal_mul",
+    "decimal_sub", "degrees", "dense_rank", "exp", "first_value", "floor",
+    "format", "glob", "group_concat", "hex", "if", "ifnull", "iif",
+    "instr", "json", "json_array", "json_array_length",
+    "json_error_position", "json_extract", "json_group_array",
+    "json_group_object", "json_insert", "json_object", "json_patch",
+    "json_pretty", "json_quote", "json_remove", "json_replace", "json_set",
+    "json_type", "json_valid", "julianday", "lag", "last_value", "lead",
+    "length", "like", "likelihood", "likely", "ln", "log", "log10", "log2",
+    "lower", "ltrim", "max", "min", "mod", "nth_value", "ntile", "nullif",
+    "octet_length", "percent_rank", "pi", "pow", "power", "printf",
+    "quote", "radians", "random", "randomblob", "rank", "replace", "round",
+    "row_number", "rtrim", "sign", "sin", "sinh", "soundex", "sqrt",
+    "strftime", "string_agg", "substr", "substring", "sum", "tan", "tanh",
+    "time", "timediff", "total", "trim", "trunc", "typeof", "unhex",
+    "unicode", "unixepoch", "unlikely", "upper", "zeroblob",
 };
 
 static int cmp_name(const void *key, const void *elem)
@@ -425,6 +434,15 @@ static pier_status reader_new(pier__sqlite_lake *l, uint64_t number,
                          "cannot configure a reader");
         goto done;
     }
+    /* The dialect's collations (the views order by them), its decimal
+     * functions and sum/avg overloads, as the writer has them. */
+    int drc = pier__sqlite_register_dialect(r->db, NULL);
+    if (drc != SQLITE_OK) {
+        rc = drc == SQLITE_NOMEM ? pier__oom(err)
+                                 : reader_fail(r, err, PIER_E_READ_FAILED,
+                                               "cannot configure a reader");
+        goto done;
+    }
     sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
     r->max_bound = (size_t)sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1);
     /* temp_store stays at SQLite's default: the views are tiny, and a
@@ -629,8 +647,9 @@ static pier_status view_slot(pier__reader *r, view_rec **out,
     assert(victim != NULL);
     pier__buf sql;
     pier__buf_init(&sql);
-    pier__buf_printf(&sql, "DROP VIEW IF EXISTS temp.\"" VIEW_PREFIX "%s\"",
-                     victim->board);
+    pier__buf_printf(&sql, "DROP VIEW IF EXISTS temp.\"" VIEW_PREFIX "%s\";"
+                     " DROP VIEW IF EXISTS temp.\"" META_PREFIX "%s\"",
+                     victim->board, victim->board);
     pier_status rc = sql.oom ? pier__oom(err) : view_exec(r, sql.p, err);
     pier__buf_free(&sql);
     forget_statements(r);
@@ -640,8 +659,71 @@ static pier_status view_slot(pier__reader *r, view_rec **out,
     return rc;
 }
 
-/* Makes the reader's view of board `b` select exactly its current
- * columns. */
+/*
+ * A column as its view shows it: as stored, or, where SQLite's own order
+ * of the stored values is not the type's, through the expression that
+ * makes SQLite compare them by value:
+ *   decimal, uint64   CAST(c AS TEXT) COLLATE pier_numeric: by value,
+ *                     and with TEXT affinity, so that `price = 12.5` and
+ *                     `n > 10` compare a number with the text as numbers
+ *   hugeint           CAST(_pier_hugeint_text(c) AS TEXT) COLLATE
+ *                     pier_numeric: its cells are INTEGER up to 64 bits
+ *                     and 16-byte BLOBs beyond, which SQLite orders by
+ *                     storage class first (every BLOB after every
+ *                     INTEGER); as digits they order by value
+ *   uuid, time, datetime, interval
+ *                     c COLLATE pier_uuid (pier_time...)
+ * The collation of a view's column is the outer query's for `=`, `<`,
+ * ORDER BY, MIN/MAX, GROUP BY and DISTINCT (SQLite keeps it when it
+ * flattens the view; test_board_types proves each). Returns whether the column
+ * is shaped so: such a column has no origin in SQLite's column metadata,
+ * which is then read from the board's meta view (compute_origins).
+ */
+static bool view_column(pier__buf *def, const pier__column *c)
+{
+    const pier__coltype *t = pier__type_sql(c->type);
+    const char *coll = t != NULL ? pier__coltype_collation(t) : NULL;
+    bool huge = t == NULL && c->type.kind == PIER_KIND_HUGEINT;
+    if (coll == NULL && !huge) {
+        pier__sql_ident(def, c->name);
+        return false;
+    }
+    if (huge)
+        coll = "pier_numeric";
+    bool numeric = strcmp(coll, "pier_numeric") == 0;
+    if (numeric)
+        pier__buf_puts(def, "CAST(");
+    if (huge)
+        pier__buf_puts(def, "_pier_hugeint_text(");
+    pier__sql_ident(def, c->name);
+    if (huge)
+        pier__buf_putc(def, ')');
+    if (numeric)
+        pier__buf_puts(def, " AS TEXT)");
+    pier__buf_printf(def, " COLLATE %s AS ", coll);
+    pier__sql_ident(def, c->name);
+    return true;
+}
+
+/* Whether board `b`'s view shapes a column (and has a meta view). */
+static bool board_shaped(const pier__board *b)
+{
+    for (size_t c = PIER__BASE_COLUMNS; c < b->ncolumns; c++) {
+        const pier__coltype *t = pier__type_sql(b->columns[c].type);
+        if (t != NULL ? pier__coltype_collation(t) != NULL
+                      : b->columns[c].type.kind == PIER_KIND_HUGEINT)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Makes the reader's view of board `b` select exactly its current
+ * columns, shaped (view_column); a board with shaped columns also gets a
+ * meta view, temp."_pier_m_<board>", selecting them as stored, which no
+ * query runs: compiling a query against it tells where each result
+ * column comes from.
+ */
 static pier_status ensure_view(pier__reader *r, const pier__board *b,
                                int64_t version, pier_error *err)
 {
@@ -656,10 +738,11 @@ static pier_status ensure_view(pier__reader *r, const pier__board *b,
     pier__buf def;
     pier__buf_init(&def);
     pier__buf_puts(&def, "SELECT ");
+    bool shaped = false;
     for (size_t c = 0; c < b->ncolumns; c++) {
         if (c > 0)
             pier__buf_puts(&def, ", ");
-        pier__sql_ident(&def, b->columns[c].name);
+        shaped |= view_column(&def, &b->columns[c]);
     }
     pier__buf_puts(&def, " FROM main.");
     pier__sql_board_table(&def, b->id);
@@ -681,8 +764,20 @@ static pier_status ensure_view(pier__reader *r, const pier__board *b,
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_printf(&sql, "DROP VIEW IF EXISTS temp.\"" VIEW_PREFIX "%s\";"
+                     " DROP VIEW IF EXISTS temp.\"" META_PREFIX "%s\";"
                      " CREATE TEMP VIEW \"" VIEW_PREFIX "%s\" AS %s", b->id,
-                     b->id, def.p);
+                     b->id, b->id, def.p);
+    if (shaped) {
+        pier__buf_printf(&sql, "; CREATE TEMP VIEW \"" META_PREFIX "%s\" AS "
+                         "SELECT ", b->id);
+        for (size_t c = 0; c < b->ncolumns; c++) {
+            if (c > 0)
+                pier__buf_puts(&sql, ", ");
+            pier__sql_ident(&sql, b->columns[c].name);
+        }
+        pier__buf_puts(&sql, " FROM main.");
+        pier__sql_board_table(&sql, b->id);
+    }
     if (rc == PIER_OK)
         rc = sql.oom ? pier__oom(err) : view_exec(r, sql.p, err);
     pier__buf_free(&sql);
@@ -747,9 +842,11 @@ static char *key_make(const pier__query_text *q, size_t len)
     return key;
 }
 
-/* Writes the expanded SQL into r->sql. */
+/* Writes the expanded SQL into r->sql, each placeholder naming its
+ * board's view, or for `meta` the meta view of a board that has one
+ * (their prefixes are both PREFIX_LEN long). */
 static pier_status expand(pier__reader *r, const pier__query_text *q,
-                          size_t *sql_len, pier_error *err)
+                          bool meta, size_t *sql_len, pier_error *err)
 {
     if (q->nholes > r->hole_cap) {
         size_t *p = realloc(r->hole_at, q->nholes * sizeof *p);
@@ -767,8 +864,11 @@ static pier_status expand(pier__reader *r, const pier__query_text *q,
         r->hole_at[i] = b->len;
         /* Spaces keep the name a token of its own, whatever touches the
          * placeholder. */
-        pier__buf_puts(b, " temp.\"" VIEW_PREFIX);
-        pier__buf_puts(b, q->boards[h->board]->id);
+        const pier__board *board = q->boards[h->board];
+        pier__buf_puts(b, " temp.\"");
+        pier__buf_puts(b, meta && board_shaped(board) ? META_PREFIX
+                                                      : VIEW_PREFIX);
+        pier__buf_puts(b, board->id);
         pier__buf_puts(b, "\" ");
         at = h->offset + h->len;
     }
@@ -819,17 +919,18 @@ static const char *skip_blank(const char *p, const char *end)
     return p;
 }
 
-static void compute_origins(const pier__reader *r, stmt_rec *s,
-                            const pier__query_text *q)
+/* The origins of s's columns as `st`'s column metadata gives them. */
+static void origins_from(const pier__reader *r, sqlite3_stmt *st,
+                         stmt_rec *s, const pier__query_text *q)
 {
     for (size_t i = 0; i < s->ncolumns; i++) {
         pier__query_origin o = { -1, -1 };
         const char *table = r->colmeta
-            ? sqlite3_column_table_name(s->stmt, (int)i) : NULL;
+            ? sqlite3_column_table_name(st, (int)i) : NULL;
         const char *column = r->colmeta
-            ? sqlite3_column_origin_name(s->stmt, (int)i) : NULL;
+            ? sqlite3_column_origin_name(st, (int)i) : NULL;
         const char *db = r->colmeta
-            ? sqlite3_column_database_name(s->stmt, (int)i) : NULL;
+            ? sqlite3_column_database_name(st, (int)i) : NULL;
         if (table != NULL && column != NULL && db != NULL &&
             strcmp(db, "main") == 0 &&
             strncmp(table, BOARD_TABLE_PREFIX, PREFIX_LEN) == 0) {
@@ -847,7 +948,49 @@ static void compute_origins(const pier__reader *r, stmt_rec *s,
         }
         s->origins[i] = o;
     }
+}
+
+/*
+ * Where each of s's columns comes from. SQLite's column metadata names a
+ * table's column only for a result read straight from one: a shaped
+ * view's column is an expression (view_column), which has none. So a
+ * query that reads a board with shaped columns is compiled once more,
+ * against the meta views, which select the same columns as stored: the
+ * same statement over the same columns, so its result columns are the
+ * same, and their metadata says where each comes from. That statement is
+ * never run (nor authorized: prepared under AUTH_INTERNAL, and finalized
+ * at once); should it not compile, every column reads as computed.
+ */
+static pier_status compute_origins(pier__reader *r, stmt_rec *s,
+                                   const pier__query_text *q,
+                                   pier_error *err)
+{
     s->origins_version = q->catalog_version;
+    bool shaped = false;
+    for (size_t i = 0; i < q->nholes && !shaped; i++)
+        shaped = board_shaped(q->boards[q->holes[i].board]);
+    if (!shaped || !r->colmeta) {
+        origins_from(r, s->stmt, s, q);
+        return PIER_OK;
+    }
+    for (size_t i = 0; i < s->ncolumns; i++)
+        s->origins[i] = (pier__query_origin){ -1, -1 };
+    size_t len = 0;
+    pier_status rc = expand(r, q, true, &len, err);
+    if (rc != PIER_OK)
+        return rc;
+    int mode = r->auth_mode;
+    r->auth_mode = AUTH_INTERNAL;
+    sqlite3_stmt *st = NULL;
+    int prc = sqlite3_prepare_v2(r->db, r->sql.p, (int)len, &st, NULL);
+    r->auth_mode = mode;
+    if ((prc & 0xff) == SQLITE_NOMEM)
+        return pier__oom(err);
+    if (prc == SQLITE_OK && st != NULL &&
+        (size_t)sqlite3_column_count(st) == s->ncolumns)
+        origins_from(r, st, s, q);
+    sqlite3_finalize(st);
+    return PIER_OK;
 }
 
 /* Describes a freshly prepared statement. */
@@ -1010,12 +1153,15 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
     stmt_rec *s = NULL;
     if (i < r->nstmts) {
         s = r->stmts[i];
-        if (s->origins_version != q->catalog_version)
-            compute_origins(r, s, q);
+        if (s->origins_version != q->catalog_version &&
+            (rc = compute_origins(r, s, q, err)) != PIER_OK) {
+            r->auth_mode = AUTH_INTERNAL;
+            return rc;
+        }
     } else {
         size_t sql_len = 0;
         sqlite3_stmt *st = NULL;
-        rc = expand(r, q, &sql_len, err);
+        rc = expand(r, q, false, &sql_len, err);
         if (rc == PIER_OK)
             rc = stmt_prepare(r, q, sql_len, &st, err);
         if (rc != PIER_OK) {
@@ -1035,12 +1181,13 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
         s->key_len = key_len;
         if (rc == PIER_OK)
             rc = stmt_describe(s, err);
+        if (rc == PIER_OK)
+            rc = compute_origins(r, s, q, err);
         if (rc != PIER_OK) {
             stmt_free(s);
             r->auth_mode = AUTH_INTERNAL;
             return rc;
         }
-        compute_origins(r, s, q);
         if (r->nstmts == READER_STMTS)
             stmt_free(r->stmts[--r->nstmts]);
         i = r->nstmts++;

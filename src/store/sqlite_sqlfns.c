@@ -13,6 +13,8 @@
  *   sum(x), avg(x): the built-ins, made exact over decimal texts.
  *   decimal_add/sub/mul(a, b), decimal_div(a, b, scale [, mode]),
  *   decimal(a): exact arithmetic on decimal values, as canonical text.
+ *   _pier_hugeint_text(x): a board's hugeint cell as its digits, which
+ *       pier_numeric orders (the query views call it).
  *
  * Everything is deterministic and innocuous (the lake runs with
  * trusted_schema off, and the schema's CHECKs call _pier_fit).
@@ -542,6 +544,26 @@ static void avg_final(sqlite3_context *ctx)
     avg_result(ctx, sqlite3_aggregate_context(ctx, 0));
 }
 
+/* ---- hugeint cells ---- */
+
+/* _pier_hugeint_text(x): an INTEGER, or the 16-byte BLOB of a hugeint
+ * beyond 64 bits, as its digits; anything else (NULL) as it is. */
+static void hugeint_text_fn(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv)
+{
+    (void)argc;
+    pier__cell c;
+    pier__sqlite_cell(&c, argv[0]);
+    pier__i128 h;
+    if (!pier__hugeint_cell(&c, &h)) {
+        sqlite3_result_value(ctx, argv[0]);
+        return;
+    }
+    char digits[PIER__I128_BUF];
+    size_t n = pier__i128_format(h, digits);
+    sqlite3_result_text(ctx, digits, (int)n, SQLITE_TRANSIENT);
+}
+
 /* ---- registration ---- */
 
 static const struct {
@@ -561,6 +583,7 @@ static const struct {
     { "decimal", 1, decimal_fn },     { "decimal_add", 2, add_fn },
     { "decimal_sub", 2, sub_fn },     { "decimal_mul", 2, mul_fn },
     { "decimal_div", 3, div_fn },     { "decimal_div", 4, div_fn },
+    { "_pier_hugeint_text", 1, hugeint_text_fn },
 };
 
 int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)

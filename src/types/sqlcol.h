@@ -34,6 +34,28 @@ typedef struct pier__coltype {
                             else NULL */
 } pier__coltype;
 
+/*
+ * A board column's dialect type (types.h's pier__type.x; made by
+ * pier__type_parse): the parsed type, whose labels and canonical board
+ * spelling live in `text`, one allocation. A board stores its values in
+ * ANY columns, encoded by the engine: what a declared table's storage
+ * type would hold (INTEGER for the uint types up to 32 bits), or else the
+ * value's canonical text (pier__coltype_decode), so that equal values are
+ * equal bytes.
+ */
+struct pier__typex {
+    pier__coltype c;          /* c.labels points into text, or is NULL */
+    char text[];              /* the spelling and its NUL, then the ENUM
+                                 labels as pier__sqltype_parse gives them */
+};
+
+/* The dialect type of a board type, or NULL for the board vocabulary's
+ * own kinds. */
+static inline const pier__coltype *pier__type_sql(pier__type t)
+{
+    return t.x != NULL ? &t.x->c : NULL;
+}
+
 /* The column's storage type in a STRICT table: "INTEGER" (INT8 .. INT64,
  * UINT8 .. UINT32, BOOLEAN), "REAL" (FLOAT32, DOUBLE), "BLOB" (BLOB),
  * "ANY" (ANY) or "TEXT" (everything else, arrays included). */

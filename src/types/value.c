@@ -7,12 +7,17 @@
  * or of a type below T (a column widens without rewriting its numeric
  * cells), so decoding dispatches on the column's type and the cell's
  * storage class together. Anything else is a corrupt or foreign cell.
+ *
+ * The SQL dialect's types (pier__type.x) are the registry's declared
+ * columns' types (sqlcol.c): a value meets one as the cell a declared
+ * table would hold for it, checked and rendered canonical by sqlcol.c, so
+ * that a board and a declared table agree on every value.
  */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "types/types.h"
+#include "types/sqlcol.h"
 
 /* Room for the longest scalar text: a hugeint's 40 digits and sign. */
 #define SCALAR_BUF PIER__I128_BUF
@@ -88,6 +93,18 @@ static pier__i128 huge_from_blob(const unsigned char in[HUGE_BLOB])
     for (int k = 0; k < HUGE_BLOB; k++)
         u = (u << 8) | in[k];
     return (pier__i128)(u ^ SIGN_BIT);
+}
+
+bool pier__hugeint_cell(const pier__cell *c, pier__i128 *out)
+{
+    if (c->st == PIER__ST_INT) {
+        *out = c->i;
+        return true;
+    }
+    if (c->st != PIER__ST_BLOB || c->n != HUGE_BLOB || c->p == NULL)
+        return false;
+    *out = huge_from_blob((const unsigned char *)c->p);
+    return true;
 }
 
 /* ---- canonical text ---- */
@@ -228,14 +245,147 @@ static pier__fit encode_real(pier__cell *out, const logical *l,
     return PIER__FIT_OK;
 }
 
+/* ---- the SQL dialect's types ---- */
+
+static bool is_uint(pier__base b)
+{
+    return b >= PIER__B_UINT8 && b <= PIER__B_UINT64;
+}
+
+/* Whether a string is a value a scalar of base `b` may be spelled as. */
+static bool takes_string(pier__base b)
+{
+    switch (b) {
+    case PIER__B_DECIMAL: case PIER__B_UINT64: case PIER__B_VARCHAR:
+    case PIER__B_ENUM: case PIER__B_UUID: case PIER__B_DATE:
+    case PIER__B_TIME: case PIER__B_DATETIME: case PIER__B_INTERVAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A number's text: as written, or rendered from the value (the C
+ * builder's), into buf. */
+static void number_text(const pier__value *v, char buf[PIER__I128_BUF],
+                        const char **p, size_t *n)
+{
+    if (v->s != NULL) {
+        *p = v->s;
+        *n = v->n;
+        return;
+    }
+    *p = buf;
+    *n = v->kind == PIER_KIND_DOUBLE ? pier__double_format(v->u.d, buf)
+         : v->kind == PIER_KIND_HUGEINT ? pier__i128_format(v->u.h, buf)
+                                        : pier__i128_format(v->u.i, buf);
+}
+
+/*
+ * The cell a declared column of type `c` would hold for `v` (SQLite's
+ * value, before its check), if `v` is a kind of value the type takes at
+ * all; `buf` holds a number's rendered text.
+ */
+static bool candidate(pier__cell *out, const pier__value *v,
+                      const pier__coltype *c, char buf[PIER__I128_BUF])
+{
+    pier__base b = c->t.base;
+    memset(out, 0, sizeof *out);
+    if (c->t.dims > 0) {
+        if (v->kind != PIER_KIND_JSON)
+            return false;
+        out->st = PIER__ST_TEXT;
+        out->p = v->u.doc.p != NULL ? v->u.doc.p : v->s;
+        out->n = v->u.doc.p != NULL ? v->u.doc.n : v->n;
+        return true;
+    }
+    switch (v->kind) {
+    case PIER_KIND_BIGINT:
+        if (!is_uint(b) && b != PIER__B_DECIMAL)
+            return false;
+        out->st = PIER__ST_INT;
+        out->i = v->u.i;
+        return true;
+    case PIER_KIND_HUGEINT:
+    case PIER_KIND_DOUBLE:
+        /* Integers beyond 64 bits are UINT64's or DECIMAL's (past their
+         * range, as the check says), fractions and exponents DECIMAL's;
+         * both as SQLite would take their digits, as text. */
+        if (b != PIER__B_DECIMAL &&
+            !(v->kind == PIER_KIND_HUGEINT && is_uint(b)))
+            return false;
+        out->st = PIER__ST_TEXT;
+        number_text(v, buf, &out->p, &out->n);
+        return true;
+    case PIER_KIND_TEXT:
+        if (!takes_string(b))
+            return false;
+        out->st = PIER__ST_TEXT;
+        out->p = v->s != NULL ? v->s : "";
+        out->n = v->s != NULL ? v->n : 0;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static pier__fit encode_sql(pier__cell *out, const pier__value *v,
+                            const pier__coltype *c, pier__arena *scratch,
+                            const char **why)
+{
+    char buf[PIER__I128_BUF];
+    pier__cell cell;
+    if (!candidate(&cell, v, c, buf))
+        return PIER__FIT_CONFLICT;
+    /* An integer beyond 64 bits is past every UINT but UINT64; as text it
+     * would be refused for not being an integer, which it is. */
+    if (v->kind == PIER_KIND_HUGEINT && c->t.base != PIER__B_UINT64 &&
+        c->t.base != PIER__B_DECIMAL) {
+        if (why != NULL)
+            *why = "out of its range";
+        return PIER__FIT_CONFLICT;
+    }
+    /* buf need not outlive this call: pier__coltype_decode renders a
+     * DECIMAL's or a UINT64's text into `scratch`, never borrows it. */
+    const char *reason = pier__coltype_fit(c, &cell);
+    if (reason != NULL) {
+        if (why != NULL)
+            *why = reason;
+        return PIER__FIT_CONFLICT;
+    }
+    if (cell.st == PIER__ST_INT &&
+        strcmp(pier__coltype_storage(c), "INTEGER") == 0) {
+        *out = cell;                  /* UINT8 .. UINT32: an integer */
+        return PIER__FIT_OK;
+    }
+    if (c->t.dims == 0 &&
+        (c->t.base == PIER__B_VARCHAR || c->t.base == PIER__B_ENUM)) {
+        *out = cell;                  /* the text itself is canonical */
+        return PIER__FIT_OK;
+    }
+    pier_value r;
+    pier__fit fit = pier__coltype_decode(&r, c, &cell, scratch);
+    if (fit != PIER__FIT_OK)
+        return fit;
+    out->st = PIER__ST_TEXT;
+    out->p = r.text;
+    out->n = r.len;
+    return PIER__FIT_OK;
+}
+
 pier__fit pier__value_encode(pier__cell *out, const pier__value *v,
-                             pier__type col, pier__arena *scratch)
+                             pier__type col, pier__arena *scratch,
+                             const char **why)
 {
     memset(out, 0, sizeof *out);
+    if (why != NULL)
+        *why = NULL;
     if (v->kind == PIER_KIND_NULL) {
         out->st = PIER__ST_NULL;
         return PIER__FIT_OK;
     }
+    if (col.x != NULL)
+        return encode_sql(out, v, &col.x->c, scratch, why);
     logical l = from_value(v);
     switch (col.kind) {
     case PIER_KIND_BOOLEAN:
@@ -353,6 +503,8 @@ static bool decode(logical *l, const pier__cell *c, pier_kind col)
         }
         return false;
     case PIER__ST_TEXT:
+        if (col == PIER_KIND_HUGEINT)   /* as a query's view renders it */
+            return c->p != NULL && pier__i128_parse(c->p, c->n, &l->h);
         if (!is_stringy(col))
             return false;
         l->s = c->p != NULL ? c->p : "";
@@ -364,11 +516,32 @@ static bool decode(logical *l, const pier__cell *c, pier_kind col)
     return false;
 }
 
+/* A cell of a dialect-typed column, by sqlcol.c. Its text is the cell's
+ * own only when `borrow` allows (varchar and enum values). */
+static pier__fit sql_value(pier_value *out, const pier__cell *c,
+                           const pier__coltype *t, pier__arena *a,
+                           bool borrow)
+{
+    pier_value v;
+    pier__fit fit = pier__coltype_decode(&v, t, c, a);
+    if (fit != PIER__FIT_OK)
+        return fit;
+    if (!borrow && v.text != NULL && v.text == c->p) {
+        v.text = pier__arena_strndup(a, c->p, c->n);
+        if (v.text == NULL)
+            return PIER__FIT_OOM;
+    }
+    *out = v;
+    return PIER__FIT_OK;
+}
+
 /* pier__cell_decode and pier__cell_view: `borrow` leaves a text or json
  * value's text in the cell. */
 static pier__fit cell_value(pier_value *out, const pier__cell *c,
                             pier__type col, pier__arena *a, bool borrow)
 {
+    if (col.x != NULL)
+        return sql_value(out, c, &col.x->c, a, borrow);
     logical l;
     if (!decode(&l, c, col.kind))
         return PIER__FIT_CONFLICT;
@@ -430,11 +603,15 @@ pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
      * null, text, an integer in a bigint or timestamp column, a boolean,
      * a finite real in a double column. */
     char buf[SCALAR_BUF];
+    if (col.x != NULL)
+        return sql_value(out, c, &col.x->c, a, true);
     switch (c->st) {
     case PIER__ST_NULL:
         *out = (pier_value){ .kind = PIER_KIND_NULL };
         return PIER__FIT_OK;
     case PIER__ST_TEXT:
+        if (col.kind == PIER_KIND_HUGEINT)
+            break;
         if (!is_stringy(col.kind))
             return PIER__FIT_CONFLICT;
         *out = (pier_value){ .kind = col.kind,
@@ -477,6 +654,20 @@ pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
 
 void pier__cell_to_json(pier__buf *b, const pier__cell *c, pier__type col)
 {
+    if (col.x != NULL) {
+        pier__arena a;
+        pier__arena_init(&a);
+        pier_value v;
+        pier__fit fit = pier__coltype_decode(&v, &col.x->c, c, &a);
+        if (fit == PIER__FIT_OOM)
+            b->oom = true;            /* the caller sees a failed buffer */
+        else if (fit != PIER__FIT_OK)
+            v = (pier_value){ .kind = PIER_KIND_NULL };
+        if (fit != PIER__FIT_OOM)
+            pier__value_json(b, &v);
+        pier__arena_free(&a);
+        return;
+    }
     logical l;
     /* No status to return: a cell no column could hold reads as null, as
      * it would in SQL. */
@@ -504,6 +695,17 @@ void pier__cell_to_json(pier__buf *b, const pier__cell *c, pier__type col)
 pier__fit pier__cell_to_text(pier__cell *out, const pier__cell *in,
                              pier__type from, pier__arena *a)
 {
+    if (from.x != NULL) {
+        pier_value v;
+        pier__fit fit = sql_value(&v, in, &from.x->c, a, false);
+        if (fit != PIER__FIT_OK)
+            return fit;
+        memset(out, 0, sizeof *out);
+        out->st = v.kind == PIER_KIND_NULL ? PIER__ST_NULL : PIER__ST_TEXT;
+        out->p = v.text;
+        out->n = v.len;
+        return PIER__FIT_OK;
+    }
     logical l;
     if (!decode(&l, in, from.kind))
         return PIER__FIT_CONFLICT;

@@ -55,7 +55,7 @@ $ pier add-column billing amount bigint
 ! pier: error: ColumnExists: board 'billing' already has a column 'amount' (double)
 [exit 1]
 $ pier add-column billing notes strnig
-! pier: error: UnknownType: unknown type 'strnig' for column 'notes': use boolean, tinyint, smallint, integer, bigint, hugeint, float, double, text, timestamp or json
+! pier: error: UnknownType: unknown type 'strnig' for column 'notes': use boolean, tinyint, smallint, integer, bigint, hugeint, float, double, text, timestamp, json, uint8, uint16, uint32, uint64, decimal or decimal(p,s), varchar(n), enum('a',...), uuid, date, time, datetime, interval, or an array T[] or T[][] of them (not of json)
 [exit 1]
 
 # Under inference add-column fixes a type before data decides it.

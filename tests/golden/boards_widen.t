@@ -87,7 +87,7 @@ $ pier widen docs nope text
 ! pier: error: UnknownColumn: board 'docs' has no column 'nope'
 [exit 1]
 $ pier widen docs n number
-! pier: error: UnknownType: unknown type 'number' for column 'n': use boolean, tinyint, smallint, integer, bigint, hugeint, float, double, text, timestamp or json
+! pier: error: UnknownType: unknown type 'number' for column 'n': use boolean, tinyint, smallint, integer, bigint, hugeint, float, double, text, timestamp, json, uint8, uint16, uint32, uint64, decimal or decimal(p,s), varchar(n), enum('a',...), uuid, date, time, datetime, interval, or an array T[] or T[][] of them (not of json)
 [exit 1]
 $ pier widen nowhere n text
 ! pier: error: BoardNotFound: no board 'nowhere'

@@ -85,7 +85,10 @@ Board ids match [a-z][a-z0-9_]{0,62}. A column name holding '=' is
 split at its last '='.
 
 Types: boolean, tinyint, smallint, integer, bigint, hugeint, float,
-double, text, timestamp, json.
+double, text, timestamp, json; declared only, the SQL dialect's
+uint8 .. uint64, decimal(p,s), decimal, varchar(n), enum('a',...),
+uuid, date, time, datetime, interval, and arrays T[], T[][]
+(quote them for the shell: --column price='decimal(12,2)').
 
 Options:
   --column NAME=TYPE  Declare a column (repeatable)
@@ -188,7 +191,8 @@ Usage: pier [OPTIONS] add-column BOARD COLUMN TYPE
 
 Declares COLUMN with TYPE on BOARD: the way a strict board gains a
 column, or a way to fix a column's type before any value decides it.
-A column name starting with '-' goes after "--".
+TYPE is one of create-board's types. A column name starting with '-'
+goes after "--".
 
 Output: the watermark; with --json, {"watermark":N}. Fails with
 ColumnExists if BOARD already has COLUMN.
@@ -200,8 +204,9 @@ Usage: pier [OPTIONS] widen BOARD COLUMN TYPE
 Widens COLUMN of BOARD to TYPE, only ever upward:
   boolean < tinyint < smallint < integer < bigint < hugeint
           < float < double < text
-(json may widen to text; timestamp never widens). Within the numbers
-this changes the catalog only; widening to text rewrites every row.
+(json and the SQL dialect's types, like decimal(12,2), may widen to
+text; timestamp never widens). Within the numbers this changes the
+catalog only; widening to text rewrites every row.
 Widening to the column's own type changes nothing.
 
 Output: the watermark; with --json, {"watermark":N}. Fails with
