@@ -923,11 +923,14 @@ PIER_API char *pier_row_to_csv(const pier_row *row);
  * Pier's logical types, STRICT, READONLY columns), ALTER TABLE ... ADD
  * COLUMN / RENAME COLUMN / RENAME TO / DROP COLUMN, CREATE and DROP INDEX
  * and VIEW, DROP TABLE, INSERT (with ON CONFLICT and RETURNING), UPDATE,
- * DELETE, SELECT, BEGIN / COMMIT / ROLLBACK. Parameters are bound, never
+ * DELETE, SELECT, BEGIN / COMMIT / ROLLBACK, and CREATE BOARD [IF NOT
+ * EXISTS] id [(column type [INFERRED], ...)] [STRICT] (a board, as
+ * pier_board_create makes one). Parameters are bound, never
  * spliced; each statement binds the ones it names. The script is atomic:
  * when a statement fails, nothing of the script is applied (a ROLLBACK in
- * it undoes the statements since its BEGIN). Boards and the engine's own
- * objects (names starting with _pier_) are out of its reach.
+ * it undoes the statements since its BEGIN). Boards' rows (read them with
+ * pier_query) and the engine's own objects (names starting with _pier_)
+ * are out of its reach.
  * `*out` (may be NULL) receives the rows of the script's last statement,
  * each value decoded by its column's logical type (computed values by
  * what they are), held in memory; pier_cursor_changes() says how many rows
@@ -984,9 +987,9 @@ PIER_API void pier_table_info_free(pier_table_info *info);
 
 /*
  * The whole lake's schema as a script in the dialect, for pier_free():
- * each board as `-- board` comments and pier's declarations, then every
- * declared table, index and view, in creation order, as SQL that
- * recreates it exactly through pier_exec.
+ * each board as CREATE BOARD (its columns with their types and origins,
+ * its strict bit), then every declared table, index and view, in creation
+ * order, as SQL that recreates it exactly through pier_exec.
  */
 PIER_API pier_status pier_schema_dump(char **out, pier_engine *engine,
                                       pier_error *err);

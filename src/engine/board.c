@@ -93,18 +93,12 @@ static pier_status check_declared(const char *board,
     return parse_type(board, d->name, d->type, type, err);
 }
 
-PIER_API pier_status pier_board_create(int64_t *watermark,
-                                       pier_engine *engine,
-                                       const char *board,
-                                       const pier_board_options *opts,
-                                       pier_error *err)
+pier_status pier__board_create_in(pier__write *w, const char *board,
+                                  const pier_board_options *opts,
+                                  const pier_column_origin *origins,
+                                  pier_error *err)
 {
-    static const pier_board_options defaults = PIER_BOARD_OPTIONS_INIT;
-    pier_status rc = check_args(engine, board, err);
-    if (rc != PIER_OK)
-        return rc;
-    if (opts == NULL)
-        opts = &defaults;
+    pier_engine *engine = w->e;
     if (opts->version < 1 || opts->version > PIER_BOARD_OPTIONS_VERSION)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "board options version %u is not supported",
@@ -120,47 +114,59 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
     pier__type *types = calloc(opts->ncolumns + 1, sizeof *types);
     if (types == NULL)
         return pier__oom(err);
+    pier_status rc = PIER_OK;
     for (size_t i = 0; rc == PIER_OK && i < opts->ncolumns; i++)
         rc = check_declared(board, opts->columns, i, &types[i], err);
-    pier__write w;
-    if (rc == PIER_OK)
-        rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK) {
-        for (size_t i = 0; i < opts->ncolumns; i++)
-            pier__type_free(&types[i]);
-        free(types);
-        return rc;
-    }
     pier__board *b = NULL;
-    if (pier__catalog_find(&engine->catalog, board) != NULL) {
+    if (rc == PIER_OK && pier__catalog_find(&engine->catalog, board) != NULL) {
         rc = pier__fail(err, PIER_E_BOARD_EXISTS, "board '%s' already "
                         "exists", board);
         pier__error_board(err, board);
-        goto done;
     }
-    b = pier__board_new(board, opts->strict, w.now);
-    for (size_t i = 0; b != NULL && i < opts->ncolumns; i++) {
-        const char *name = opts->columns[i].name;
-        if (!pier__board_append(b, name, strlen(name), types[i],
-                                PIER_ORIGIN_DECLARED)) {
-            pier__board_free(b);
-            b = NULL;
+    if (rc == PIER_OK) {
+        b = pier__board_new(board, opts->strict, w->now);
+        for (size_t i = 0; b != NULL && i < opts->ncolumns; i++) {
+            const char *name = opts->columns[i].name;
+            if (!pier__board_append(b, name, strlen(name), types[i],
+                                    origins != NULL
+                                        ? origins[i]
+                                        : PIER_ORIGIN_DECLARED)) {
+                pier__board_free(b);
+                b = NULL;
+            }
         }
+        if (b == NULL)
+            rc = pier__oom(err);
     }
-    if (b == NULL) {
-        rc = pier__oom(err);
-        goto done;
-    }
-    rc = engine->lake->ops->board_create(engine->lake, b, err);
     if (rc == PIER_OK)
-        rc = pier__change_board_created(&w, b, err);
+        rc = engine->lake->ops->board_create(engine->lake, b, err);
+    if (rc == PIER_OK)
+        rc = pier__change_board_created(w, b, err);
     if (rc == PIER_OK)
         rc = pier__engine_install(engine, &b, err);
-done:
     pier__board_free(b);
     for (size_t i = 0; i < opts->ncolumns; i++)
         pier__type_free(&types[i]);
     free(types);
+    return rc;
+}
+
+PIER_API pier_status pier_board_create(int64_t *watermark,
+                                       pier_engine *engine,
+                                       const char *board,
+                                       const pier_board_options *opts,
+                                       pier_error *err)
+{
+    static const pier_board_options defaults = PIER_BOARD_OPTIONS_INIT;
+    pier_status rc = check_args(engine, board, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier__write w;
+    rc = pier__write_begin(&w, engine, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = pier__board_create_in(&w, board, opts != NULL ? opts : &defaults,
+                               NULL, err);
     return pier__write_end(&w, rc, watermark, err);
 }
 

@@ -48,6 +48,10 @@ typedef struct pier__write {
  * version stamp. On failure nothing is held. */
 pier_status pier__write_begin(pier__write *w, pier_engine *e,
                               pier_error *err);
+/* A write inside a transaction the caller already holds (pier_exec's):
+ * the time and the version stamp only. */
+pier_status pier__write_join(pier__write *w, pier_engine *e,
+                             pier_error *err);
 /* Ends it: commits (rc == PIER_OK) or rolls back; on success stores the
  * watermark in *watermark (which may be NULL). */
 pier_status pier__write_end(pier__write *w, pier_status rc,
@@ -75,6 +79,14 @@ pier_status pier__engine_install(pier_engine *e, pier__board **draft,
                                  pier_error *err);
 /* The engine's clock. */
 int64_t pier__engine_now(const pier_engine *e);
+
+/* Creates a board inside an open write: validates the options (as
+ * pier_board_create documents), records the board and its change record.
+ * `origins` gives each declared column's origin (NULL: all declared). */
+pier_status pier__board_create_in(pier__write *w, const char *board,
+                                  const pier_board_options *opts,
+                                  const pier_column_origin *origins,
+                                  pier_error *err);
 
 /* The board with this id, or PIER_E_BOARD_NOT_FOUND (inside a
  * transaction). */

@@ -243,6 +243,21 @@ pier_status pier__engine_touch(pier_engine *e, const char *board,
     return PIER_OK;
 }
 
+pier_status pier__write_join(pier__write *w, pier_engine *e,
+                             pier_error *err)
+{
+    /* The version stamp is a hybrid logical clock: the wall clock, or one
+     * more than the newest stamp on the lake when the clock stands still or
+     * went back, so that stamps only grow on a lake. */
+    *w = (pier__write){ .e = e };
+    int64_t last = 0;
+    w->now = pier__engine_now(e);
+    pier_status rc = e->lake->ops->last_stamp(e->lake, &last, err);
+    if (rc == PIER_OK)
+        w->stamp = w->now > last ? w->now : last + 1;
+    return rc;
+}
+
 pier_status pier__write_begin(pier__write *w, pier_engine *e,
                               pier_error *err)
 {
@@ -250,18 +265,10 @@ pier_status pier__write_begin(pier__write *w, pier_engine *e,
     pier_status rc = pier__engine_begin(e, true, err);
     if (rc != PIER_OK)
         return rc;
-    /* The version stamp is a hybrid logical clock: the wall clock, or one
-     * more than the newest stamp on the lake when the clock stands still or
-     * went back, so that stamps only grow on a lake. */
-    int64_t last = 0;
-    w->now = pier__engine_now(e);
-    rc = e->lake->ops->last_stamp(e->lake, &last, err);
-    if (rc != PIER_OK) {
+    rc = pier__write_join(w, e, err);
+    if (rc != PIER_OK)
         pier__engine_end(e, rc, err);
-        return rc;
-    }
-    w->stamp = w->now > last ? w->now : last + 1;
-    return PIER_OK;
+    return rc;
 }
 
 pier_status pier__write_end(pier__write *w, pier_status rc,

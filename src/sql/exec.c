@@ -547,6 +547,54 @@ static pier_status drop_table(exec_ctx *x, pier_error *err)
     return rc;
 }
 
+/* ---- CREATE BOARD ---- */
+
+/* A board, as pier_board_create makes one: the form a schema dump writes
+ * boards in, so that running a dump recreates them. */
+static pier_status create_board(exec_ctx *x, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    const pier__sql_table *def = st->create;
+    pier_status rc = pier__board_id_check(st->name, err);
+    if (rc != PIER_OK) {
+        if (err != NULL)
+            err->offset = (int64_t)st->name_offset;
+        return rc;
+    }
+    if (st->if_not_exists &&
+        pier__catalog_find(&x->e->catalog, st->name) != NULL)
+        return PIER_OK;
+    size_t n = def->ncolumns;
+    pier_column_def *cols = calloc(n + 1, sizeof *cols);
+    pier_column_origin *origins = calloc(n + 1, sizeof *origins);
+    if (cols == NULL || origins == NULL) {
+        free(cols);
+        free(origins);
+        return pier__oom(err);
+    }
+    for (size_t i = 0; i < n; i++) {
+        cols[i] = (pier_column_def){ def->columns[i].name,
+                                     def->columns[i].type };
+        origins[i] = def->columns[i].inferred ? PIER_ORIGIN_INFERRED
+                                              : PIER_ORIGIN_DECLARED;
+    }
+    pier_board_options o = PIER_BOARD_OPTIONS_INIT;
+    o.columns = cols;
+    o.ncolumns = n;
+    o.strict = def->strict;
+    pier__write w;
+    rc = pier__write_join(&w, x->e, err);
+    if (rc == PIER_OK) {
+        x->catalog_changed = true;
+        rc = pier__board_create_in(&w, st->name, &o, origins, err);
+    }
+    if (rc != PIER_OK && err != NULL && err->offset < 0)
+        err->offset = (int64_t)st->offset;
+    free(cols);
+    free(origins);
+    return rc;
+}
+
 /* ---- statements SQLite runs as written ---- */
 
 /* The declared column a stored value came from, if any. */
@@ -859,6 +907,8 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
     switch (st->kind) {
     case PIER__STMT_CREATE_TABLE:
         return create_table(x, err);
+    case PIER__STMT_CREATE_BOARD:
+        return create_board(x, err);
     case PIER__STMT_DROP_TABLE:
         return drop_table(x, err);
     case PIER__STMT_ADD_COLUMN:

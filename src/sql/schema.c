@@ -196,17 +196,23 @@ static int walk_object(const pier__schema_object *o, void *payload)
     return w->rc != PIER_OK || w->only != NULL;
 }
 
-/* The catalog's model of a board as the dialect declares one. */
+/* A board as the dialect creates one: CREATE BOARD with its columns (base
+ * columns implied), their origins and its strict bit. */
 static void board_sql(pier__buf *out, const pier__board *b)
 {
-    pier__buf_printf(out, "-- board %s%s: base columns id, updated_at, "
-                     "state\n", b->id, b->strict ? " (strict)" : "");
-    for (size_t i = PIER__BASE_COLUMNS; i < b->ncolumns; i++)
-        pier__buf_printf(out, "--   %s %s (%s)\n", b->columns[i].name,
-                         pier__type_name(b->columns[i].type),
-                         b->columns[i].origin == PIER_ORIGIN_INFERRED
-                             ? "inferred"
-                             : "declared");
+    pier__buf_printf(out, "CREATE BOARD %s", b->id);
+    for (size_t i = PIER__BASE_COLUMNS; i < b->ncolumns; i++) {
+        const pier__column *c = &b->columns[i];
+        pier__buf_puts(out, i == PIER__BASE_COLUMNS ? " (\n    "
+                                                    : ",\n    ");
+        pier__sql_quote_ident(out, c->name);
+        pier__buf_printf(out, " %s%s", pier__type_name(c->type),
+                         c->origin == PIER_ORIGIN_INFERRED ? " INFERRED"
+                                                           : "");
+    }
+    if (b->ncolumns > PIER__BASE_COLUMNS)
+        pier__buf_puts(out, "\n)");
+    pier__buf_puts(out, b->strict ? " STRICT;\n" : ";\n");
 }
 
 static pier_status walk_schema(walk *w)

@@ -137,7 +137,7 @@ $ pier schema --help
 Usage: pier [OPTIONS] schema NAME|dump
 
 Shows the columns of board or table NAME; `pier schema dump` prints
-the whole lake's schema instead: the boards (as comments), then every
+the whole lake's schema instead: each board as CREATE BOARD, then every
 declared table, index and view as SQL that `pier sql` runs to
 recreate them.
 

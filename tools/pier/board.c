@@ -278,7 +278,7 @@ const cli_command cli_cmd_schema = {
     "schema", "Show a board's or a table's columns, or dump the schema",
     "NAME|dump",
     "Shows the columns of board or table NAME; `pier schema dump` prints\n"
-    "the whole lake's schema instead: the boards (as comments), then every\n"
+    "the whole lake's schema instead: each board as CREATE BOARD, then every\n"
     "declared table, index and view as SQL that `pier sql` runs to\n"
     "recreate them.\n"
     "\n"
