@@ -351,7 +351,8 @@ typedef pier__i128 acc_i128 __attribute__((aligned(8)));
 typedef struct sum_acc {
     int64_t count;             /* non-null values */
     acc_i128 ints;             /* integers */
-    double reals;              /* reals, and text that is no decimal */
+    double reals;              /* reals, text that is no decimal, and
+                                  decimals beyond 38 digits */
     int64_t nreals;
     acc_i128 decs;             /* decimal texts: unscaled ... */
     int scale;                 /* ... at this scale */
@@ -390,6 +391,37 @@ static bool plain_decimal(const unsigned char *p, int n, int64_t *unscaled,
     return true;
 }
 
+/* Whether a text is spelled as a decimal number (a sign, digits with a
+ * point, an exponent), whether or not its value fits 38 digits. */
+static bool decimal_spelling(const unsigned char *p, int n)
+{
+    int i = 0, digits = 0;
+    if (i < n && (p[i] == '-' || p[i] == '+'))
+        i++;
+    bool point = false;
+    for (; i < n; i++) {
+        if (p[i] >= '0' && p[i] <= '9')
+            digits++;
+        else if (p[i] == '.' && !point)
+            point = true;
+        else
+            break;
+    }
+    if (digits == 0)
+        return false;
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < n && (p[i] == '-' || p[i] == '+'))
+            i++;
+        int start = i;
+        while (i < n && p[i] >= '0' && p[i] <= '9')
+            i++;
+        if (i == start)
+            return false;
+    }
+    return i == n;
+}
+
 static void sum_decimal(sum_acc *s, pier__decimal d, int sign)
 {
     if (sign < 0)
@@ -425,6 +457,13 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
                 s->overflow = true;
         } else if (decimal_of(v, &d) == NULL) {
             sum_decimal(s, d, sign);
+        } else if (decimal_spelling(p, n)) {
+            /* An exact number beyond 38 digits (an INT128 of 39): no
+             * exact total holds it, and a float total would drop digits
+             * without a word. Only a total that is a float anyway (a
+             * real is among the values) takes it, as a float. */
+            s->overflow = true;
+            s->reals += sign * sqlite3_value_double(v);
         } else {
             s->reals += sign * sqlite3_value_double(v);
             s->nreals += sign;

@@ -21,7 +21,6 @@
  * inside it.
  */
 #include <assert.h>
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,10 +360,15 @@ static bool takes_text(pier__base b)
     }
 }
 
+/* Half a unit in the last place above FLT_MAX: a double below it rounds
+ * to a finite float (at most FLT_MAX, whose own text "3.4028235e+38" is
+ * such a double), one at or above it to infinity. */
+#define FLOAT32_LIMIT 0x1.ffffffp127
+
 static const char *read_float(pier__base b, double d, scalar *v)
 {
     if (b == PIER__B_FLOAT32) {
-        if (!isfinite(d) || fabs(d) > FLT_MAX)
+        if (!isfinite(d) || fabs(d) >= FLOAT32_LIMIT)
             return "out of range for FLOAT32";
         d = (double)(float)d;
     }

@@ -2,7 +2,9 @@
  * test_exec.c: the SQL dialect through the C API (pier_exec and the
  * declared tables' catalog).
  *
- * Values read back carry their kinds and `as` members, bound parameters of
+ * Values of every type read back carry their kinds and `as` members and,
+ * bound back as parameters (all but bytes, which no parameter carries),
+ * fill a table of the same types with the same values; bound parameters of
  * every form reach typed columns, a refused value fills the error's
  * structured fields and leaves nothing behind, column ids stay stable
  * across renames and are never reused, a second engine sees another's
@@ -171,6 +173,269 @@ static void test_values_carry_their_types(void **state)
     pier_free(json);
     assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
     assert_null(row);
+    pier_cursor_close(c);
+}
+
+/* Binds a value read back as a caller of the C API would: by its `as`
+ * member where one maps onto a parameter, else by its canonical text.
+ * No parameter carries bytes, so a BLOB cannot be bound back. */
+static void bind_back(pier_params *p, const char *name, const pier_value *v)
+{
+    pier_error err;
+    pier_status rc;
+    switch (v->kind) {
+    case PIER_KIND_NULL:
+        rc = pier_params_set_null(p, name, &err);
+        break;
+    case PIER_KIND_BOOLEAN:
+        rc = pier_params_set_bool(p, name, v->as.boolean, &err);
+        break;
+    case PIER_KIND_TINYINT:
+    case PIER_KIND_SMALLINT:
+    case PIER_KIND_INTEGER:
+    case PIER_KIND_BIGINT:
+        rc = pier_params_set_int64(p, name, v->as.integer, &err);
+        break;
+    case PIER_KIND_UNSIGNED:
+        rc = v->as.unsigned_integer <= INT64_MAX
+                 ? pier_params_set_int64(p, name,
+                                         (int64_t)v->as.unsigned_integer,
+                                         &err)
+                 : pier_params_set_text(p, name, v->text, &err);
+        break;
+    case PIER_KIND_FLOAT:
+    case PIER_KIND_DOUBLE:
+        rc = pier_params_set_double(p, name, v->as.real, &err);
+        break;
+    case PIER_KIND_BLOB:
+        fail_msg("%s: a blob cannot be bound", name);
+        return;
+    default:                  /* HUGEINT, DECIMAL, the texts, the times */
+        rc = pier_params_set_text(p, name, v->text, &err);
+        break;
+    }
+    assert_int_equal(rc, PIER_OK);
+}
+
+#define ALL_TYPES                                                         \
+    "(k INT64 PRIMARY KEY, i16 INT16, i32 INT32, i64 INTEGER, u8 UINT8, " \
+    "u16 UINT16, u32 UINT32, u64 UINT64, h INT128, f FLOAT32, r REAL, "   \
+    "dbl DOUBLE, d DECIMAL(12,2), dd DECIMAL, s TEXT, v VARCHAR(5), "     \
+    "e ENUM('a','b'), b BOOL, u UUID, i INSTANT, dt DATE, t TIME, "       \
+    "tm DATETIME, iv INTERVAL, j JSON, arr INT64[], grid TEXT[][], a ANY)"
+#define NTYPES 28
+
+/* The kinds and `as` members test_values_carry_their_types leaves out,
+ * at the edges of their ranges; then every value (but bytes) is bound
+ * back into a table of the same types, which then holds the same
+ * values and reads the same. */
+static void test_every_type_binds_back(void **state)
+{
+    fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE a " ALL_TYPES "; CREATE TABLE b " ALL_TYPES);
+    exec_ok(f->e,
+        "INSERT INTO a VALUES (1, -32768, 2147483647, -9223372036854775808,"
+        " 255, 65535, 4294967295, '9223372036854775808', "
+        "'170141183460469231731687303715884105727', -1.25, 0.1, -2.5e-7, "
+        "'-12.5', '1e-3', 'text', 'héllo', 'a', FALSE, "
+        "'A0EEBC999C0B4EF8BB6D6BB9BD380A11', '2026-03-01T10:00:00+02:00', "
+        "'1969-12-31', '23:59:59.999999', '1969-12-31 23:59:59.5', "
+        "'P-1Y2M-3DT-4.5S', '{\"k\": [1]}', '[1,2]', '[[\"a\"],null]', "
+        "'text'); "
+        "INSERT INTO a(k) VALUES (2); "
+        "INSERT INTO a(k, a) VALUES (3, 7), (4, 2.5)");
+
+    pier_cursor *c = run(f->e, "SELECT * FROM a ORDER BY k", NULL);
+    assert_int_equal(pier_cursor_column_count(c), NTYPES);
+    pier_params *back[4] = { NULL };
+    const pier_row *row = NULL;
+    pier_error err;
+    for (size_t n = 0; n < 4; n++) {
+        assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+        assert_non_null(row);
+        back[n] = pier_params_new();
+        for (size_t i = 0; i < NTYPES; i++) {
+            char name[64];
+            snprintf(name, sizeof name, ":%s",
+                     pier_cursor_column_name(c, i));
+            bind_back(back[n], name, pier_row_value(row, i));
+        }
+        if (n == 0) {
+            const pier_value *v = pier_row_value(row, 1);
+            assert_int_equal(v->kind, PIER_KIND_SMALLINT);
+            assert_int_equal(v->as.integer, -32768);
+            v = pier_row_value(row, 2);
+            assert_int_equal(v->kind, PIER_KIND_INTEGER);
+            assert_int_equal(v->as.integer, INT32_MAX);
+            v = pier_row_value(row, 3);
+            assert_int_equal(v->kind, PIER_KIND_BIGINT);
+            assert_true(v->as.integer == INT64_MIN);
+            assert_string_equal(v->text, "-9223372036854775808");
+            for (size_t i = 4; i <= 6; i++)
+                assert_int_equal(pier_row_value(row, i)->kind,
+                                 PIER_KIND_UNSIGNED);
+            assert_true(pier_row_value(row, 4)->as.unsigned_integer == 255);
+            assert_true(pier_row_value(row, 5)->as.unsigned_integer ==
+                        UINT16_MAX);
+            assert_true(pier_row_value(row, 6)->as.unsigned_integer ==
+                        UINT32_MAX);
+            v = pier_row_value(row, 7);
+            assert_true(v->as.unsigned_integer == UINT64_C(1) << 63);
+            assert_string_equal(v->text, "9223372036854775808");
+            v = pier_row_value(row, 8);
+            assert_int_equal(v->kind, PIER_KIND_HUGEINT);
+            assert_true(v->as.hugeint.hi == INT64_MAX &&
+                        v->as.hugeint.lo == UINT64_MAX);
+            v = pier_row_value(row, 9);
+            assert_int_equal(v->kind, PIER_KIND_FLOAT);
+            assert_true(v->as.real == -1.25);
+            v = pier_row_value(row, 10);
+            assert_int_equal(v->kind, PIER_KIND_DOUBLE);
+            assert_true(v->as.real == 0.1);
+            assert_string_equal(v->text, "0.1");
+            v = pier_row_value(row, 11);
+            assert_int_equal(v->kind, PIER_KIND_DOUBLE);
+            assert_true(v->as.real == -2.5e-7);
+            v = pier_row_value(row, 12);               /* -12.50 */
+            assert_int_equal(v->kind, PIER_KIND_DECIMAL);
+            assert_true(v->as.decimal.unscaled.hi == -1 &&
+                        v->as.decimal.unscaled.lo == (uint64_t)-1250);
+            assert_int_equal(v->as.decimal.scale, 2);
+            assert_string_equal(v->text, "-12.50");
+            v = pier_row_value(row, 13);               /* 0.001 */
+            assert_true(v->as.decimal.unscaled.hi == 0 &&
+                        v->as.decimal.unscaled.lo == 1);
+            assert_int_equal(v->as.decimal.scale, 3);
+            for (size_t i = 14; i <= 16; i++)
+                assert_int_equal(pier_row_value(row, i)->kind,
+                                 PIER_KIND_TEXT);
+            assert_string_equal(pier_row_value(row, 14)->text, "text");
+            assert_int_equal(pier_row_value(row, 15)->len, 6);
+            assert_string_equal(pier_row_value(row, 16)->text, "a");
+            v = pier_row_value(row, 17);
+            assert_int_equal(v->kind, PIER_KIND_BOOLEAN);
+            assert_false(v->as.boolean);
+            assert_string_equal(v->text, "false");
+            v = pier_row_value(row, 18);
+            assert_int_equal(v->kind, PIER_KIND_UUID);
+            assert_memory_equal(v->as.uuid, "\xa0\xee\xbc\x99\x9c\x0b\x4e"
+                                "\xf8\xbb\x6d\x6b\xb9\xbd\x38\x0a\x11", 16);
+            v = pier_row_value(row, 19);
+            assert_int_equal(v->kind, PIER_KIND_TIMESTAMP);
+            assert_true(v->as.timestamp_us == FIXTURE_NOW -
+                                              INT64_C(7200000000));
+            v = pier_row_value(row, 20);
+            assert_int_equal(v->kind, PIER_KIND_DATE);
+            assert_int_equal(v->as.date_days, -1);
+            v = pier_row_value(row, 21);
+            assert_int_equal(v->kind, PIER_KIND_TIME);
+            assert_true(v->as.time_us == INT64_C(86399999999));
+            v = pier_row_value(row, 22);
+            assert_int_equal(v->kind, PIER_KIND_DATETIME);
+            assert_true(v->as.datetime_us == INT64_C(-500000));
+            assert_string_equal(v->text, "1969-12-31T23:59:59.500000");
+            v = pier_row_value(row, 23);
+            assert_int_equal(v->kind, PIER_KIND_INTERVAL);
+            assert_int_equal(v->as.interval.months, -10);
+            assert_int_equal(v->as.interval.days, -3);
+            assert_true(v->as.interval.micros == INT64_C(-4500000));
+            assert_string_equal(v->text, "P-10M-3DT-4.5S");
+            v = pier_row_value(row, 24);
+            assert_int_equal(v->kind, PIER_KIND_JSON);
+            assert_string_equal(v->text, "{\"k\": [1]}");
+            v = pier_row_value(row, 26);
+            assert_int_equal(v->kind, PIER_KIND_ARRAY);
+            assert_string_equal(v->text, "[[\"a\"],null]");
+            v = pier_row_value(row, 27);               /* ANY: text */
+            assert_int_equal(v->kind, PIER_KIND_TEXT);
+        }
+        if (n == 1)                    /* a NULL of every type */
+            for (size_t i = 1; i < NTYPES; i++)
+                assert_int_equal(pier_row_value(row, i)->kind,
+                                 PIER_KIND_NULL);
+        if (n == 2) {                  /* ANY: an integer */
+            const pier_value *v = pier_row_value(row, NTYPES - 1);
+            assert_int_equal(v->kind, PIER_KIND_BIGINT);
+            assert_int_equal(v->as.integer, 7);
+        }
+        if (n == 3) {                  /* ANY: a real */
+            const pier_value *v = pier_row_value(row, NTYPES - 1);
+            assert_int_equal(v->kind, PIER_KIND_DOUBLE);
+            assert_true(v->as.real == 2.5);
+        }
+    }
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_null(row);
+    pier_cursor_close(c);
+
+    char insert[512] = "INSERT INTO b VALUES (:k";
+    static const char *const names[NTYPES - 1] = {
+        "i16", "i32", "i64", "u8", "u16", "u32", "u64", "h", "f", "r", "dbl",
+        "d", "dd", "s", "v", "e", "b", "u", "i", "dt", "t", "tm", "iv", "j",
+        "arr", "grid", "a",
+    };
+    for (size_t i = 0; i < NTYPES - 1; i++) {
+        strcat(insert, ", :");
+        strcat(insert, names[i]);
+    }
+    strcat(insert, ")");
+    for (size_t n = 0; n < 4; n++) {
+        pier_cursor_close(run(f->e, insert, back[n]));
+        pier_params_free(back[n]);
+    }
+    /* The same values (by each column's collation, so by value), and the
+     * same storage classes in ANY... */
+    c = run(f->e, "SELECT (SELECT count(*) FROM (SELECT * FROM a EXCEPT "
+                  "SELECT * FROM b)), (SELECT count(*) FROM (SELECT * "
+                  "FROM b EXCEPT SELECT * FROM a)), (SELECT count(*) FROM "
+                  "a JOIN b USING (k) WHERE typeof(a.a) IS NOT "
+                  "typeof(b.a))", NULL);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_int_equal(pier_row_value(row, 0)->as.integer, 0);
+    assert_int_equal(pier_row_value(row, 1)->as.integer, 0);
+    assert_int_equal(pier_row_value(row, 2)->as.integer, 0);
+    pier_cursor_close(c);
+    /* ...which read the same, as JSON. */
+    pier_cursor *ca = run(f->e, "SELECT * FROM a ORDER BY k", NULL);
+    pier_cursor *cb = run(f->e, "SELECT * FROM b ORDER BY k", NULL);
+    const pier_row *rb = NULL;
+    for (;;) {
+        assert_int_equal(pier_cursor_next(&row, ca, &err), PIER_OK);
+        assert_int_equal(pier_cursor_next(&rb, cb, &err), PIER_OK);
+        if (row == NULL || rb == NULL)
+            break;
+        char *ja = pier_row_to_json(row), *jb = pier_row_to_json(rb);
+        assert_string_equal(ja, jb);
+        pier_free(ja);
+        pier_free(jb);
+    }
+    assert_null(row);
+    assert_null(rb);
+    pier_cursor_close(ca);
+    pier_cursor_close(cb);
+}
+
+/* BLOB and BYTEA read as bytes; so does a blob in ANY. */
+static void test_blobs_carry_their_bytes(void **state)
+{
+    fixture *f = *state;
+    pier_cursor *c = run(f->e, "CREATE TABLE x (b BYTEA, a ANY); "
+                               "INSERT INTO x VALUES (x'', x'00ff10'); "
+                               "SELECT b, a FROM x", NULL);
+    assert_string_equal(pier_cursor_column_type(c, 0), "BLOB");
+    const pier_row *row = NULL;
+    pier_error err;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    const pier_value *v = pier_row_value(row, 0);
+    assert_int_equal(v->kind, PIER_KIND_BLOB);
+    assert_int_equal(v->as.blob.len, 0);
+    assert_non_null(v->as.blob.bytes);
+    assert_string_equal(v->text, "");
+    v = pier_row_value(row, 1);
+    assert_int_equal(v->kind, PIER_KIND_BLOB);
+    assert_int_equal(v->as.blob.len, 3);
+    assert_memory_equal(v->as.blob.bytes, "\x00\xff\x10", 3);
+    assert_string_equal(v->text, "00FF10");
     pier_cursor_close(c);
 }
 
@@ -436,6 +701,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_values_carry_their_types),
+        T(test_every_type_binds_back),
+        T(test_blobs_carry_their_bytes),
         T(test_conflict_names_everything),
         T(test_changes_and_empty_scripts),
         T(test_cursor_write),

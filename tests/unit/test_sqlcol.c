@@ -341,6 +341,12 @@ static void test_fit_floats(void **state)
     fits("FLOAT32", c_real(3.4e38));
     fits("FLOAT32", c_real(-3.4e38));
     fits("FLOAT32", c_real(FLT_MAX));
+    /* FLT_MAX reads back "3.4028235e+38", a double above it that still
+     * rounds to it; half an ulp above FLT_MAX rounds to infinity. */
+    fits("FLOAT32", c_real(3.4028235e38));
+    fits("FLOAT32", c_real(-0x1.fffffefffffffp127));
+    refuses("FLOAT32", c_real(0x1.ffffffp127), "out of range for FLOAT32");
+    refuses("FLOAT32", c_real(-0x1.ffffffp127), "out of range for FLOAT32");
     fits("FLOAT32", c_real(1e-50));               /* rounds to 0: fits */
     fits("FLOAT32", c_int(INT64_MAX));
     refuses("FLOAT32", c_real(3.5e38), "out of range for FLOAT32");
