@@ -68,7 +68,9 @@ void pier__buf_append(pier__buf *b, const void *p, size_t n);
 void pier__buf_puts(pier__buf *b, const char *s);
 void pier__buf_putc(pier__buf *b, char c);
 void pier__buf_printf(pier__buf *b, const char *fmt, ...) PIER__PRINTF(2, 3);
-/* Appends `s` as a JSON string literal, quotes included. `s` is UTF-8. */
+/* Appends `s` as a JSON string literal, quotes included. A byte that is
+ * not part of well-formed UTF-8 becomes U+FFFD, so that the output is
+ * always valid JSON. */
 void pier__buf_json_string(pier__buf *b, const char *s, size_t n);
 /* Hands the buffer's memory to the caller (for pier_free); NULL on OOM. */
 char *pier__buf_detach(pier__buf *b);

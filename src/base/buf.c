@@ -101,6 +101,20 @@ void pier__buf_json_string(pier__buf *b, const char *s, size_t n)
     size_t run = 0;                   /* bytes copied verbatim, pending */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80) {
+            /* Valid UTF-8 goes as it is; a byte that is none becomes
+             * U+FFFD, so that the output is always valid JSON (a TEXT
+             * value of SQLite may hold any bytes). */
+            size_t k = pier__utf8_seq(s + i, n - i);
+            if (k > 0) {
+                i += k - 1;
+                continue;
+            }
+            pier__buf_append(b, s + run, i - run);
+            pier__buf_append(b, "\xef\xbf\xbd", 3);
+            run = i + 1;
+            continue;
+        }
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
         pier__buf_append(b, s + run, i - run);

@@ -645,9 +645,20 @@ static void datatype_failure(pier_error *err, pier_status rc,
                    t->name, col->spelling, sqlite_msg);
         return;
     }
-    pier__fail(err, rc, "column '%s' of table '%s' is %s, got a %s value",
-               col->name, t->name, col->spelling, cls);
-    pier__copy_field(err->value_type, sizeof err->value_type, cls);
+    /* SQLite's class names, as a reader says them. */
+    static const struct { const char *sqlite, *said, *type; } classes[] = {
+        { "int", "an integer", "integer" }, { "real", "a real", "real" },
+        { "text", "a text", "text" },       { "blob", "a blob", "blob" },
+    };
+    const char *said = cls, *type = cls;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (strcmp(cls, classes[i].sqlite) == 0) {
+            said = classes[i].said;
+            type = classes[i].type;
+        }
+    pier__fail(err, rc, "column '%s' of table '%s' is %s, got %s value",
+               col->name, t->name, col->spelling, said);
+    pier__copy_field(err->value_type, sizeof err->value_type, type);
 }
 
 /* Names the table and column of a value check's or a read-only

@@ -332,7 +332,9 @@ const char *pier__interval_parse(const char *s, size_t n,
         if (!read_signed(s, n, &i, &v, &negative))
             return form;
         int64_t frac = 0;             /* microseconds, seconds only */
+        bool has_frac = false;        /* even an all-zero one */
         if (i < n && (s[i] == '.' || s[i] == ',')) {
+            has_frac = true;
             i++;
             int digits = 0;
             for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
@@ -356,7 +358,7 @@ const char *pier__interval_parse(const char *s, size_t n,
         if (at == sizeof order - 1)
             return form;
         next = at + 1;
-        if (frac != 0 && c != 'S')
+        if (has_frac && c != 'S')
             return "only an interval's seconds may have a fraction";
         bool ok = true;
         switch (at) {

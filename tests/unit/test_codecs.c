@@ -387,7 +387,8 @@ static void test_intervals(void **state)
     iv_ok("P178956970Y7M", INT32_MAX, 0, 0, "P178956970Y7M");
     static const char *const bad[] = {
         "", "P", "PT", "1Y", "P1", "P1Y1Y", "P1D1M", "PT1H1H", "P1H",
-        "PT1D", "P1.5Y", "PT1.5M", "P1YT", "P 1Y", "P1Y ", "PT1.S",
+        "PT1D", "P1.5Y", "PT1.5M", "P1.0D", "PT1.000H", "P1YT", "P 1Y",
+        "P1Y ", "PT1.S",
         "P178956970Y8M", "P2147483648D", "PT9999999999999999999H",
         "P--1Y",
     };

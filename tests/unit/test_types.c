@@ -1340,6 +1340,36 @@ static void test_json_canonical(void **state)
     pier__buf_free(&b);
 }
 
+/* JSON strings: escapes, and bytes that are no UTF-8 (SQLite's TEXT may
+ * hold any) as U+FFFD, so that the output stays valid JSON. */
+static void test_json_string(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        size_t n;
+        const char *out;
+    } cases[] = {
+        { "plain", 5, "\"plain\"" },
+        { "q\"b\\n\n\x01", 7, "\"q\\\"b\\\\n\\n\\u0001\"" },
+        { "h\xc3\xa9", 3, "\"h\xc3\xa9\"" },              /* é */
+        { "\xff" "A", 2, "\"\xef\xbf\xbd" "A\"" },          /* bad lead */
+        { "a\xc3", 2, "\"a\xef\xbf\xbd\"" },                 /* cut short */
+        { "\xed\xa0\x80", 3,                                 /* a surrogate */
+          "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+        { "\xf0\x9f\x98\x80!", 5, "\"\xf0\x9f\x98\x80!\"" },   /* 4 bytes */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pier__buf b;
+        pier__buf_init(&b);
+        pier__buf_json_string(&b, cases[i].in, cases[i].n);
+        char *got = pier__buf_detach(&b);
+        assert_non_null(got);
+        assert_string_equal(got, cases[i].out);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1369,6 +1399,7 @@ int main(void)
         cmocka_unit_test(test_timestamp_parse),
         cmocka_unit_test(test_timestamp_format),
         cmocka_unit_test(test_json_canonical),
+        cmocka_unit_test(test_json_string),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

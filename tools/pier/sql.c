@@ -128,6 +128,10 @@ static int run_sql(cli_ctx *ctx, const cli_command *cmd, int argc,
                             "out of memory");
     int rc = cli_args(ctx, cmd, argc, argv, sql_opts, sql_opt, &a, names, 0,
                       1, pos);
+    if (rc != CLI_CONTINUE) {        /* --help, or a usage error */
+        pier_params_free(a.params);
+        return rc;
+    }
     char *text = NULL;
     if (rc == CLI_CONTINUE && (pos[0] == NULL) == (a.file == NULL))
         rc = cli_usage(cmd, "%s: give the SQL or -f FILE (one of them)",
