@@ -112,6 +112,16 @@ run query acme_roadmap 'SELECT * FROM {{board:accounts}}'
 run query acme_roadmap 'SELECT * FROM _pier_changes'
 run query acme_roadmap 'SELECT 1; DELETE FROM {{board}}'
 
+step "Declared tables speak Pier's SQL dialect: logical types, checked on every write"
+run sql "CREATE TABLE invoices (id INT64 PRIMARY KEY, tenant UUID NOT NULL READONLY, amount DECIMAL(12,2) NOT NULL, status ENUM('open','paid') NOT NULL DEFAULT 'open', due INSTANT)"
+run sql "INSERT INTO invoices (id, tenant, amount, due) VALUES (1, 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', '0.10', '2026-03-01T10:00:00+02:00'), (2, 'a0eebc999c0b4ef8bb6d6bb9bd380a11', '0.2', NULL)"
+run sql "SELECT id, tenant, amount, due FROM invoices ORDER BY id" --jsonl
+run sql "SELECT sum(amount) AS total, count(*) AS n FROM invoices WHERE tenant = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'"
+run sql "INSERT INTO invoices (id, tenant, amount) VALUES (3, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '9.999')"
+run sql "UPDATE invoices SET tenant = tenant"
+run sql "SELECT amount * 1.1 FROM invoices"
+run schema dump
+
 step "Lifecycle: truncate keeps the columns, drop removes the board"
 run truncate metrics
 run count metrics

@@ -33,6 +33,12 @@ $ pier sql "CREATE TABLE u (a)"
 $ pier sql "CREATE TABLE u (a INT64, b)"
 ! pier: error: UnknownType: column 'b' of table 'u' declares no type: tables are STRICT, so every column declares one (ANY keeps any value)
 [exit 1]
+$ pier sql "CREATE TABLE u (a INT64, b AS (a + 1))"
+! pier: error: UnknownType: column 'b' of table 'u' declares no type: tables are STRICT, so every column declares one (ANY keeps any value)
+[exit 1]
+$ pier sql "CREATE TABLE u (a INT64, b GENERATED ALWAYS AS (a + 1) STORED)"
+! pier: error: UnknownType: column 'b' of table 'u' declares no type: tables are STRICT, so every column declares one (ANY keeps any value)
+[exit 1]
 $ pier sql "ALTER TABLE t ADD COLUMN b"
 ! pier: error: UnknownType: column 'b' of table 't' declares no type: tables are STRICT, so every column declares one (ANY keeps any value)
 [exit 1]

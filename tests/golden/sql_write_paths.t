@@ -57,3 +57,13 @@ $ pier sql "INSERT INTO t(id, n) VALUES (11, 4) ON CONFLICT(id) DO UPDATE SET n 
 id  n  d
 11  4  9.50
 (1 row)
+
+# A generated column declares its type too, and its computed value is
+# checked like any other.
+$ pier sql "CREATE TABLE g (a INT64, b INT8 AS (a * 100) STORED, c TEXT AS ('#' || a)); INSERT INTO g(a) VALUES (1)"
+1 row changed
+$ pier sql "INSERT INTO g(a) VALUES (2)"
+! pier: error: ColumnTypeConflict: column 'b' of table 'g' is INT8, got 200: out of range for INT8
+[exit 1]
+$ pier sql "SELECT a, b, c FROM g" --jsonl
+{"a":1,"b":100,"c":"#1"}
