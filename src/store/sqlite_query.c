@@ -679,10 +679,18 @@ static pier_status view_slot(pier__reader *r, view_rec **out,
  * is shaped so: such a column has no origin in SQLite's column metadata,
  * which is then read from the board's meta view (compute_origins).
  */
+/* The collation a board column's view needs: its type's, but none for
+ * arrays, which a board stores compact (a declared table stores them as
+ * written, and compares them white space aside). */
+static const char *board_collation(const pier__coltype *t)
+{
+    return t != NULL && t->t.dims == 0 ? pier__coltype_collation(t) : NULL;
+}
+
 static bool view_column(pier__buf *def, const pier__column *c)
 {
     const pier__coltype *t = pier__type_sql(c->type);
-    const char *coll = t != NULL ? pier__coltype_collation(t) : NULL;
+    const char *coll = board_collation(t);
     bool huge = t == NULL && c->type.kind == PIER_KIND_HUGEINT;
     if (coll == NULL && !huge) {
         pier__sql_ident(def, c->name);
@@ -710,7 +718,7 @@ static bool board_shaped(const pier__board *b)
 {
     for (size_t c = PIER__BASE_COLUMNS; c < b->ncolumns; c++) {
         const pier__coltype *t = pier__type_sql(b->columns[c].type);
-        if (t != NULL ? pier__coltype_collation(t) != NULL
+        if (t != NULL ? board_collation(t) != NULL
                       : b->columns[c].type.kind == PIER_KIND_HUGEINT)
             return true;
     }

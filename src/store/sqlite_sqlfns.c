@@ -191,6 +191,7 @@ COLLATION(instant_cmp, pier__collate_instant)
 COLLATION(time_cmp, pier__collate_time)
 COLLATION(datetime_cmp, pier__collate_datetime)
 COLLATION(interval_cmp, pier__collate_interval)
+COLLATION(json_compact_cmp, pier__collate_json_compact)
 
 /* ---- decimal values of SQLite values ---- */
 
@@ -612,6 +613,7 @@ static const struct {
     { "pier_numeric", numeric_cmp },   { "pier_uuid", uuid_cmp },
     { "pier_instant", instant_cmp },   { "pier_time", time_cmp },
     { "pier_datetime", datetime_cmp }, { "pier_interval", interval_cmp },
+    { "pier_json_compact", json_compact_cmp },
 };
 
 static const struct {

@@ -234,3 +234,46 @@ int pier__collate_interval(const char *a, size_t na, const char *b,
         c = cmp_i64(x.us, y.us);
     return settle(va, vb, c, a, na, b, nb);
 }
+
+/* ---- JSON, white space aside ---- */
+
+/* The next byte of a JSON text that counts: white space outside strings
+ * is passed over; *in_string follows the quotes (and escapes). -1 at the
+ * end. */
+static int json_next(const char *s, size_t n, size_t *i, bool *in_string,
+                     bool *escaped)
+{
+    while (*i < n) {
+        char c = s[(*i)++];
+        if (*in_string) {
+            if (*escaped)
+                *escaped = false;
+            else if (c == '\\')
+                *escaped = true;
+            else if (c == '"')
+                *in_string = false;
+            return (unsigned char)c;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        if (c == '"')
+            *in_string = true;
+        return (unsigned char)c;
+    }
+    return -1;
+}
+
+int pier__collate_json_compact(const char *a, size_t na, const char *b,
+                               size_t nb)
+{
+    size_t i = 0, j = 0;
+    bool sa = false, sb = false, ea = false, eb = false;
+    for (;;) {
+        int ca = json_next(a, na, &i, &sa, &ea);
+        int cb = json_next(b, nb, &j, &sb, &eb);
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+        if (ca < 0)
+            return 0;
+    }
+}

@@ -151,7 +151,7 @@ const char *pier__coltype_storage(const pier__coltype *c)
 
 const char *pier__coltype_collation(const pier__coltype *c)
 {
-    return c->t.dims > 0 ? NULL : bases[c->t.base].collation;
+    return c->t.dims > 0 ? "pier_json_compact" : bases[c->t.base].collation;
 }
 
 bool pier__coltype_checked(const pier__coltype *c)

@@ -64,14 +64,14 @@ const char *pier__coltype_storage(const pier__coltype *c);
 /*
  * The collation that orders stored values by their logical value, or NULL
  * when SQLite's BINARY already does (integers, reals, blobs, TEXT,
- * VARCHAR, ENUM (text order), DATE (one spelling per day), JSON, arrays,
- * ANY):
+ * VARCHAR, ENUM (text order), DATE (one spelling per day), JSON, ANY):
  *   "pier_numeric"   DECIMAL, UINT64, INT128 (pier__collate_numeric)
  *   "pier_uuid"      UUID
  *   "pier_instant"   INSTANT
  *   "pier_time"      TIME
  *   "pier_datetime"  DATETIME
  *   "pier_interval"  INTERVAL
+ *   "pier_json_compact"  arrays (white space does not count)
  */
 const char *pier__coltype_collation(const pier__coltype *c);
 
@@ -181,6 +181,11 @@ int pier__collate_datetime(const char *a, size_t na, const char *b,
  * all three are; "P1M" and "P30D" differ (a month is not 30 days). */
 int pier__collate_interval(const char *a, size_t na, const char *b,
                            size_t nb);
+/* JSON texts (the arrays' storage) by their bytes with the white space
+ * outside strings left out: '[1, 2]' equals '[1,2]', and both order as
+ * the compact text does. */
+int pier__collate_json_compact(const char *a, size_t na, const char *b,
+                               size_t nb);
 
 /* ---- exact decimal arithmetic (decimal.c) ---- */
 

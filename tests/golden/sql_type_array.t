@@ -311,3 +311,19 @@ CREATE TABLE "b" (
 );
 $ pier schema dump > d.sql && mkdir o && cd o && pier sql -f ../d.sql && pier schema dump | diff ../d.sql - && echo same
 same
+
+# White space does not count when arrays compare: '[1, 2]' equals
+# '[1,2]' for =, GROUP BY and a UNIQUE index (they sort as their compact
+# text does).
+$ pier sql "CREATE TABLE sp (a INT64[] UNIQUE); INSERT INTO sp VALUES ('[1, 2]'), ('[ 10 ]')"
+2 rows changed
+$ pier sql "SELECT a FROM sp WHERE a = '[1,2]'" --csv
+a
+"[1,2]"
+$ pier sql "INSERT INTO sp VALUES ('[1,2]')"
+! pier: error: ConstraintUnique: UNIQUE constraint failed: sp.a
+[exit 1]
+$ pier sql "SELECT a FROM sp ORDER BY a" --csv
+a
+"[1,2]"
+[10]

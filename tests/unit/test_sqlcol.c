@@ -234,13 +234,14 @@ static void test_storage_collation_checked_kind(void **state)
         { "INTERVAL", "TEXT", "pier_interval", true, PIER_KIND_INTERVAL },
         { "JSON", "TEXT", NULL, true, PIER_KIND_JSON },
         { "ANY", "ANY", NULL, false, PIER_KIND_NULL },
-        /* Arrays are JSON text, checked, compared bytewise. */
-        { "INT8[]", "TEXT", NULL, true, PIER_KIND_ARRAY },
-        { "TEXT[]", "TEXT", NULL, true, PIER_KIND_ARRAY },
-        { "DECIMAL(5,2)[]", "TEXT", NULL, true, PIER_KIND_ARRAY },
-        { "UUID[][]", "TEXT", NULL, true, PIER_KIND_ARRAY },
-        { "BLOB[]", "TEXT", NULL, true, PIER_KIND_ARRAY },
-        { "INT64[]", "TEXT", NULL, true, PIER_KIND_ARRAY },
+        /* Arrays are JSON text, checked, compared white space aside. */
+        { "INT8[]", "TEXT", "pier_json_compact", true, PIER_KIND_ARRAY },
+        { "TEXT[]", "TEXT", "pier_json_compact", true, PIER_KIND_ARRAY },
+        { "DECIMAL(5,2)[]", "TEXT", "pier_json_compact", true,
+          PIER_KIND_ARRAY },
+        { "UUID[][]", "TEXT", "pier_json_compact", true, PIER_KIND_ARRAY },
+        { "BLOB[]", "TEXT", "pier_json_compact", true, PIER_KIND_ARRAY },
+        { "INT64[]", "TEXT", "pier_json_compact", true, PIER_KIND_ARRAY },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         pier__coltype c = col(cases[i].type);
@@ -1378,9 +1379,40 @@ static void test_decimal_div_exact(void **state)
     assert_dec(r, "7");
 }
 
+/* Arrays compare as their compact text: white space outside strings
+ * does not count, inside strings it does. */
+static void test_collate_json_compact(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *a, *b;
+        int want;
+    } cases[] = {
+        { "[1,2]", "[1, 2]", 0 },
+        { " [ 1 ,\n\t2 ] ", "[1,2]", 0 },
+        { "[\"a b\"]", "[\"ab\"]", -1 },          /* ' ' < 'b' */
+        { "[\"a\\\" b\"]", "[\"a\\\"b\"]", -1 }, /* escaped quote */
+        { "[10]", "[2]", -1 },                    /* the compact text's order */
+        { "[]", "[\"b\"]", 1 },
+        { "[1]", "[1,2]", 1 },                    /* ']' after ',' */
+        { "", "", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int got = pier__collate_json_compact(cases[i].a, strlen(cases[i].a),
+                                             cases[i].b, strlen(cases[i].b));
+        int back = pier__collate_json_compact(cases[i].b, strlen(cases[i].b),
+                                              cases[i].a,
+                                              strlen(cases[i].a));
+        if ((got > 0) - (got < 0) != cases[i].want || back != -got)
+            fail_msg("'%s' vs '%s': %d and %d, want %d", cases[i].a,
+                     cases[i].b, got, back, cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collate_json_compact),
         cmocka_unit_test_setup_teardown(test_storage_collation_checked_kind,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_fit_integers, setup, teardown),
