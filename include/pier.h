@@ -814,6 +814,10 @@ PIER_API pier_status pier_params_set_double(pier_params *params,
 PIER_API pier_status pier_params_set_text(pier_params *params,
                                           const char *name, const char *text,
                                           pier_error *err);
+/* Bytes, bound as a BLOB (copied; `len` may be 0). */
+PIER_API pier_status pier_params_set_blob(pier_params *params,
+                                          const char *name, const void *bytes,
+                                          size_t len, pier_error *err);
 /* A JSON object (its members are named parameters: {"n": 1} binds :n, $n
  * and @n) or array (its elements are ?1, ?2...). Numbers, strings,
  * booleans and null bind as themselves; objects and arrays as their JSON

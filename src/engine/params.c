@@ -28,8 +28,8 @@ typedef struct param {
     char prefix;          /* ':', '$', '@'; 0: bare name; '?': numbered */
     char *name;           /* without its prefix; NULL when numbered */
     long number;          /* numbered: 1 and up */
-    pier__cell value;     /* TEXT owns value.p */
-    size_t text_cap;      /* TEXT: bytes value.p has room for, the NUL
+    pier__cell value;     /* TEXT and BLOB own value.p */
+    size_t text_cap;      /* TEXT, BLOB: bytes value.p has room for, a NUL
                              included */
 } param;
 
@@ -44,10 +44,16 @@ PIER_API pier_params *pier_params_new(void)
     return calloc(1, sizeof(pier_params));
 }
 
+/* Whether a value's bytes are the parameters' own copy. */
+static bool owns_bytes(pier__storage st)
+{
+    return st == PIER__ST_TEXT || st == PIER__ST_BLOB;
+}
+
 static void param_release(param *p)
 {
     free(p->name);
-    if (p->value.st == PIER__ST_TEXT)
+    if (owns_bytes(p->value.st))
         free((char *)p->value.p);
 }
 
@@ -150,23 +156,25 @@ static pier_status set(pier_params *params, const char *name,
             i++;
         old = i < params->n ? &params->v[i] : NULL;
     }
-    if (value.st == PIER__ST_TEXT) {
-        if (old != NULL && old->value.st == PIER__ST_TEXT &&
+    if (owns_bytes(value.st)) {
+        if (old != NULL && owns_bytes(old->value.st) &&
             old->text_cap > value.n) {
             char *t = (char *)old->value.p;
-            memmove(t, value.p, value.n);    /* it may be this very text */
+            if (value.n > 0)                 /* it may be this very text */
+                memmove(t, value.p, value.n);
             t[value.n] = '\0';
+            old->value.st = value.st;
             old->value.n = value.n;
             return PIER_OK;
         }
-        char *copy = pier__strndup(value.p, value.n);
+        char *copy = pier__strndup(value.n > 0 ? value.p : "", value.n);
         if (copy == NULL)
             return pier__oom(err);
         value.p = copy;
         p.text_cap = value.n + 1;
     }
     if (old != NULL) {
-        if (old->value.st == PIER__ST_TEXT)
+        if (owns_bytes(old->value.st))
             free((char *)old->value.p);
         old->value = value;
         old->text_cap = p.text_cap;
@@ -246,6 +254,19 @@ PIER_API pier_status pier_params_set_text(pier_params *params,
                           name != NULL ? name : "");
     return set(params, name,
                (pier__cell){ .st = PIER__ST_TEXT, .p = text, .n = n }, err);
+}
+
+PIER_API pier_status pier_params_set_blob(pier_params *params,
+                                          const char *name, const void *bytes,
+                                          size_t len, pier_error *err)
+{
+    if (bytes == NULL && len > 0)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "query parameter '%s' has %zu bytes but no "
+                          "pointer to them", name != NULL ? name : "", len);
+    return set(params, name,
+               (pier__cell){ .st = PIER__ST_BLOB, .p = bytes, .n = len },
+               err);
 }
 
 /* Sets one JSON value under `name`. */

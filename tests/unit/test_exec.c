@@ -695,6 +695,51 @@ static void test_refusals(void **state)
     assert_non_null(strstr(err.message, "of the script)"));
 }
 
+/* Bytes bound as a parameter reach a BLOB column as they are, a zero
+ * length included; the value of a name may change between text and
+ * bytes. */
+static void test_blob_parameters(void **state)
+{
+    fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE b (k INT64, x BLOB)");
+    pier_params *p = pier_params_new();
+    pier_error err;
+    static const unsigned char bytes[] = { 0x00, 0xff, 0x10, 0x00 };
+    assert_int_equal(pier_params_set_text(p, ":x", "a longer text", &err),
+                     PIER_OK);
+    assert_int_equal(pier_params_set_blob(p, ":x", bytes, sizeof bytes,
+                                          &err), PIER_OK);
+    assert_int_equal(pier_params_set_int64(p, ":k", 1, &err), PIER_OK);
+    pier_cursor_close(run(f->e, "INSERT INTO b VALUES (:k, :x)", p));
+    assert_int_equal(pier_params_set_blob(p, ":x", NULL, 0, &err), PIER_OK);
+    assert_int_equal(pier_params_set_int64(p, ":k", 2, &err), PIER_OK);
+    pier_cursor_close(run(f->e, "INSERT INTO b VALUES (:k, :x)", p));
+    assert_int_equal(pier_params_set_blob(p, ":x", NULL, 3, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    /* A text into a BLOB column is STRICT's refusal. */
+    assert_int_equal(pier_params_set_text(p, ":x", "not bytes", &err),
+                     PIER_OK);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO b VALUES (3, :x)", p,
+                               &err), PIER_E_COLUMN_TYPE_CONFLICT);
+    pier_params_free(p);
+    pier_cursor *c = run(f->e, "SELECT x FROM b ORDER BY k", NULL);
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    const pier_value *v = pier_row_value(row, 0);
+    assert_int_equal(v->kind, PIER_KIND_BLOB);
+    assert_int_equal(v->as.blob.len, sizeof bytes);
+    assert_memory_equal(v->as.blob.bytes, bytes, sizeof bytes);
+    assert_string_equal(v->text, "00FF1000");
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    v = pier_row_value(row, 0);
+    assert_int_equal(v->kind, PIER_KIND_BLOB);
+    assert_int_equal(v->as.blob.len, 0);
+    assert_string_equal(v->text, "");
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_null(row);
+    pier_cursor_close(c);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -711,6 +756,7 @@ int main(void)
         T(test_schema_drift),
         T(test_format_upgrade),
         T(test_refusals),
+        T(test_blob_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
