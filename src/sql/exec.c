@@ -81,9 +81,15 @@ static pier_status object_name_check(const char *name, size_t offset,
     for (size_t i = 0; why == NULL && i < n; i++)
         if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
             why = "a name cannot hold control characters";
-    if (why != NULL)
-        return fail_at(err, offset, PIER_E_QUERY_FAILED, "invalid name "
-                       "'%s': %s", name, why);
+    if (why != NULL) {
+        pier__buf q;                 /* control bytes shown as \xNN */
+        pier__buf_init(&q);
+        pier__quote_name(&q, name, n);
+        fail_at(err, offset, PIER_E_QUERY_FAILED, "invalid name '%s': %s",
+                q.p != NULL ? q.p : "", why);
+        pier__buf_free(&q);
+        return PIER_E_QUERY_FAILED;
+    }
     if (has_prefix(name, "_pier_") || has_prefix(name, "sqlite_"))
         return fail_at(err, offset, PIER_E_ENTITY_NOT_ALLOWED,
                        "the name '%s' is reserved: names starting with "

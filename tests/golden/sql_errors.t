@@ -54,6 +54,12 @@ $ pier sql "CREATE TABLE u (a VARCHAR)"
 $ pier sql "CREATE TABLE u AS SELECT 1 AS a"
 ! pier: error: QueryFailed: CREATE TABLE ... AS SELECT cannot declare its columns' types: create table 'u' with its columns, then INSERT ... SELECT (at byte 0 of the script)
 [exit 1]
+$ pier sql "$(printf 'CREATE TABLE "a\tb" (x INT8)')"
+! pier: error: QueryFailed: invalid name 'a\x09b': a name cannot hold control characters (at byte 13 of the script)
+[exit 1]
+$ pier sql "CREATE TABLE x234567890123456789012345678901234567890123456789012345678901234 (x INT8)"
+! pier: error: QueryFailed: invalid name 'x234567890123456789012345678901234567890123456789012345678901234': a name is at most 63 bytes (at byte 13 of the script)
+[exit 1]
 $ pier sql "CREATE TABLE _pier_x (a INT64)"
 ! pier: error: EntityNotAllowed: the name '_pier_x' is reserved: names starting with _pier_ belong to the engine
 [exit 1]
