@@ -43,6 +43,8 @@
 
 #include "bench.h"
 
+#define PROG "bench_insert"
+
 /* ------------------------------------------------------------------ */
 /* Configuration                                                        */
 
@@ -136,57 +138,6 @@ static double median(const double *v, int n)
     memcpy(s, v, (size_t)n * sizeof *s);
     qsort(s, (size_t)n, sizeof *s, cmp_double);
     return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Temporary directories                                                */
-
-static int tmpdir_make(char *out, size_t cap, const bench_config *cfg,
-                       const char *what)
-{
-    int n = snprintf(out, cap, "%s/pier-bench-%s-XXXXXX", cfg->parent,
-                     what);
-    if (n < 0 || (size_t)n >= cap) {
-        fprintf(stderr, "bench_insert: error: directory name too long\n");
-        return -1;
-    }
-    if (mkdtemp(out) == NULL) {
-        fprintf(stderr, "bench_insert: error: cannot create %s: %s\n", out,
-                strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Removes the directory and the files in it (a lake or a raw database and
- * their journals: nothing nests). */
-static int tmpdir_remove(const char *dir)
-{
-    char path[4096];
-    int rc = 0;
-    DIR *d = opendir(dir);
-    if (d == NULL) {
-        fprintf(stderr, "bench_insert: error: cannot open %s: %s\n", dir,
-                strerror(errno));
-        return -1;
-    }
-    for (struct dirent *de = readdir(d); de != NULL; de = readdir(d)) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (unlink(path) != 0) {
-            fprintf(stderr, "bench_insert: error: cannot remove %s: %s\n",
-                    path, strerror(errno));
-            rc = -1;
-        }
-    }
-    closedir(d);
-    if (rmdir(dir) != 0) {
-        fprintf(stderr, "bench_insert: error: cannot remove %s: %s\n", dir,
-                strerror(errno));
-        rc = -1;
-    }
-    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -479,39 +430,6 @@ static int bind_row(sqlite3_stmt *st, const bench_row *row, int64_t now)
     return rc;
 }
 
-/* Binds one JSON value as Pier stores it: strings as TEXT, integers as
- * INT, reals as REAL, booleans as INT 0/1, objects and arrays as their
- * compact text, null or a missing member (NULL) as NULL. A string stays
- * owned by `v`, which outlives the step. */
-static int bind_json(sqlite3_stmt *st, int i, const json_t *v)
-{
-    if (v == NULL)
-        return sqlite3_bind_null(st, i);
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        return sqlite3_bind_text(st, i, json_string_value(v),
-                                 (int)json_string_length(v), SQLITE_STATIC);
-    case JSON_INTEGER:
-        return sqlite3_bind_int64(st, i, json_integer_value(v));
-    case JSON_REAL:
-        return sqlite3_bind_double(st, i, json_real_value(v));
-    case JSON_TRUE:
-        return sqlite3_bind_int(st, i, 1);
-    case JSON_FALSE:
-        return sqlite3_bind_int(st, i, 0);
-    case JSON_OBJECT:
-    case JSON_ARRAY: {
-        char *s = json_dumps(v, JSON_COMPACT);
-        if (s == NULL)
-            return SQLITE_NOMEM;
-        return sqlite3_bind_text(st, i, s, -1, free);
-    }
-    case JSON_NULL:
-        break;
-    }
-    return sqlite3_bind_null(st, i);
-}
-
 /* ------------------------------------------------------------------ */
 /* Measurement 1: batched inserts                                       */
 
@@ -554,7 +472,7 @@ static int run_pier_items(double *rate, const bench_config *cfg,
     pier_error err;
     int rc = -1;
     memset(&err, 0, sizeof err);
-    if (tmpdir_make(dir, sizeof dir, cfg, "pier") != 0)
+    if (bench_tmpdir_make(PROG, cfg->parent, "pier", dir, sizeof dir) != 0)
         return -1;
     if (pier_open_board(&e, dir, NULL) != 0)
         goto done;
@@ -575,7 +493,7 @@ static int run_pier_items(double *rate, const bench_config *cfg,
     rc = 0;
 done:
     pier_close(&e);
-    if (tmpdir_remove(dir) != 0)
+    if (bench_tmpdir_remove(PROG, dir) != 0)
         rc = -1;
     return rc;
 }
@@ -588,7 +506,7 @@ static int run_raw_bare(double *rate, const bench_config *cfg,
     char dir[4096];
     raw_db r;
     int rc = -1;
-    if (tmpdir_make(dir, sizeof dir, cfg, "raw") != 0)
+    if (bench_tmpdir_make(PROG, cfg->parent, "raw", dir, sizeof dir) != 0)
         return -1;
     if (raw_open(&r, dir, false) != 0)
         goto done;
@@ -614,7 +532,7 @@ static int run_raw_bare(double *rate, const bench_config *cfg,
     rc = 0;
 done:
     raw_close(&r);
-    if (tmpdir_remove(dir) != 0)
+    if (bench_tmpdir_remove(PROG, dir) != 0)
         rc = -1;
     return rc;
 }
@@ -630,11 +548,11 @@ static int raw_same_batch(raw_db *r, json_t *arr)
         const json_t *id = json_object_get(row, "id");
         int rc = json_is_string(id) ? SQLITE_OK : SQLITE_MISMATCH;
         if (rc == SQLITE_OK)
-            rc = bind_json(r->insert, 1, id);
+            rc = bench_bind_json(r->insert, 1, id);
         if (rc == SQLITE_OK)
             rc = sqlite3_bind_int64(r->insert, 2, now);
         for (size_t c = 0; c < RAW_NCOLUMNS && rc == SQLITE_OK; c++)
-            rc = bind_json(r->insert, (int)c + 3,
+            rc = bench_bind_json(r->insert, (int)c + 3,
                            json_object_get(row, RAW_COLUMNS[c]));
         if (rc != SQLITE_OK)
             return sql_fail(r->db, "bind");
@@ -674,7 +592,7 @@ static int run_raw_same(double *rate, const bench_config *cfg,
     char dir[4096];
     raw_db r;
     int rc = -1;
-    if (tmpdir_make(dir, sizeof dir, cfg, "raw") != 0)
+    if (bench_tmpdir_make(PROG, cfg->parent, "raw", dir, sizeof dir) != 0)
         return -1;
     if (raw_open(&r, dir, true) != 0)
         goto done;
@@ -704,7 +622,7 @@ static int run_raw_same(double *rate, const bench_config *cfg,
     rc = 0;
 done:
     raw_close(&r);
-    if (tmpdir_remove(dir) != 0)
+    if (bench_tmpdir_remove(PROG, dir) != 0)
         rc = -1;
     return rc;
 }
@@ -889,10 +807,12 @@ static int widen_run(const bench_config *cfg, bench_results *res, int run)
     pier_engine *small = NULL, *large = NULL;
     int rc = -1;
     bool have_small = false, have_large = false;
-    if (tmpdir_make(small_dir, sizeof small_dir, cfg, "widen") != 0)
+    if (bench_tmpdir_make(PROG, cfg->parent,
+                          "widen", small_dir, sizeof small_dir) != 0)
         goto done;
     have_small = true;
-    if (tmpdir_make(large_dir, sizeof large_dir, cfg, "widen") != 0)
+    if (bench_tmpdir_make(PROG, cfg->parent,
+                          "widen", large_dir, sizeof large_dir) != 0)
         goto done;
     have_large = true;
     if (widen_fill(&small, small_dir, cfg, cfg->widen_small) != 0 ||
@@ -921,9 +841,9 @@ static int widen_run(const bench_config *cfg, bench_results *res, int run)
 done:
     pier_close(&small);
     pier_close(&large);
-    if (have_small && tmpdir_remove(small_dir) != 0)
+    if (have_small && bench_tmpdir_remove(PROG, small_dir) != 0)
         rc = -1;
-    if (have_large && tmpdir_remove(large_dir) != 0)
+    if (have_large && bench_tmpdir_remove(PROG, large_dir) != 0)
         rc = -1;
     return rc;
 }
@@ -1141,52 +1061,26 @@ static void usage(FILE *out)
             "Progress goes to stderr. See docs/benchmarks.md.\n");
 }
 
+/* The names of --only, in the order of the ONLY_* bits. */
+static const char *const measurements[] = {
+    "batched", "single", "widen", NULL,
+};
+
 /* 0: run; 1: --help done; 2: usage error. */
 static int parse_args(bench_config *cfg, int argc, char **argv)
 {
-    const char *tmp = getenv("TMPDIR");
-    int runs = 0;
     memset(cfg, 0, sizeof *cfg);
-    cfg->parent = tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        } else if (strcmp(a, "--quick") == 0) {
-            cfg->quick = true;
-        } else if (strcmp(a, "--json") == 0) {
-            cfg->json = true;
-        } else if (strcmp(a, "--runs") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            long v = strtol(argv[++i], &end, 10);
-            if (end == argv[i] || *end != '\0' || v < 1 || v > MAX_RUNS) {
-                fprintf(stderr, "bench_insert: --runs takes 1 to %d\n",
-                        MAX_RUNS);
-                return 2;
-            }
-            runs = (int)v;
-        } else if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
-            cfg->parent = argv[++i];
-        } else if (strcmp(a, "--only") == 0 && i + 1 < argc) {
-            const char *m = argv[++i];
-            if (strcmp(m, "batched") == 0)
-                cfg->only |= ONLY_BATCHED;
-            else if (strcmp(m, "single") == 0)
-                cfg->only |= ONLY_SINGLE;
-            else if (strcmp(m, "widen") == 0)
-                cfg->only |= ONLY_WIDEN;
-            else {
-                fprintf(stderr, "bench_insert: unknown measurement '%s'\n",
-                        m);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "bench_insert: bad argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
+    bench_args a = { .prog = PROG, .usage = usage, .max_runs = MAX_RUNS,
+                     .takes_json = true, .cfg = cfg,
+                     .measurements = measurements,
+                     .only_bits = &cfg->only };
+    int rc = bench_parse_args(&a, argc, argv);
+    if (rc != 0)
+        return rc;
+    int runs = a.runs;
+    cfg->quick = a.quick;
+    cfg->json = a.json;
+    cfg->parent = a.parent;
     if (cfg->only == 0)
         cfg->only = ONLY_ALL;
     cfg->runs_batched = runs != 0 ? runs : 5;

@@ -49,6 +49,8 @@
 
 #include "bench.h"
 
+#define PROG "bench_query"
+
 /* ------------------------------------------------------------------ */
 /* Configuration                                                        */
 
@@ -249,55 +251,6 @@ static bool hwm_reset(void)
     if (fclose(f) != 0)
         ok = false;
     return ok;
-}
-
-/* ------------------------------------------------------------------ */
-/* The temporary directory                                              */
-
-static int tmpdir_make(char *out, size_t cap, const bench_config *cfg)
-{
-    int n = snprintf(out, cap, "%s/pier-bench-query-XXXXXX", cfg->parent);
-    if (n < 0 || (size_t)n >= cap) {
-        fprintf(stderr, "bench_query: error: directory name too long\n");
-        return -1;
-    }
-    if (mkdtemp(out) == NULL) {
-        fprintf(stderr, "bench_query: error: cannot create %s: %s\n", out,
-                strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Removes the directory and the files in it (the lake and its journals:
- * nothing nests). */
-static int tmpdir_remove(const char *dir)
-{
-    char path[4096 + 256 + 2];    /* the directory, '/', a d_name */
-    int rc = 0;
-    DIR *d = opendir(dir);
-    if (d == NULL) {
-        fprintf(stderr, "bench_query: error: cannot open %s: %s\n", dir,
-                strerror(errno));
-        return -1;
-    }
-    for (struct dirent *de = readdir(d); de != NULL; de = readdir(d)) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (unlink(path) != 0) {
-            fprintf(stderr, "bench_query: error: cannot remove %s: %s\n",
-                    path, strerror(errno));
-            rc = -1;
-        }
-    }
-    closedir(d);
-    if (rmdir(dir) != 0) {
-        fprintf(stderr, "bench_query: error: cannot remove %s: %s\n", dir,
-                strerror(errno));
-        rc = -1;
-    }
-    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1352,57 +1305,29 @@ static void usage(FILE *out)
             "Progress goes to stderr. See docs/benchmarks.md.\n");
 }
 
-/* 0: run; 1: --help done; 2: usage error. */
+/* The names of --only, in the order of the ONLY_* bits. */
+static const char *const measurements[] = {
+    "lookup", "aggregate", "stream", NULL,
+};
+
 static int parse_args(bench_config *cfg, int argc, char **argv)
 {
-    const char *tmp = getenv("TMPDIR");
-    int runs = 0;
     memset(cfg, 0, sizeof *cfg);
-    cfg->parent = tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        } else if (strcmp(a, "--quick") == 0) {
-            cfg->quick = true;
-        } else if (strcmp(a, "--json") == 0) {
-            cfg->json = true;
-        } else if (strcmp(a, "--runs") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            long v = strtol(argv[++i], &end, 10);
-            if (end == argv[i] || *end != '\0' || v < 1 || v > MAX_RUNS) {
-                fprintf(stderr, "bench_query: --runs takes 1 to %d\n",
-                        MAX_RUNS);
-                return 2;
-            }
-            runs = (int)v;
-        } else if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
-            cfg->parent = argv[++i];
-        } else if (strcmp(a, "--only") == 0 && i + 1 < argc) {
-            const char *m = argv[++i];
-            if (strcmp(m, "lookup") == 0)
-                cfg->only |= ONLY_LOOKUP;
-            else if (strcmp(m, "aggregate") == 0)
-                cfg->only |= ONLY_AGGREGATE;
-            else if (strcmp(m, "stream") == 0)
-                cfg->only |= ONLY_STREAM;
-            else {
-                fprintf(stderr, "bench_query: unknown measurement '%s'\n",
-                        m);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "bench_query: bad argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
+    bench_args a = { .prog = PROG, .usage = usage, .max_runs = MAX_RUNS,
+                     .takes_json = true, .cfg = cfg,
+                     .measurements = measurements,
+                     .only_bits = &cfg->only };
+    int rc = bench_parse_args(&a, argc, argv);
+    if (rc != 0)
+        return rc;
+    cfg->quick = a.quick;
+    cfg->json = a.json;
+    cfg->parent = a.parent;
     if (cfg->only == 0)
         cfg->only = ONLY_ALL;
-    cfg->runs_lookup = runs != 0 ? runs : 5;
-    cfg->runs_aggregate = runs != 0 ? runs : 20;
-    cfg->runs_stream = runs != 0 ? runs : 5;
+    cfg->runs_lookup = a.runs != 0 ? a.runs : 5;
+    cfg->runs_aggregate = a.runs != 0 ? a.runs : 20;
+    cfg->runs_stream = a.runs != 0 ? a.runs : 5;
     size_t div = cfg->quick ? 10 : 1;
     cfg->rows = 1000000 / div;
     cfg->fill_batch = 10000;
@@ -1417,7 +1342,8 @@ static int run_all(const bench_config *cfg, bench_results *res)
     int rc = -1;
     memset(&c, 0, sizeof c);
     memset(&err, 0, sizeof err);
-    if (tmpdir_make(c.dir, sizeof c.dir, cfg) != 0)
+    if (bench_tmpdir_make(PROG, cfg->parent,
+                          "query", c.dir, sizeof c.dir) != 0)
         return -1;
     c.have_dir = true;
     fprintf(stderr, "filling board '%s' with %zu rows...\n", BOARD,
@@ -1441,7 +1367,7 @@ static int run_all(const bench_config *cfg, bench_results *res)
     rc = 0;
 done:
     ctx_close(&c);
-    if (c.have_dir && tmpdir_remove(c.dir) != 0)
+    if (c.have_dir && bench_tmpdir_remove(PROG, c.dir) != 0)
         rc = -1;
     return rc;
 }

@@ -20,7 +20,6 @@
  * status is 0 unless something failed (1) or the command line is wrong (2).
  * docs/benchmarks.md has the figures and how to read them.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -238,37 +237,27 @@ static int fill_sums(pier_engine *e, sqlite3 *db, size_t n)
 
 /* ---- the run ---- */
 
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: bench_sql [--quick] [--runs N] [--dir DIR]\n"
+                 "  --quick    a tenth of the rows\n"
+                 "  --runs N   repetitions of each measurement (default 3)\n"
+                 "  --dir DIR  where the temporary lakes go (default: "
+                 "$TMPDIR or /tmp)\n"
+                 "See docs/benchmarks.md.\n");
+}
+
+/* 0: run; 1: --help done; 2: usage error. */
 static int parse_args(config *c, int argc, char **argv)
 {
-    *c = (config){ .runs = 3, .rows = 100000, .sum_rows = 1000000,
-                   .parent = NULL };
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            c->rows /= 10;
-            c->sum_rows /= 10;
-        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            c->runs = atoi(argv[++i]);
-            if (c->runs < 1 || c->runs > MAX_RUNS) {
-                fprintf(stderr, "bench_sql: --runs takes 1 to %d\n",
-                        MAX_RUNS);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
-            c->parent = argv[++i];
-        } else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: bench_sql [--quick] [--runs N] [--dir PARENT]\n"
-                   "  --quick     a tenth of the rows\n"
-                   "  --runs N    repetitions of each measurement "
-                   "(default 3)\n"
-                   "  --dir DIR   where the temporary lakes go "
-                   "(default $TMPDIR or /tmp)\n");
-            return 1;
-        } else {
-            fprintf(stderr, "bench_sql: unknown argument '%s' (try "
-                    "--help)\n", argv[i]);
-            return 2;
-        }
-    }
+    bench_args a = { .prog = "bench_sql", .usage = usage,
+                     .max_runs = MAX_RUNS };
+    int rc = bench_parse_args(&a, argc, argv);
+    if (rc != 0)
+        return rc;
+    size_t div = a.quick ? 10 : 1;
+    *c = (config){ .runs = a.runs != 0 ? a.runs : 3, .rows = 100000 / div,
+                   .sum_rows = 1000000 / div, .parent = a.parent };
     return 0;
 }
 
@@ -364,26 +353,21 @@ int main(int argc, char **argv)
     int rc = parse_args(&c, argc, argv);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
-    const char *parent = c.parent != NULL ? c.parent : getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/bench_sql.XXXXXX",
-             parent != NULL && parent[0] != '\0' ? parent : "/tmp");
-    if (mkdtemp(dir) == NULL) {
-        fprintf(stderr, "bench_sql: error: cannot make a directory in "
-                "'%s': %s\n", parent, strerror(errno));
+    if (bench_tmpdir_make("bench_sql", c.parent, "sql", dir, sizeof dir) !=
+        0)
         return 1;
-    }
     rc = run(&c, dir);
+    /* The lake's directory first (pier_reset_lake removes it whole),
+     * then the raw database's files and the directory. */
+    char lake[4200];
     pier_error err;
-    char lake[4200], raw[4200];
     snprintf(lake, sizeof lake, "%s/lake", dir);
-    pier_reset_lake(lake, &err);
-    snprintf(raw, sizeof raw, "%s/raw.sqlite", dir);
-    unlink(raw);
-    strcat(raw, "-wal");
-    unlink(raw);
-    snprintf(raw, sizeof raw, "%s/raw.sqlite-shm", dir);
-    unlink(raw);
-    rmdir(dir);
+    if (pier_reset_lake(lake, &err) != PIER_OK) {
+        fprintf(stderr, "bench_sql: error: %s\n", err.message);
+        rc = 1;
+    }
+    if (bench_tmpdir_remove("bench_sql", dir) != 0)
+        rc = 1;
     return rc == 0 ? 0 : 1;
 }

@@ -176,55 +176,6 @@ static summary summarize(samples *s, double bound)
     return m;
 }
 
-/* ------------------------------------------------------------------ */
-/* Temporary directories (as in bench_insert.c)                         */
-
-static int tmpdir_make(char *out, size_t cap, const bench_config *cfg,
-                       const char *what)
-{
-    int n = snprintf(out, cap, "%s/pier-bench-%s-XXXXXX", cfg->parent,
-                     what);
-    if (n < 0 || (size_t)n >= cap) {
-        fprintf(stderr, PROG ": error: directory name too long\n");
-        return -1;
-    }
-    if (mkdtemp(out) == NULL) {
-        fprintf(stderr, PROG ": error: cannot create %s: %s\n", out,
-                strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static int tmpdir_remove(const char *dir)
-{
-    char path[4096];
-    int rc = 0;
-    DIR *d = opendir(dir);
-    if (d == NULL) {
-        fprintf(stderr, PROG ": error: cannot open %s: %s\n", dir,
-                strerror(errno));
-        return -1;
-    }
-    for (struct dirent *de = readdir(d); de != NULL; de = readdir(d)) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        int n = snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (n < 0 || (size_t)n >= sizeof path || unlink(path) != 0) {
-            fprintf(stderr, PROG ": error: cannot remove %s: %s\n", path,
-                    strerror(errno));
-            rc = -1;
-        }
-    }
-    closedir(d);
-    if (rmdir(dir) != 0) {
-        fprintf(stderr, PROG ": error: cannot remove %s: %s\n", dir,
-                strerror(errno));
-        rc = -1;
-    }
-    return rc;
-}
-
 /* out = dir/name; -1 (with a message) if it does not fit. */
 static int path_in(char *out, size_t cap, const char *dir, const char *name)
 {
@@ -414,7 +365,7 @@ static int local_run(const bench_config *cfg, bench_results *res, int run,
     memset(&err, 0, sizeof err);
     if (seen_init(&seen) != 0)
         return -1;
-    if (tmpdir_make(dir, sizeof dir, cfg, "watch") != 0) {
+    if (bench_tmpdir_make(PROG, cfg->parent, "watch", dir, sizeof dir) != 0) {
         seen_destroy(&seen);
         return -1;
     }
@@ -451,7 +402,7 @@ done:
     pier_watch_close(watch);
     pier_listener_remove(l);
     pier_close(&e);
-    if (tmpdir_remove(dir) != 0)
+    if (bench_tmpdir_remove(PROG, dir) != 0)
         rc = -1;
     seen_destroy(&seen);
     return rc;
@@ -872,7 +823,8 @@ static int cross_run(const bench_config *cfg, bench_results *res, size_t p,
     memset(&rp, 0, sizeof rp);
     if (seen == NULL)
         return oom();
-    if (tmpdir_make(dir, sizeof dir, cfg, raw ? "raw" : "watch") != 0)
+    if (bench_tmpdir_make(PROG, cfg->parent,
+                          raw ? "raw" : "watch", dir, sizeof dir) != 0)
         goto done;
     have_dir = true;
     if (cross_setup(dir, raw) != 0)
@@ -934,7 +886,7 @@ done:
         close(go[0]);
     if (go[1] >= 0)
         close(go[1]);
-    if (have_dir && tmpdir_remove(dir) != 0)
+    if (have_dir && bench_tmpdir_remove(PROG, dir) != 0)
         rc = -1;
     free(seen);
     return rc;
@@ -1128,56 +1080,43 @@ static void usage(FILE *out)
             "Progress goes to stderr. See docs/benchmarks.md.\n");
 }
 
+/* The names of --only, in the order of the ONLY_* bits. */
+static const char *const measurements[] = { "local", "cross", NULL };
+
+/* --poll MS, this program's own option (repeatable). */
+static int poll_option(void *payload, int argc, char **argv, int i)
+{
+    bench_config *cfg = payload;
+    if (strcmp(argv[i], "--poll") != 0 || i + 1 >= argc)
+        return 0;
+    char *end = NULL;
+    long v = strtol(argv[i + 1], &end, 10);
+    if (end == argv[i + 1] || *end != '\0' || v < 1 || v > 10000) {
+        fprintf(stderr, PROG ": --poll takes 1 to 10000\n");
+        return -1;
+    }
+    if (cfg->npolls == MAX_POLLS) {
+        fprintf(stderr, PROG ": at most %d --poll\n", MAX_POLLS);
+        return -1;
+    }
+    cfg->polls[cfg->npolls++] = (int)v;
+    return 2;
+}
+
 static int parse_args(bench_config *cfg, int argc, char **argv)
 {
-    const char *tmp = getenv("TMPDIR");
     memset(cfg, 0, sizeof *cfg);
-    cfg->parent = tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        } else if (strcmp(a, "--quick") == 0) {
-            cfg->quick = true;
-        } else if (strcmp(a, "--json") == 0) {
-            cfg->json = true;
-        } else if ((strcmp(a, "--runs") == 0 || strcmp(a, "--poll") == 0) &&
-                   i + 1 < argc) {
-            bool runs = strcmp(a, "--runs") == 0;
-            long max = runs ? MAX_RUNS : 10000;
-            char *end = NULL;
-            long v = strtol(argv[++i], &end, 10);
-            if (end == argv[i] || *end != '\0' || v < 1 || v > max) {
-                fprintf(stderr, PROG ": %s takes 1 to %ld\n", a, max);
-                return 2;
-            }
-            if (runs) {
-                cfg->runs = (int)v;
-            } else if (cfg->npolls == MAX_POLLS) {
-                fprintf(stderr, PROG ": at most %d --poll\n", MAX_POLLS);
-                return 2;
-            } else {
-                cfg->polls[cfg->npolls++] = (int)v;
-            }
-        } else if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
-            cfg->parent = argv[++i];
-        } else if (strcmp(a, "--only") == 0 && i + 1 < argc) {
-            const char *m = argv[++i];
-            if (strcmp(m, "local") == 0)
-                cfg->only |= ONLY_LOCAL;
-            else if (strcmp(m, "cross") == 0)
-                cfg->only |= ONLY_CROSS;
-            else {
-                fprintf(stderr, PROG ": unknown measurement '%s'\n", m);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, PROG ": bad argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
+    bench_args a = { .prog = PROG, .usage = usage, .max_runs = MAX_RUNS,
+                     .takes_json = true, .cfg = cfg,
+                     .measurements = measurements,
+                     .only_bits = &cfg->only, .extra = poll_option };
+    int rc = bench_parse_args(&a, argc, argv);
+    if (rc != 0)
+        return rc;
+    cfg->quick = a.quick;
+    cfg->json = a.json;
+    cfg->parent = a.parent;
+    cfg->runs = a.runs;
     if (cfg->only == 0)
         cfg->only = ONLY_ALL;
     if (cfg->runs == 0)

@@ -133,56 +133,6 @@ static double median(const double *v, int n)
 }
 
 /* ------------------------------------------------------------------ */
-/* Temporary directories                                                */
-
-static int tmpdir_make(char *out, size_t cap, const bench_config *cfg,
-                       const char *what)
-{
-    int n = snprintf(out, cap, "%s/pier-bench-%s-XXXXXX", cfg->parent,
-                     what);
-    if (n < 0 || (size_t)n >= cap) {
-        fprintf(stderr, PROG ": error: directory name too long\n");
-        return -1;
-    }
-    if (mkdtemp(out) == NULL) {
-        fprintf(stderr, PROG ": error: cannot create %s: %s\n", out,
-                strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Removes the directory and the files in it (nothing nests). */
-static int tmpdir_remove(const char *dir)
-{
-    char path[4096];
-    int rc = 0;
-    DIR *d = opendir(dir);
-    if (d == NULL) {
-        fprintf(stderr, PROG ": error: cannot open %s: %s\n", dir,
-                strerror(errno));
-        return -1;
-    }
-    for (struct dirent *de = readdir(d); de != NULL; de = readdir(d)) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        int n = snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (n < 0 || (size_t)n >= sizeof path || unlink(path) != 0) {
-            fprintf(stderr, PROG ": error: cannot remove %s: %s\n", path,
-                    strerror(errno));
-            rc = -1;
-        }
-    }
-    closedir(d);
-    if (rmdir(dir) != 0) {
-        fprintf(stderr, PROG ": error: cannot remove %s: %s\n", dir,
-                strerror(errno));
-        rc = -1;
-    }
-    return rc;
-}
-
-/* ------------------------------------------------------------------ */
 /* The rows                                                             */
 
 /* One row as C values. */
@@ -583,38 +533,6 @@ static int bind_row(sqlite3_stmt *st, const bench_row *row, int64_t now,
     return rc;
 }
 
-/* Binds one JSON value as Pier stores it (strings TEXT, integers INT,
- * reals REAL, booleans INT 0/1, null or missing NULL). Strings stay owned
- * by `v`; the caller clears the bindings before freeing it. */
-static int bind_json(sqlite3_stmt *st, int i, const json_t *v)
-{
-    if (v == NULL)
-        return sqlite3_bind_null(st, i);
-    switch (json_typeof(v)) {
-    case JSON_STRING:
-        return sqlite3_bind_text(st, i, json_string_value(v),
-                                 (int)json_string_length(v), SQLITE_STATIC);
-    case JSON_INTEGER:
-        return sqlite3_bind_int64(st, i, json_integer_value(v));
-    case JSON_REAL:
-        return sqlite3_bind_double(st, i, json_real_value(v));
-    case JSON_TRUE:
-        return sqlite3_bind_int(st, i, 1);
-    case JSON_FALSE:
-        return sqlite3_bind_int(st, i, 0);
-    case JSON_OBJECT:
-    case JSON_ARRAY: {
-        char *s = json_dumps(v, JSON_COMPACT);
-        if (s == NULL)
-            return SQLITE_NOMEM;
-        return sqlite3_bind_text(st, i, s, -1, free);
-    }
-    case JSON_NULL:
-        break;
-    }
-    return sqlite3_bind_null(st, i);
-}
-
 /* Appends one change-log row. */
 static int raw_change_text(raw_db *r, const char *kind, const char *payload,
                            size_t len, int64_t now, int64_t stamp)
@@ -668,15 +586,15 @@ static int same_patch(raw_db *r, const json_t *item, int64_t now,
         fprintf(stderr, PROG ": error: a patch without id or members\n");
         return -1;
     }
-    int rc = bind_json(r->update, 1, json_object_get(patch, "priority"));
+    int rc = bench_bind_json(r->update, 1, json_object_get(patch, "priority"));
     if (rc == SQLITE_OK)
-        rc = bind_json(r->update, 2, json_object_get(patch, "state"));
+        rc = bench_bind_json(r->update, 2, json_object_get(patch, "state"));
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(r->update, 3, now);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(r->update, 4, stamp);
     if (rc == SQLITE_OK)
-        rc = bind_json(r->update, 5, id);
+        rc = bench_bind_json(r->update, 5, id);
     int out = rc == SQLITE_OK ? raw_step_one(r, r->update)
                               : sql_fail(r->db, "bind");
     sqlite3_clear_bindings(r->update);
@@ -735,13 +653,13 @@ static int same_upsert(raw_db *r, const work *w, size_t c, int64_t now,
         const json_t *id = json_object_get(row, "id");
         int b = json_is_string(id) ? SQLITE_OK : SQLITE_MISMATCH;
         if (b == SQLITE_OK)
-            b = bind_json(r->upsert, 1, id);
+            b = bench_bind_json(r->upsert, 1, id);
         if (b == SQLITE_OK)
             b = sqlite3_bind_int64(r->upsert, 2, now);
         if (b == SQLITE_OK)
             b = sqlite3_bind_int64(r->upsert, 3, stamp);
         for (size_t k = 0; k < RAW_NCOLUMNS && b == SQLITE_OK; k++)
-            b = bind_json(r->upsert, (int)k + 4,
+            b = bench_bind_json(r->upsert, (int)k + 4,
                           json_object_get(row, RAW_COLUMNS[k]));
         rc = b == SQLITE_OK ? raw_step_one(r, r->upsert)
                             : sql_fail(r->db, "bind");
@@ -1056,7 +974,8 @@ static int run_once(double rate[NSIDES], const bench_config *cfg,
     memset(sides, 0, sizeof sides);
     for (int i = 0; i < NSIDES; i++) {
         side *s = &sides[i];
-        if (tmpdir_make(s->dir, sizeof s->dir, cfg, SIDE_NAMES[i]) != 0)
+        if (bench_tmpdir_make(PROG, cfg->parent,
+                              SIDE_NAMES[i], s->dir, sizeof s->dir) != 0)
             goto done;
         s->have_dir = true;
         if ((i == S_PIER ? pier_fill(&s->e, s->dir, cfg)
@@ -1087,7 +1006,7 @@ done:
     for (int i = 0; i < NSIDES; i++) {
         pier_close(&sides[i].e);
         raw_close(&sides[i].r);
-        if (sides[i].have_dir && tmpdir_remove(sides[i].dir) != 0)
+        if (sides[i].have_dir && bench_tmpdir_remove(PROG, sides[i].dir) != 0)
             rc = -1;
     }
     return rc;
@@ -1277,54 +1196,38 @@ static void usage(FILE *out)
 }
 
 /* 0: run; 1: --help done; 2: usage error. */
+/* --only takes a kind (update, upsert, delete) or a mode (single,
+ * batched); each narrows its own dimension. */
+static int only_measurement(void *payload, const char *x)
+{
+    bench_config *cfg = payload;
+    bool known = false;
+    for (int k = 0; k < NKINDS; k++)
+        if (strcmp(x, KIND_NAMES[k]) == 0) {
+            cfg->kinds |= 1u << k;
+            known = true;
+        }
+    for (int m = 0; m < NMODES; m++)
+        if (strcmp(x, MODE_NAMES[m]) == 0) {
+            cfg->modes |= 1u << m;
+            known = true;
+        }
+    return known ? 0 : -1;
+}
+
 static int parse_args(bench_config *cfg, int argc, char **argv)
 {
-    const char *tmp = getenv("TMPDIR");
-    int runs = 0;
     memset(cfg, 0, sizeof *cfg);
-    cfg->parent = tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        } else if (strcmp(a, "--quick") == 0) {
-            cfg->quick = true;
-        } else if (strcmp(a, "--json") == 0) {
-            cfg->json = true;
-        } else if (strcmp(a, "--runs") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            long v = strtol(argv[++i], &end, 10);
-            if (end == argv[i] || *end != '\0' || v < 1 || v > MAX_RUNS) {
-                fprintf(stderr, PROG ": --runs takes 1 to %d\n", MAX_RUNS);
-                return 2;
-            }
-            runs = (int)v;
-        } else if (strcmp(a, "--dir") == 0 && i + 1 < argc) {
-            cfg->parent = argv[++i];
-        } else if (strcmp(a, "--only") == 0 && i + 1 < argc) {
-            const char *x = argv[++i];
-            bool known = false;
-            for (int k = 0; k < NKINDS; k++)
-                if (strcmp(x, KIND_NAMES[k]) == 0) {
-                    cfg->kinds |= 1u << k;
-                    known = true;
-                }
-            for (int m = 0; m < NMODES; m++)
-                if (strcmp(x, MODE_NAMES[m]) == 0) {
-                    cfg->modes |= 1u << m;
-                    known = true;
-                }
-            if (!known) {
-                fprintf(stderr, PROG ": unknown measurement '%s'\n", x);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, PROG ": bad argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
+    bench_args a = { .prog = PROG, .usage = usage, .max_runs = MAX_RUNS,
+                     .takes_json = true, .cfg = cfg,
+                     .only = only_measurement };
+    int rc = bench_parse_args(&a, argc, argv);
+    if (rc != 0)
+        return rc;
+    int runs = a.runs;
+    cfg->quick = a.quick;
+    cfg->json = a.json;
+    cfg->parent = a.parent;
     if (cfg->kinds == 0)
         cfg->kinds = (1u << NKINDS) - 1;
     if (cfg->modes == 0)
