@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "sql/dialect.h"
 #include "sql/sql.h"
 
 /* The savepoint that BEGIN opens inside the script's transaction. */
@@ -948,20 +948,6 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
     }
 }
 
-/* Fails the script when the SQL schema changed behind Pier's back. */
-static pier_status check_drift(pier_engine *e, pier_error *err)
-{
-    pier__buf report;
-    pier__buf_init(&report);
-    pier_status rc = e->lake->ops->schema_compare(e->lake, &report, err);
-    if (rc == PIER_OK && report.len > 0)
-        rc = pier__fail(err, PIER_E_SCHEMA_DRIFT,
-                        "the lake's schema was changed without Pier: %s",
-                        report.p);
-    pier__buf_free(&report);
-    return rc;
-}
-
 PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
                                const char *sql, const pier_params *params,
                                pier_error *err)
@@ -984,7 +970,7 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
         pier__sql_script_free(&script);
         return rc;
     }
-    rc = check_drift(engine, err);
+    rc = pier__schema_drift(engine, err);
     for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
         x.st = &script.stmts[i];
         bool last = i + 1 == script.nstmts;

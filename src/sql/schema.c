@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "sql/dialect.h"
 #include "sql/sql.h"
 
 /* ---- taking Pier's part off a physical column definition ---- */
@@ -135,9 +135,7 @@ static pier_status table_sql(pier__buf *out, const pier__table *t,
     return rc;
 }
 
-/* SchemaDrift when the SQL schema is not the one Pier made (inside a
- * transaction of the engine). */
-static pier_status drift(pier_engine *e, pier_error *err)
+pier_status pier__schema_drift(pier_engine *e, pier_error *err)
 {
     pier__buf report;
     pier__buf_init(&report);
@@ -221,7 +219,7 @@ static pier_status walk_schema(walk *w)
     pier_status rc = pier__engine_begin(e, false, w->err);
     if (rc != PIER_OK)
         return rc;
-    rc = drift(e, w->err);
+    rc = pier__schema_drift(e, w->err);
     if (rc == PIER_OK && w->only == NULL)
         for (size_t i = 0; i < e->catalog.nboards; i++)
             board_sql(w->out, e->catalog.boards[i]);
@@ -261,7 +259,7 @@ PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err)
     pier_status rc = pier__engine_begin(engine, false, err);
     if (rc != PIER_OK)
         return rc;
-    return pier__engine_end(engine, drift(engine, err), err);
+    return pier__engine_end(engine, pier__schema_drift(engine, err), err);
 }
 
 /* ---- tables ---- */
@@ -277,7 +275,7 @@ PIER_API pier_status pier_table_list(char ***out, pier_engine *engine,
     pier_status rc = pier__engine_begin(engine, false, err);
     if (rc != PIER_OK)
         return rc;
-    rc = drift(engine, err);
+    rc = pier__schema_drift(engine, err);
     const pier__catalog *c = &engine->catalog;
     char **names = rc == PIER_OK ? calloc(c->ntables + 1, sizeof *names)
                                  : NULL;
@@ -336,7 +334,7 @@ PIER_API pier_status pier_table_describe(pier_table_info **out,
     const pier__table *t = NULL;
     bool began = rc == PIER_OK;
     if (rc == PIER_OK)
-        rc = drift(engine, err);
+        rc = pier__schema_drift(engine, err);
     if (rc == PIER_OK) {
         t = pier__catalog_find_table(&engine->catalog, table);
         if (t == NULL) {
