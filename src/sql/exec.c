@@ -948,6 +948,19 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
     }
 }
 
+/* A malformed script's message says where, whether the front-end or
+ * SQLite found the fault (err->offset has it too). */
+static pier_status where(pier_status rc, pier_error *err)
+{
+    if (rc == PIER_E_QUERY_FAILED && err != NULL && err->offset >= 0 &&
+        strstr(err->message, " of the script)") == NULL) {
+        size_t n = strlen(err->message);
+        snprintf(err->message + n, sizeof err->message - n,
+                 " (at byte %lld of the script)", (long long)err->offset);
+    }
+    return rc;
+}
+
 PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
                                const char *sql, const pier_params *params,
                                pier_error *err)
@@ -962,7 +975,7 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
     pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
     if (rc != PIER_OK) {
         pier__sql_script_free(&script);
-        return rc;
+        return where(rc, err);
     }
     exec_ctx x = { .e = engine, .sql = sql, .params = params };
     rc = pier__engine_begin(engine, true, err);
@@ -996,12 +1009,7 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
     }
     if (rc != PIER_OK && x.catalog_changed)
         engine->catalog.version = -1;  /* the cache took rolled-back DDL */
-    if (rc == PIER_E_QUERY_FAILED && err != NULL && err->offset >= 0 &&
-        strstr(err->message, " of the script)") == NULL) {
-        size_t n = strlen(err->message);
-        snprintf(err->message + n, sizeof err->message - n,
-                 " (at byte %lld of the script)", (long long)err->offset);
-    }
+    where(rc, err);
     rc = pier__engine_end(engine, rc, err);
     pier__sql_script_free(&script);
     pier__memrows_free(x.rows);

@@ -157,3 +157,15 @@ $ pier schema nope
 $ pier schema Nope
 ! pier: error: TableNotFound: no table 'Nope'
 [exit 1]
+
+# A script the front-end cannot read says where, as SQLite's faults do.
+$ pier sql "INSERT INTO t VALUES (1); CREATE TABLE u ()"
+! pier: error: QueryFailed: expected a column definition, found ')' (at byte 42 of the script)
+[exit 1]
+$ pier sql "SELECT 'unterminated"
+! pier: error: QueryFailed: an unterminated string: 'unterminated (at byte 7 of the script)
+[exit 1]
+$ pier sql "SELECT count(*) AS n FROM t"
+n
+0
+(1 row)
