@@ -25,6 +25,8 @@
  * - the board rebuilt from the change feed (from watermark 0) equals the
  *   stored rows, and every acknowledged watermark is a record in the feed.
  * A last round lets the writer finish and exit normally.
+ * tests/soak/soak_kill.c runs the same kind of loop over every kind of
+ * write; support/crashkit.c holds what the two share.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,17 +34,16 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <errno.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pier.h"
+#include "support/crashkit.h"
 #include "support/lakedir.h"
 
 #define BOARD "k"
@@ -88,16 +89,6 @@ typedef struct cwrite {
     uint64_t rng_after;
 } cwrite;
 
-static uint64_t next_rand(uint64_t *s)
-{
-    uint64_t x = *s;                              /* xorshift64* */
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * UINT64_C(2685821657736338717);
-}
-
 static crow *find(const cmodel *m, const char *id)
 {
     for (size_t i = 0; i < m->n; i++)
@@ -127,7 +118,7 @@ static void add(cwrite *w, char kind, const char *id, int64_t v, bool s)
 static const char *pick(const cmodel *m, const cwrite *w, uint64_t *r)
 {
     for (int tries = 0; m->n > 0 && tries < 8; tries++) {
-        const char *id = m->rows[next_rand(r) % m->n].id;
+        const char *id = m->rows[ck_rand(r) % m->n].id;
         if (!chosen(w, id))
             return id;
     }
@@ -145,7 +136,7 @@ static void gen(const cmodel *m, cwrite *w)
     uint64_t r = m->rng;
     memset(w, 0, sizeof *w);
     w->seq = m->seq + 1;
-    w->op = (int)(next_rand(&r) % 10);
+    w->op = (int)(ck_rand(&r) % 10);
     w->op = w->op < 3 ? OP_INSERT : w->op < 5 ? OP_UPSERT
           : w->op < 7 ? OP_UPDATE : w->op < 9 ? OP_DELETE : OP_TX;
     if (m->n == 0 && (w->op == OP_UPDATE || w->op == OP_DELETE))
@@ -154,33 +145,33 @@ static void gen(const cmodel *m, cwrite *w)
     size_t k;
     switch (w->op) {
     case OP_INSERT:
-        k = 1 + next_rand(&r) % 4;
+        k = 1 + ck_rand(&r) % 4;
         for (size_t i = 0; i < k; i++) {
             fresh_id(id, 'r', w->seq, i);
-            add(w, 'i', id, (int64_t)(next_rand(&r) % 1000),
-                next_rand(&r) % 2);
+            add(w, 'i', id, (int64_t)(ck_rand(&r) % 1000),
+                ck_rand(&r) % 2);
         }
         break;
     case OP_UPSERT:
-        k = 1 + next_rand(&r) % 3;
+        k = 1 + ck_rand(&r) % 3;
         for (size_t i = 0; i < k; i++) {
-            const char *old = next_rand(&r) % 2 ? pick(m, w, &r) : NULL;
+            const char *old = ck_rand(&r) % 2 ? pick(m, w, &r) : NULL;
             fresh_id(id, 'u', w->seq, i);
-            add(w, 'u', old ? old : id, (int64_t)(next_rand(&r) % 1000),
-                next_rand(&r) % 2);
+            add(w, 'u', old ? old : id, (int64_t)(ck_rand(&r) % 1000),
+                ck_rand(&r) % 2);
         }
         break;
     case OP_UPDATE:
-        k = 1 + next_rand(&r) % 3;
+        k = 1 + ck_rand(&r) % 3;
         for (size_t i = 0; i < k; i++) {
             const char *old = pick(m, w, &r);
             if (old != NULL)
-                add(w, 'p', old, (int64_t)(next_rand(&r) % 1000),
-                    next_rand(&r) % 4 == 0);
+                add(w, 'p', old, (int64_t)(ck_rand(&r) % 1000),
+                    ck_rand(&r) % 4 == 0);
         }
         break;
     case OP_DELETE:
-        k = 1 + next_rand(&r) % 2;
+        k = 1 + ck_rand(&r) % 2;
         for (size_t i = 0; i < k; i++) {
             const char *old = pick(m, w, &r);
             if (old != NULL)
@@ -190,15 +181,15 @@ static void gen(const cmodel *m, cwrite *w)
         add(w, 'd', id, 0, false);
         break;
     default: {                                      /* OP_TX */
-        k = 1 + next_rand(&r) % 2;
+        k = 1 + ck_rand(&r) % 2;
         for (size_t i = 0; i < k; i++) {
             fresh_id(id, 't', w->seq, i);
-            add(w, 'i', id, (int64_t)(next_rand(&r) % 1000), true);
+            add(w, 'i', id, (int64_t)(ck_rand(&r) % 1000), true);
         }
         const char *p = pick(m, w, &r);
         if (p != NULL)
-            add(w, 'p', p, (int64_t)(next_rand(&r) % 1000),
-                next_rand(&r) % 2);
+            add(w, 'p', p, (int64_t)(ck_rand(&r) % 1000),
+                ck_rand(&r) % 2);
         const char *d = pick(m, w, &r);
         if (d != NULL)
             add(w, 'd', d, 0, false);
@@ -401,13 +392,7 @@ static pier_status run_write(pier_engine *e, pier_rows *rows,
 
 static void send_ack(int fd, const ack *a)
 {
-    /* One write() of less than PIPE_BUF bytes: all of it or nothing. */
-    ssize_t k;
-    do
-        k = write(fd, a, sizeof *a);
-    while (k < 0 && errno == EINTR);
-    if (k != (ssize_t)sizeof *a)
-        _exit(5);
+    ck_send(fd, a, sizeof *a);
 }
 
 /* Opens the lake and writes `limit` writes (forever if negative). */
@@ -669,9 +654,7 @@ static void read_acks(run *r, int fd, int round, bool *ready)
 {
     ack a;
     ssize_t k;
-    while ((k = read(fd, &a, sizeof a)) != 0) {
-        if (k < 0 && errno == EINTR)
-            continue;
+    while ((k = ck_recv(fd, &a, sizeof a)) != 0) {
         assert_int_equal(k, (ssize_t)sizeof a);
         if (a.seq == 0) {
             *ready = true;
@@ -734,30 +717,12 @@ static void check_lake(run *r, int round)
     pier_close(&e);
 }
 
-static void sleep_us(long us)
-{
-    struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-    nanosleep(&ts, NULL);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void killed_writers_lose_nothing_acknowledged(void **state)
 {
     (void)state;
-    uint64_t seed = 20260301;
-    const char *env = getenv("PIER_SEED");
-    if (env != NULL && *env != '\0')
-        seed = strtoull(env, NULL, 10);
-    print_message("seed %llu (PIER_SEED overrides)\n",
-                  (unsigned long long)seed);
+    uint64_t seed = ck_seed(20260301);
     uint64_t sched = seed * 2 + 1;
-    double started = now_s();
+    double started = ck_now_s();
 
     run r = { 0 };
     char *dir = lakedir_make();
@@ -797,16 +762,12 @@ static void killed_writers_lose_nothing_acknowledged(void **state)
         close(fds[1]);
         bool ready = false;
         if (!last) {
-            if (next_rand(&sched) % 8 == 0) {
+            if (ck_rand(&sched) % 8 == 0) {
                 /* Early: the kill may land while the lake opens. */
-                sleep_us((long)(next_rand(&sched) % 3000));
+                ck_sleep_us((long)(ck_rand(&sched) % 3000));
             } else {
                 ack a;
-                ssize_t k;
-                do
-                    k = read(fds[0], &a, sizeof a);
-                while (k < 0 && errno == EINTR);
-                if (k != (ssize_t)sizeof a) {
+                if (ck_recv(fds[0], &a, sizeof a) != (ssize_t)sizeof a) {
                     int status = 0;
                     waitpid(pid, &status, 0);
                     fail_msg("round %d: the writer ended before the lake "
@@ -814,7 +775,7 @@ static void killed_writers_lose_nothing_acknowledged(void **state)
                 }
                 assert_int_equal(a.seq, 0);
                 ready = true;
-                sleep_us((long)(next_rand(&sched) % 30001));
+                ck_sleep_us((long)(ck_rand(&sched) % 30001));
             }
             kill(pid, SIGKILL);
         }
@@ -837,7 +798,7 @@ static void killed_writers_lose_nothing_acknowledged(void **state)
             assert_int_equal(r.model.seq, before + FINAL_WRITES);
     }
 
-    double took = now_s() - started;
+    double took = ck_now_s() - started;
     print_message("%d kills, %zu acknowledged writes, %zu committed but "
                   "unacknowledged, %zu kills before the lake was open, "
                   "%zu rows at the end, %.1f s\n", KILLS, r.writes,
