@@ -197,10 +197,23 @@ pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err)
                                        PIER_E_WRITE_FAILED, err);
     if (rc != PIER_OK)
         return rc;
+    /* First copy what can be copied without waiting for anyone. Then
+     * truncate the log only if that can be done at once: a truncating
+     * checkpoint holds the writer lock while it waits for the log's
+     * readers, so waiting for them (up to the busy timeout) would lock
+     * every writer of every process out for as long, and one with a
+     * shorter timeout would fail with "database is locked". */
     int log = 0, done = 0;
     int code = sqlite3_wal_checkpoint_v2(l->db, "main",
+                                         SQLITE_CHECKPOINT_PASSIVE, &log,
+                                         &done);
+    if (code == SQLITE_OK) {
+        sqlite3_busy_timeout(l->db, 0);
+        code = sqlite3_wal_checkpoint_v2(l->db, "main",
                                          SQLITE_CHECKPOINT_TRUNCATE, &log,
                                          &done);
+        sqlite3_busy_timeout(l->db, l->busy_timeout_ms);
+    }
     /* BUSY: another connection is reading or writing; what could be copied
      * was, and the next maintenance finishes the job. Not a failure. */
     if (code != SQLITE_OK && (code & 0xff) != SQLITE_BUSY &&
