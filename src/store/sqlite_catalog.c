@@ -89,6 +89,15 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
     int step;
     while (rc == PIER_OK && (step = sqlite3_step(boards)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(boards, 0);
+        /* What the file holds is not trusted: an id Pier never writes
+         * means the catalog is damaged (and an id becomes a table name
+         * in SQL, where only a valid one needs no escaping). */
+        if (id == NULL || pier__board_id_check(id, NULL) != PIER_OK) {
+            rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                            "the catalog is damaged: a board's id is not a "
+                            "board id");
+            break;
+        }
         pier__board *b = pier__board_new(id,
                                          sqlite3_column_int(boards, 1) != 0,
                                          sqlite3_column_int64(boards, 2));
@@ -118,6 +127,12 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
                     rc = corrupt(err, id, "base columns out of order");
                 else
                     b->columns[n].id = sqlite3_column_int64(cols, 0);
+            } else if (pier__column_name_check(name, strlen(name), id,
+                                               NULL) != PIER_OK ||
+                       pier__base_column_index(name, strlen(name)) >= 0 ||
+                       pier__board_find(b, name, strlen(name)) >= 0) {
+                rc = corrupt(err, id, "a column's name is not a column "
+                             "name, or names a column twice");
             } else if (!pier__board_append(b, name, strlen(name), t, o)) {
                 rc = pier__oom(err);
             } else {

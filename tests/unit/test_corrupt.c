@@ -546,6 +546,9 @@ static const char *const catalog_damage[] = {
     "INSERT INTO _pier_columns(board, position, name, type, origin) "
     "VALUES ('tasks', 99, 'phantom', 'bigint', 'declared')",
     "UPDATE _pier_boards SET board = 'x\"y; --' WHERE board = 'tasks'",
+    LOOSE("_pier_boards") "UPDATE _pier_boards SET board = NULL",
+    LOOSE("_pier_boards")
+    "UPDATE _pier_boards SET board = x'7400' WHERE board = 'tasks'",
     "UPDATE _pier_boards SET board = 'UPPER' WHERE board = 'tasks'",
     "UPDATE _pier_boards SET board = '' WHERE board = 'tasks'",
     "UPDATE _pier_boards SET board = replace(zeroblob(300), x'00', 'b') "
