@@ -253,8 +253,17 @@ pier_status pier__write_join(pier__write *w, pier_engine *e,
     int64_t last = 0;
     w->now = pier__engine_now(e);
     pier_status rc = e->lake->ops->last_stamp(e->lake, &last, err);
-    if (rc == PIER_OK)
-        w->stamp = w->now > last ? w->now : last + 1;
+    if (rc != PIER_OK)
+        return rc;
+    if (w->now > last)
+        w->stamp = w->now;
+    else if (last < INT64_MAX)
+        w->stamp = last + 1;
+    else                        /* only a damaged file holds this stamp */
+        rc = pier__fail(err, PIER_E_WRITE_FAILED,
+                        "the lake's last version stamp is the largest "
+                        "there is (%lld): the lake is damaged",
+                        (long long)last);
     return rc;
 }
 

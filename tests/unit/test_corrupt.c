@@ -592,6 +592,7 @@ static const char *const catalog_damage[] = {
     "UPDATE _pier_changes SET payload = x'00ff', kind = 5, board = 1.5, "
     "committed_at = 'then'",
     "UPDATE _pier_changes SET watermark = -watermark",
+    "UPDATE _pier_changes SET stamp = 9223372036854775807",
     LOOSE("_pier_changes") "UPDATE _pier_changes SET stamp = 'later'",
     "UPDATE _pier_meta SET value = 'abc'",
     "UPDATE _pier_meta SET value = -9223372036854775808",
