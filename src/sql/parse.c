@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/catalog.h"
 #include "sql/lex.h"
 #include "sql/sql.h"
 
@@ -88,8 +89,16 @@ static pier_status expected(parser *p, size_t i, const char *what)
     const pier__token *t = &p->toks[i];
     size_t len = t->end - t->start;
     size_t show = snippet(p->sql + t->start, len, 40);
-    return fail_at(p, t->start, "expected %s, found '%.*s%s'", what,
-                   (int)show, p->sql + t->start, show < len ? "..." : "");
+    /* The script's bytes are shown with control bytes and invalid UTF-8
+     * escaped, so that the message stays one line of text. */
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__quote_name(&q, p->sql + t->start, show);
+    pier_status rc = fail_at(p, t->start, "expected %s, found '%s%s'", what,
+                             q.p != NULL ? q.p : "",
+                             show < len ? "..." : "");
+    pier__buf_free(&q);
+    return rc;
 }
 
 /* EntityNotAllowed for the statement, pointing at its start. */
@@ -106,22 +115,26 @@ static pier_status refuse(parser *p, const char *what, const char *why)
  * written (in capitals): a kind nobody listed. */
 static pier_status refuse_words(parser *p, size_t count, const char *why)
 {
-    char what[80];
-    size_t o = 0;
+    char word[32];
+    pier__buf what;
+    pier__buf_init(&what);
     for (size_t k = 0; k < count && k < p->ntoks; k++) {
         const pier__token *t = &p->toks[k];
         if (t->kind != PIER__TK_WORD)
             break;
         size_t len = snippet(p->sql + t->start, t->end - t->start, 24);
         if (k > 0)
-            what[o++] = ' ';
+            pier__buf_putc(&what, ' ');
         for (size_t c = 0; c < len; c++) {
             char ch = p->sql[t->start + c];
-            what[o++] = ch >= 'a' && ch <= 'z' ? (char)(ch - 32) : ch;
+            word[c] = ch >= 'a' && ch <= 'z' ? (char)(ch - 32) : ch;
         }
+        /* A word may hold bytes that are not text: escaped. */
+        pier__quote_name(&what, word, len);
     }
-    what[o] = '\0';
-    return refuse(p, what, why);
+    pier_status rc = refuse(p, what.p != NULL ? what.p : "", why);
+    pier__buf_free(&what);
+    return rc;
 }
 
 /* ---- tokens ---- */
