@@ -3,9 +3,10 @@
  * counts, JSON strings, instants and aligned tables.
  *
  * Invariants: results go to stdout, diagnostics to stderr; every
- * diagnostic is one line (the usage "Try" hint aside); whatever bytes a
- * message or a value holds, --json output stays valid JSON and a table
- * cell stays on one line.
+ * diagnostic is one line of text (the usage "Try" hint aside), its
+ * control bytes and invalid UTF-8 escaped; whatever bytes a message or a
+ * value holds, --json output stays valid JSON and a table cell stays on
+ * one line.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -87,6 +88,20 @@ void cli_json_string(FILE *f, const char *s, size_t len)
 
 /* ---- diagnostics ---- */
 
+static char *cell_text(const char *s, size_t len, size_t *width);
+
+/* Writes a diagnostic's text with control bytes and invalid UTF-8 shown
+ * as in a table cell (\n, \xHH): whatever an argument or a message
+ * quotes, a diagnostic stays one line of text, and the terminal's
+ * escape sequences stay inert. */
+static void put_text(FILE *f, const char *s)
+{
+    size_t width = 0;
+    char *text = cell_text(s, strlen(s), &width);
+    fputs(text != NULL ? text : "(a message that could not be shown)", f);
+    free(text);
+}
+
 void cli_error_init(pier_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -120,7 +135,11 @@ int cli_fail_msg(const cli_ctx *ctx, const char *tag, const char *message)
         cli_json_string(stderr, message, strlen(message));
         fputs("}\n", stderr);
     } else {
-        fprintf(stderr, "pier: error: %s: %s\n", tag, message);
+        fputs("pier: error: ", stderr);
+        put_text(stderr, tag);
+        fputs(": ", stderr);
+        put_text(stderr, message);
+        fputc('\n', stderr);
     }
     return CLI_EXIT_FAILED;
 }
@@ -142,8 +161,18 @@ int cli_usage(const cli_command *cmd, const char *fmt, ...)
     fflush(stdout);
     fputs("pier: usage: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        put_text(stderr, text);     /* it may quote any argument */
+        free(text);
+    } else {
+        fputs("(out of memory)", stderr);
+    }
     if (cmd != NULL)
         fprintf(stderr, "\nTry 'pier %s --help'.\n", cmd->name);
     else
