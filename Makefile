@@ -1,6 +1,7 @@
 # Pier: a thin driver over CMake. The README's two commands are
 #   make demo    a tour of Pier on the embedded default
 #   make test    every test, under AddressSanitizer and UBSan
+# and `make soak` runs the long kill, load, corruption and bad-input runs.
 # Both run the setup step first (scripts/setup.sh), which installs what is
 # missing on a fresh Debian machine.
 
@@ -12,7 +13,7 @@ TEST := build/test
 
 BENCHES := insert writes watch query sql
 
-.PHONY: all setup build demo test install bench clean \
+.PHONY: all setup build demo test soak install bench clean \
         $(addprefix bench-,$(BENCHES))
 
 all: build
@@ -33,6 +34,16 @@ test: setup
 	    -DPIER_SANITIZE=address,undefined >/dev/null
 	@cmake --build $(TEST) -j $(JOBS)
 	@cd $(TEST) && ctest --output-on-failure -j $(JOBS)
+
+# The long runs (docs/reliability.md), not part of `make test`, which runs
+# a short version of each: SOAK_TRIALS SIGKILL trials (1000), eight
+# processes for SOAK_SECONDS (60), SOAK_CORRUPT_TRIALS damaged lakes
+# (3000), and every hostile CLI argument in every position.
+soak: setup
+	@cmake -S . -B $(TEST) -DCMAKE_BUILD_TYPE=Debug \
+	    -DPIER_SANITIZE=address,undefined >/dev/null
+	@cmake --build $(TEST) -j $(JOBS)
+	@scripts/soak.sh $(TEST)
 
 # DESTDIR is honoured, as by any make install.
 install: build
