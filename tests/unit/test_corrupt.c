@@ -31,7 +31,7 @@
  * (PIER_BINARY) on the damaged lake: it exits 0 or 1, with
  * `pier: error: <Tag>: ...`, never by a signal.
  *
- * PIER_CORRUPT_TRIALS sets the random trials (default 200; `make soak`
+ * PIER_CORRUPT_TRIALS sets the random trials (default 150; `make soak`
  * runs thousands).
  */
 #include <stdarg.h>
@@ -793,7 +793,7 @@ static void catalog_damage_is_survived(void **state)
             continue;
         }
         /* The command first: exercise() may write to the lake. */
-        if (!cli_trial(dir, what, i * 3, 3) ||
+        if (!cli_trial(dir, what, i * 2, 2) ||
             !exercise_in_child(dir, what, NULL))
             failures++;
     }
@@ -809,7 +809,7 @@ static void random_damage_is_survived(void **state)
 {
     (void)state;
     uint64_t seed = ck_seed(20261130);
-    long trials = ck_env_long("PIER_CORRUPT_TRIALS", 200);
+    long trials = ck_env_long("PIER_CORRUPT_TRIALS", 150);
     uint64_t r = seed * 2 + 1;
     char *root = lakedir_make(), *dir = lakedir_join(root, "lake");
     assert_non_null(dir);
