@@ -162,7 +162,9 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
         if (pier_query(&c, ctx->engine, pos[0], sql, a.params, &o, &err) !=
                 PIER_OK ||
             cli_print_cursor(c, format, stdout, NULL, &err) != PIER_OK) {
-            if (err.status == PIER_E_WRITE_FAILED) {
+            /* WriteFailed is stdout's only if stdout failed: the library
+             * may fail a read with it too, and that must be printed. */
+            if (err.status == PIER_E_WRITE_FAILED && ferror(stdout)) {
                 ctx->stdout_errno = errno;      /* reported by main */
                 rc = CLI_EXIT_FAILED;
             } else {

@@ -108,7 +108,9 @@ static void run_sql(shell *sh, const char *sql)
     if (rc == PIER_OK)
         rc = cli_print_cursor(c, sh->format, stdout, NULL, &err);
     pier_cursor_close(c);
-    if (rc == PIER_E_WRITE_FAILED) {      /* stdout is gone: so is the shell */
+    /* stdout is gone: so is the shell. (The library's own WriteFailed is
+     * an error like any other.) */
+    if (rc == PIER_E_WRITE_FAILED && ferror(stdout)) {
         sh->ctx->stdout_errno = errno;    /* reported by main */
         sh->failures++;
         sh->quit = true;
