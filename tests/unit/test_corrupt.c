@@ -32,7 +32,8 @@
  * `pier: error: <Tag>: ...`, never by a signal.
  *
  * PIER_CORRUPT_TRIALS sets the random trials (default 150; `make soak`
- * runs thousands).
+ * runs thousands); PIER_CORRUPT_FIRST=N starts at trial N, to repeat one.
+ * A failing trial's damaged lake is kept in /tmp/pier-corrupt-SEED-TRIAL.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -769,6 +770,25 @@ static bool exercise_in_child(const char *dir, const char *what,
     return false;
 }
 
+/* Copies the lake files of `from` (the log too, when there is one) into
+ * a new directory `to`. */
+static void copy_lake(const char *from, const char *to)
+{
+    static const char *const names[] = { "lake.sqlite", "lake.sqlite-wal" };
+    assert_int_equal(mkdir(to, 0700), 0);
+    for (size_t i = 0; i < 2; i++) {
+        char *a = lakedir_join(from, names[i]), *b = lakedir_join(to,
+                                                                 names[i]);
+        size_t n = 0;
+        char *bytes = lakedir_read_file(a, &n);
+        if (bytes != NULL)
+            assert_int_equal(lakedir_write_file(b, bytes, n), 0);
+        free(bytes);
+        free(a);
+        free(b);
+    }
+}
+
 static void fresh_dir(const char *dir)
 {
     assert_int_equal(lakedir_remove_tree(dir), 0);
@@ -810,6 +830,9 @@ static void random_damage_is_survived(void **state)
     (void)state;
     uint64_t seed = ck_seed(20261130);
     long trials = ck_env_long("PIER_CORRUPT_TRIALS", 150);
+    /* To repeat one trial of a run: PIER_CORRUPT_FIRST=N skips the ones
+     * before it (their damage is still drawn, so N's is the same). */
+    long first = ck_env_long("PIER_CORRUPT_FIRST", 0);
     uint64_t r = seed * 2 + 1;
     char *root = lakedir_make(), *dir = lakedir_join(root, "lake");
     assert_non_null(dir);
@@ -883,15 +906,28 @@ static void random_damage_is_survived(void **state)
         }
         free(db);
         free(wal);
-        char label[400];
+        if (t < first)
+            continue;
+        char label[400], kept[128];
         snprintf(label, sizeof label, "seed %llu, trial %ld: %s",
                  (unsigned long long)seed, t, what);
+        snprintf(kept, sizeof kept, "%s-kept", dir);
+        copy_lake(dir, kept);          /* as damaged, before any write */
         bool no = false;
         bool ok = exercise_in_child(dir, label, &no);
         if (ok && t % CLI_EVERY == 0)
             ok = cli_trial(dir, label, 0, SIZE_MAX);
         failures += !ok;
         refused += ok && no;
+        if (!ok) {
+            char keep[128];
+            snprintf(keep, sizeof keep, "/tmp/pier-corrupt-%llu-%ld",
+                     (unsigned long long)seed, t);
+            lakedir_remove_tree(keep);
+            if (rename(kept, keep) == 0)
+                print_error("  the damaged lake is kept in %s\n", keep);
+        }
+        lakedir_remove_tree(kept);
     }
     print_message("%ld damaged lakes (seed %llu): %d refused by pier_open, "
                   "the rest opened and read up to the damage; %d failed; "
