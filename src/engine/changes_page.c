@@ -192,9 +192,10 @@ static void change_json(pier__buf *b, const pier_change *c)
     pier__buf_puts(b, ",\"kind\":");
     pier__buf_json_string(b, c->kind, strlen(c->kind));
     pier__buf_puts(b, ",\"payload\":");
-    /* The payload is JSON the engine wrote: embedded as it is. */
+    /* The payload is JSON the engine wrote, embedded as it is; unless the
+     * file was damaged since, and then it is a JSON string of its text. */
     if (c->payload != NULL && c->payload_len > 0)
-        pier__buf_append(b, c->payload, c->payload_len);
+        pier__json_embed(b, c->payload, c->payload_len);
     else
         pier__buf_puts(b, "null");
     pier__buf_puts(b, ",\"committed_at\":");

@@ -1252,9 +1252,11 @@ void pier__value_json(pier__buf *b, const pier_value *v)
     case PIER_KIND_BIGINT:
     case PIER_KIND_HUGEINT:
     case PIER_KIND_UNSIGNED:
+        pier__buf_append(b, v->text, v->len);
+        return;
     case PIER_KIND_JSON:
     case PIER_KIND_ARRAY:
-        pier__buf_append(b, v->text, v->len);
+        pier__json_embed(b, v->text, v->len);   /* the file may be damaged */
         return;
     default:
         pier__buf_json_string(b, v->text, v->len);

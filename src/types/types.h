@@ -276,4 +276,17 @@ size_t pier__float_format(float f, char out[PIER__DOUBLE_BUF]);
 pier_status pier__json_canonical(pier__buf *out, const char *s, size_t n,
                                  pier_error *err);
 
+/*
+ * Whether s[0..n) is one JSON value (RFC 8259), white space around it
+ * allowed, its strings valid UTF-8, nested at most 2048 deep. No
+ * allocation, one pass. For text read back from a lake file, which may be
+ * damaged, before it is embedded in JSON as a document.
+ */
+bool pier__json_valid(const char *s, size_t n);
+
+/* Appends a document read back from a lake as it is when it is JSON, else
+ * (a damaged file) as a JSON string of its text: either way the output
+ * stays JSON. */
+void pier__json_embed(pier__buf *b, const char *s, size_t n);
+
 #endif /* PIER_TYPES_H */

@@ -681,7 +681,7 @@ void pier__cell_to_json(pier__buf *b, const pier__cell *c, pier__type col)
         pier__buf_json_string(b, l.s, l.n);
         return;
     case PIER_KIND_JSON:
-        pier__buf_append(b, l.s, l.n);
+        pier__json_embed(b, l.s, l.n);  /* the file may be damaged */
         return;
     case PIER_KIND_TIMESTAMP:
         pier__buf_json_string(b, buf, scalar_text(&l, buf));

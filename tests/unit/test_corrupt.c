@@ -49,11 +49,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "pier.h"
 #include "support/crashkit.h"
 #include "support/lakedir.h"
+#include "types/types.h"
 
 #define CHILD_ALARM_S 60
 /* Every this many random trials also runs the pier command. */
@@ -226,10 +228,44 @@ static void judge(pier_status rc, const pier_error *err, const char *what)
     }
 }
 
+/* What the library renders as JSON must be JSON, whatever the file held;
+ * `text` is released. */
+static void expect_json(char *json, const char *what)
+{
+    if (json == NULL)
+        return;                           /* out of memory: allowed */
+    json_error_t jerr;
+    json_t *v = json_loads(json, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL,
+                           &jerr);
+    if (v == NULL) {
+        fprintf(stderr, "%s is not JSON (%s): %.300s\n", what, jerr.text,
+                json);
+        bad_statuses++;
+    }
+    json_decref(v);
+    pier_free(json);
+}
+
+/* Collects what pier_cursor_write writes. */
+typedef struct collected {
+    char *p;
+    size_t len, cap;
+} collected;
+
 static bool sink(const char *bytes, size_t len, void *payload)
 {
-    (void)bytes;
-    *(size_t *)payload += len;
+    collected *t = payload;
+    if (t->len + len + 1 > t->cap) {
+        size_t cap = (t->len + len + 1) * 2;
+        char *p = realloc(t->p, cap);
+        if (p == NULL)
+            return false;
+        t->p = p;
+        t->cap = cap;
+    }
+    memcpy(t->p + t->len, bytes, len);
+    t->len += len;
+    t->p[t->len] = '\0';
     return true;
 }
 
@@ -241,8 +277,7 @@ typedef struct ids {
 static int scan_row(const pier_row *row, void *payload)
 {
     ids *c = payload;
-    char *json = pier_row_to_json(row);
-    pier_free(json);
+    expect_json(pier_row_to_json(row), "pier_row_to_json");
     const pier_value *id = pier_row_find(row, "id");
     for (size_t i = 0; i < pier_row_column_count(row); i++) {
         const pier_value *v = pier_row_value(row, i);
@@ -271,7 +306,7 @@ static void read_board(pier_engine *e, const char *board)
         rc = pier_row_get(&row, e, board, c.id[i], &err);
         judge(rc, &err, "pier_row_get");
         if (rc == PIER_OK)
-            pier_free(pier_row_to_json(row));
+            expect_json(pier_row_to_json(row), "pier_row_to_json");
         pier_row_free(row);
         free(c.id[i]);
     }
@@ -284,9 +319,14 @@ static void read_board(pier_engine *e, const char *board)
                     NULL, NULL, &err);
     judge(rc, &err, "pier_query");
     if (rc == PIER_OK) {
-        size_t bytes = 0;
-        judge(pier_cursor_write(NULL, cur, PIER_FORMAT_JSON, sink, &bytes,
-                                &err), &err, "pier_cursor_write");
+        collected out = { NULL, 0, 0 };
+        rc = pier_cursor_write(NULL, cur, PIER_FORMAT_JSON, sink, &out,
+                               &err);
+        judge(rc, &err, "pier_cursor_write");
+        if (rc == PIER_OK)
+            expect_json(out.p, "pier_cursor_write's JSON");
+        else
+            free(out.p);
         pier_cursor_close(cur);
     }
     rc = pier_query(&cur, e, board, "SELECT count(*), max(id) FROM "
@@ -304,10 +344,14 @@ static void read_board(pier_engine *e, const char *board)
         judge(rc, &err, "pier_changes");
         if (rc != PIER_OK)
             break;
-        pier_free(pier_changes_page_to_json(page));
+        expect_json(pier_changes_page_to_json(page),
+                    "pier_changes_page_to_json");
         for (size_t i = 0; i < page->nrecords; i++)
-            pier_free(pier_change_to_json(&page->records[i]));
-        bool more = page->nrecords > 0 && page->next > after;
+            expect_json(pier_change_to_json(&page->records[i]),
+                        "pier_change_to_json");
+        /* Below the floor: go on from it, as a consumer would. */
+        bool more = (page->nrecords > 0 || page->resync) &&
+                    page->next > after;
         after = page->next;
         pier_changes_page_free(page);
         if (!more)
@@ -334,7 +378,7 @@ static void read_table(pier_engine *e, const char *table)
         const pier_row *row = NULL;
         while ((rc = pier_cursor_next(&row, cur, &err)) == PIER_OK &&
                row != NULL)
-            pier_free(pier_row_to_json(row));
+            expect_json(pier_row_to_json(row), "pier_row_to_json");
         judge(rc, &err, "pier_cursor_next");
         pier_cursor_close(cur);
     }
@@ -1015,9 +1059,44 @@ static void catalog_cut_short_is_an_error(void **state)
     free(dir);
 }
 
+/* The check that keeps damaged documents out of JSON output accepts JSON
+ * and nothing else. */
+static void json_valid_accepts_json_only(void **state)
+{
+    (void)state;
+    static const char *const good[] = {
+        "{}", "[]", " 1 ", "\"\"", "null", "-0.5e+3",
+        "{\"a\":[1,-2.5e3,true,false,null,\"x\\u00e9\\n\",{}]}",
+        "[170141183460469231731687303715884105727]", "\"h\xc3\xa9\"",
+    };
+    static const char *const bad[] = {
+        "", " ", "{", "[1,]", "{\"a\"}", "{\"a\":}", "not json", "01", "1.",
+        "-", "[1] x", "\"\x01\"", "\"\xff\"", "\"\\x\"", "\"\\u12\"",
+        "{1:2}", "[\"a\" \"b\"]", "tru", "\"open",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        if (!pier__json_valid(good[i], strlen(good[i])))
+            fail_msg("refused JSON: %s", good[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (pier__json_valid(bad[i], strlen(bad[i])))
+            fail_msg("took for JSON: %s", bad[i]);
+    char deep[6001];
+    memset(deep, '[', 3000);
+    memset(deep + 3000, ']', 3000);
+    deep[6000] = '\0';
+    assert_false(pier__json_valid(deep, 6000));         /* too deep */
+    assert_true(pier__json_valid(deep + 1000, 4000));  /* 2000 deep */
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__json_embed(&b, "not json", 8);
+    assert_string_equal(b.p, "\"not json\"");
+    pier__buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(json_valid_accepts_json_only),
         cmocka_unit_test(catalog_cut_short_is_an_error),
         cmocka_unit_test(catalog_damage_is_survived),
         cmocka_unit_test(random_damage_is_survived),
