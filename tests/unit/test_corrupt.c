@@ -839,6 +839,51 @@ static void fresh_dir(const char *dir)
     assert_int_equal(mkdir(dir, 0700), 0);
 }
 
+/* Whole-file cases: an empty lake file is a lake whose creation
+ * crashed, made anew; a directory in the lake file's place, or a log
+ * beside no lake, is refused or ignored. */
+static void odd_files_are_survived(void **state)
+{
+    (void)state;
+    char *root = lakedir_make(), *dir = lakedir_join(root, "lake");
+    char *lake = lakedir_join(dir, "lake.sqlite");
+    char *wal = lakedir_join(dir, "lake.sqlite-wal");
+    assert_non_null(wal);
+    pier_engine *e = NULL;
+    pier_error err;
+
+    fresh_dir(dir);
+    assert_int_equal(lakedir_write_file(lake, "", 0), 0);
+    assert_true(exercise_in_child(dir, "an empty lake file", NULL));
+    fresh_dir(dir);
+    assert_int_equal(lakedir_write_file(lake, "", 0), 0);
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    char **list = NULL;
+    assert_int_equal(pier_board_list(&list, e, &err), PIER_OK);
+    assert_null(list[0]);                        /* made anew: empty */
+    pier_strings_free(list);
+    pier_close(&e);
+
+    fresh_dir(dir);
+    assert_int_equal(mkdir(lake, 0700), 0);
+    bool refused = false;
+    assert_true(exercise_in_child(dir, "a directory as the lake file",
+                                  &refused));
+    assert_true(refused);
+
+    fresh_dir(dir);
+    assert_int_equal(lakedir_write_file(wal, logged.wal, logged.nwal), 0);
+    assert_true(exercise_in_child(dir, "a log beside no lake file", NULL));
+    static const char *const boards[] = { "boards", NULL };
+    assert_true(run_cli(dir, boards, "a log beside no lake file"));
+
+    lakedir_remove_tree(root);
+    free(wal);
+    free(lake);
+    free(dir);
+    free(root);
+}
+
 static void catalog_damage_is_survived(void **state)
 {
     (void)state;
@@ -1099,6 +1144,7 @@ int main(void)
         cmocka_unit_test(json_valid_accepts_json_only),
         cmocka_unit_test(catalog_cut_short_is_an_error),
         cmocka_unit_test(catalog_damage_is_survived),
+        cmocka_unit_test(odd_files_are_survived),
         cmocka_unit_test(random_damage_is_survived),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
