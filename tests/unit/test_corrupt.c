@@ -235,8 +235,16 @@ static void expect_json(char *json, const char *what)
     if (json == NULL)
         return;                           /* out of memory: allowed */
     json_error_t jerr;
-    json_t *v = json_loads(json, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
-                                     JSON_ALLOW_NUL, &jerr);
+    size_t flags = JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL;
+    json_t *v = json_loads(json, flags, &jerr);
+    if (v == NULL && strstr(json, "9e999") != NULL) {
+        /* A query's infinity reads 9e999 (docs/query.md), which no double
+         * holds: the rest must still be JSON. */
+        for (char *p = strstr(json, "9e999"); p != NULL;
+             p = strstr(p, "9e999"))
+            memcpy(p, "9e+99", 5);
+        v = json_loads(json, flags, &jerr);
+    }
     if (v == NULL) {
         fprintf(stderr, "%s is not JSON (%s): %.300s\n", what, jerr.text,
                 json);
