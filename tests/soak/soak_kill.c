@@ -12,10 +12,13 @@
  * dialect (CREATE TABLE, ALTER TABLE ADD COLUMN, INSERT, UPDATE, DELETE,
  * DROP TABLE, some scripts of two statements) and pier_maintain. After
  * each call returns OK it sends the parent its sequence number and
- * watermark through a pipe. The parent kills it with SIGKILL after a
- * random delay (seeded: PIER_SEED overrides), usually while it writes,
- * sometimes while it opens the lake. A third of the trials write with
- * PIER_DURABILITY_NORMAL, which must survive a process crash as FULL does.
+ * watermark through a pipe. The parent kills it with SIGKILL (seeded:
+ * PIER_SEED overrides) after a random number of acknowledged writes (0 to
+ * 30) and a random delay (up to 5 ms), so that the kill lands before,
+ * during or after the next write whatever the machine's speed; one trial
+ * in ten it kills it while it opens the lake. A third of the trials write
+ * with PIER_DURABILITY_NORMAL, which must survive a process crash as FULL
+ * does.
  *
  * The writes are generated from a model of the lake by a deterministic
  * generator that the child and the parent share, so after each kill the
@@ -67,6 +70,11 @@
 #define MAX_USER_COLUMNS 8     /* a board's columns beyond the base ones */
 #define MAX_EXTRA_COLUMNS 4    /* a table's columns beyond its first three */
 #define FINAL_WRITES 40
+/* A kill lands after up to this many acknowledged writes of a trial... */
+#define MAX_ACKED 30
+/* ...within this many microseconds of the last (a write takes a few
+ * milliseconds in the sanitized build, durably). */
+#define KILL_WITHIN_US 5000
 #define HOUR_US INT64_C(3600000000)
 #define TRIAL_SPAN_US (100 * HOUR_US)
 #define MAINTAIN_HOURS 50
@@ -1168,6 +1176,32 @@ static void count_kind(run *r, const json_t *w, const char *suffix)
     json_object_set_new(r->kinds, kind, json_integer(n + 1));
 }
 
+/* Takes one acknowledgement: the lake is open (seq 0), or the next write
+ * is done, and is applied to the model. */
+static void take_ack(run *r, const ack *a, int trial, bool *ready)
+{
+    if (a->seq == 0) {
+        *ready = true;
+        return;
+    }
+    uint64_t rng_after = 0;
+    json_t *w = gen(&r->model, &rng_after);
+    if (a->seq != r->model.seq + 1)
+        fail_msg("trial %d: acknowledged write %lld, expected %lld", trial,
+                 (long long)a->seq, (long long)r->model.seq + 1);
+    if (appends_records(w)) {
+        if (a->watermark <= r->last)
+            fail_msg("trial %d: write %lld acknowledged watermark %lld, not "
+                     "above %lld", trial, (long long)a->seq,
+                     (long long)a->watermark, (long long)r->last);
+        r->last = a->watermark;
+    }
+    count_kind(r, w, "");
+    apply(&r->model, w, rng_after);
+    json_decref(w);
+    r->writes++;
+}
+
 /* Reads the acknowledgements up to end of file, applying each write. */
 static void read_acks(run *r, int fd, int trial, bool *ready)
 {
@@ -1175,26 +1209,7 @@ static void read_acks(run *r, int fd, int trial, bool *ready)
     ssize_t k;
     while ((k = ck_recv(fd, &a, sizeof a)) != 0) {
         assert_int_equal(k, (ssize_t)sizeof a);
-        if (a.seq == 0) {
-            *ready = true;
-            continue;
-        }
-        uint64_t rng_after = 0;
-        json_t *w = gen(&r->model, &rng_after);
-        if (a.seq != r->model.seq + 1)
-            fail_msg("trial %d: acknowledged write %lld, expected %lld",
-                     trial, (long long)a.seq, (long long)r->model.seq + 1);
-        if (appends_records(w)) {
-            if (a.watermark <= r->last)
-                fail_msg("trial %d: write %lld acknowledged watermark %lld, "
-                         "not above %lld", trial, (long long)a.seq,
-                         (long long)a.watermark, (long long)r->last);
-            r->last = a.watermark;
-        }
-        count_kind(r, w, "");
-        apply(&r->model, w, rng_after);
-        json_decref(w);
-        r->writes++;
+        take_ack(r, &a, trial, ready);
     }
 }
 
@@ -1410,16 +1425,23 @@ static void kill_trials(void **state)
                 /* Early: the kill may land while the lake opens. */
                 ck_sleep_us((long)(ck_rand(&sched) % 4000));
             } else {
-                ack a;
-                if (ck_recv(fds[0], &a, sizeof a) != (ssize_t)sizeof a) {
-                    int status = 0;
-                    waitpid(pid, &status, 0);
-                    fail_msg("trial %ld: the writer ended before the lake "
-                             "was open: status %d", trial, status);
+                /* After a random number of acknowledged writes, at a
+                 * random moment of the next: how many writes a trial sees
+                 * does not depend on how fast the machine is. */
+                long want = (long)(ck_rand(&sched) % (MAX_ACKED + 1));
+                for (long got = -1; got < want; got++) {   /* -1: open */
+                    ack a;
+                    if (ck_recv(fds[0], &a, sizeof a) != (ssize_t)sizeof a) {
+                        int status = 0;
+                        waitpid(pid, &status, 0);
+                        fail_msg("trial %ld: the writer ended after %ld "
+                                 "acknowledgements: status %d", trial, got,
+                                 status);
+                    }
+                    assert_true(got >= 0 || a.seq == 0);
+                    take_ack(&r, &a, (int)trial, &ready);
                 }
-                assert_int_equal(a.seq, 0);
-                ready = true;
-                ck_sleep_us((long)(ck_rand(&sched) % 40001));
+                ck_sleep_us((long)(ck_rand(&sched) % (KILL_WITHIN_US + 1)));
             }
             kill(pid, SIGKILL);
         }
