@@ -353,7 +353,6 @@ typedef struct fv_file {
     sqlite3_file base;         /* pMethods: &fv_io */
     sqlite3_file *real;        /* the wrapped VFS's file, right after */
     char *path;                /* NULL for a temporary file */
-    bool quota;                /* counted against the quota */
 } fv_file;
 
 /* Where the wrapped file starts: past the header, aligned. */
@@ -416,6 +415,15 @@ static int64_t quota_used_locked(void)
     return used;
 }
 
+/* Whether a file counts against the quota. fv.lock held. */
+static bool under_quota_dir(const char *path)
+{
+    if (fv.quota_dir == NULL || path == NULL)
+        return false;
+    size_t n = strlen(fv.quota_dir);
+    return strncmp(path, fv.quota_dir, n) == 0 && path[n] == '/';
+}
+
 static int fv_write(sqlite3_file *file, const void *buf, int amt,
                     sqlite3_int64 off)
 {
@@ -425,7 +433,7 @@ static int fv_write(sqlite3_file *file, const void *buf, int amt,
         return rc;
     int n = amt;
     pthread_mutex_lock(&fv.lock);
-    if (f->quota && fv.quota_dir != NULL) {
+    if (under_quota_dir(f->path)) {
         int64_t size = real_size(f->real);
         int64_t growth = off + amt > size ? off + amt - size : 0;
         int64_t room = fv.quota - quota_used_locked();
@@ -571,9 +579,14 @@ static int fv_shm_map(sqlite3_file *file, int page, int size, int extend,
 static int fv_shm_lock(sqlite3_file *file, int offset, int n, int flags)
 {
     fv_file *f = (fv_file *)file;
-    int rc = fault(FAULTVFS_SHMLOCK);
-    if (rc != SQLITE_OK)
-        return rc;
+    /* Only taking a lock fails: SQLite ignores what releasing one returns
+     * (the kernel releases it whatever it reports), so a failed release
+     * would leave a lock held that nothing ever frees. */
+    if (flags & SQLITE_SHM_LOCK) {
+        int rc = fault(FAULTVFS_SHMLOCK);
+        if (rc != SQLITE_OK)
+            return rc;
+    }
     return f->real->pMethods->xShmLock(f->real, offset, n, flags);
 }
 
@@ -613,14 +626,6 @@ static const sqlite3_io_methods fv_io = {
 
 /* ---- the VFS ---- */
 
-static bool under_quota_dir(const char *path)
-{
-    if (fv.quota_dir == NULL || path == NULL)
-        return false;
-    size_t n = strlen(fv.quota_dir);
-    return strncmp(path, fv.quota_dir, n) == 0 && path[n] == '/';
-}
-
 static int fv_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file,
                    int flags, int *out_flags)
 {
@@ -643,7 +648,6 @@ static int fv_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file,
         return SQLITE_NOMEM;
     }
     pthread_mutex_lock(&fv.lock);
-    f->quota = under_quota_dir(name);
     if (fv.tracking && name != NULL) {
         track *t = track_get(name, real_size(f->real));
         if (t != NULL && (flags & SQLITE_OPEN_MAIN_DB))

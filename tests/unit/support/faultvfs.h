@@ -81,7 +81,9 @@ typedef enum faultvfs_kind {
     FAULTVFS_LOCK,          /* xLock: SQLITE_IOERR_LOCK */
     FAULTVFS_UNLOCK,        /* xUnlock: SQLITE_IOERR_UNLOCK */
     FAULTVFS_SHMMAP,        /* xShmMap: SQLITE_IOERR_SHMMAP */
-    FAULTVFS_SHMLOCK,       /* xShmLock: SQLITE_IOERR_SHMLOCK */
+    FAULTVFS_SHMLOCK,       /* xShmLock taking a lock (releasing one never
+                               fails: SQLite ignores its result):
+                               SQLITE_IOERR_SHMLOCK */
     FAULTVFS_ACCESS,        /* xAccess: SQLITE_IOERR_ACCESS */
     FAULTVFS_DELETE,        /* xDelete: SQLITE_IOERR_DELETE */
     FAULTVFS_KINDS

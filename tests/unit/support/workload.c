@@ -34,6 +34,8 @@ pier_status workload_open(workload *w, pier_error *err)
         set_time(w, WORKLOAD_T0);
     pier_open_options o = PIER_OPEN_OPTIONS_INIT;
     o.durability = w->durability;
+    if (w->busy_timeout_ms > 0)
+        o.busy_timeout_ms = w->busy_timeout_ms;
     o.clock = clock_of;
     o.clock_payload = w;
     return pier_open(&w->e, w->dir, &o, err);

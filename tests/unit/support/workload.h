@@ -36,6 +36,7 @@
 typedef struct workload {
     const char *dir;           /* the data directory */
     pier_durability durability;
+    int busy_timeout_ms;       /* 0: pier_open's default */
     pier_engine *e;            /* open between workload_open and _close */
     int64_t now;               /* the clocks' time, microseconds */
 } workload;
