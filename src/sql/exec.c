@@ -145,14 +145,15 @@ static pier_status table_of(const exec_ctx *x, const char *name,
     return PIER_E_TABLE_NOT_FOUND;
 }
 
-/* Runs DDL the engine wrote; SQLite's refusal is the statement's. */
+/* Runs DDL the engine wrote; SQLite's refusal is the statement's, a
+ * failure to carry it out (WriteFailed) the lake's. */
 static pier_status run_ddl(const exec_ctx *x, const pier__buf *sql,
                            pier_error *err)
 {
     if (sql->oom)
         return pier__oom(err);
     pier_status rc = ops(x)->ddl(x->e->lake, sql->p, err);
-    if (rc == PIER_E_WRITE_FAILED && err != NULL) {
+    if (rc == PIER_E_QUERY_FAILED && err != NULL) {
         /* "the lake refused a statement: <SQLite's message>" */
         const char *msg = strstr(err->message, ": ");
         char copy[sizeof err->message];

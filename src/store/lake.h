@@ -305,7 +305,11 @@ typedef struct pier__lake_ops {
     int64_t (*stmt_changes)(pier__lake *lake);
     void (*stmt_finish)(pier__lake *lake);
     /* Runs DDL the engine wrote itself (a declared table's physical
-     * definition, its read-only triggers), outside the owner's policy. */
+     * definition, its read-only triggers), outside the owner's policy.
+     * @return PIER_E_QUERY_FAILED when SQLite refuses the statement (its
+     *         message after "the lake refused a statement: "),
+     *         PIER_E_WRITE_FAILED when the lake cannot carry it out (an
+     *         I/O error, a full disk, a lock). */
     pier_status (*ddl)(pier__lake *lake, const char *sql, pier_error *err);
     /* Whether a write transaction is open on the writer. */
     bool (*in_write)(pier__lake *lake);

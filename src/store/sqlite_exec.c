@@ -112,11 +112,41 @@ bool pier__sqlite_in_write(pier__lake *lake)
     return !sqlite3_get_autocommit(l->db);
 }
 
+/* Whether SQLite's code says that the lake could not carry a statement
+ * out (an I/O error, a full disk, a lock, a damaged file), rather than
+ * that the statement itself was refused. */
+static bool storage_failure(int code)
+{
+    switch (code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PROTOCOL:
+        return true;
+    default:
+        return false;
+    }
+}
+
 pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
                              pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    return pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
+    pier_status rc = pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
+    if (rc == PIER_E_WRITE_FAILED &&
+        !storage_failure(sqlite3_extended_errcode(l->db))) {
+        rc = PIER_E_QUERY_FAILED;
+        if (err != NULL) {
+            err->status = rc;
+            err->tag = pier_status_tag(rc);
+        }
+    }
+    return rc;
 }
 
 /* Keeps a finished statement (reset, unbound) at the front of the cache

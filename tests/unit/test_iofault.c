@@ -61,6 +61,12 @@ static workload at_point(const char *dir, size_t i)
                        .now = WORKLOAD_T0 + (int64_t)i * 1000000 };
 }
 
+static bool io_status(pier_status rc)
+{
+    return rc == PIER_E_WRITE_FAILED || rc == PIER_E_READ_FAILED ||
+           rc == PIER_E_LAKE_UNAVAILABLE;
+}
+
 /* ---- targeted cases ---- */
 
 /* An engine on `dir` with the workload's options (no fault armed). */
@@ -143,6 +149,52 @@ static void a_read_error_never_leaves_half_a_catalog(void **state)
     free(dir);
 }
 
+/* A failure of the lake under pier_exec (reading the schema to prepare a
+ * statement, writing what DDL changes) is the lake's, WriteFailed, never
+ * the statement's QueryFailed, which tells the user to fix the SQL. */
+static void the_sql_dialect_reports_io_errors_as_write_failed(void **state)
+{
+    (void)state;
+    static const char script[] = "CREATE TABLE u (id INT64 PRIMARY KEY, "
+                                 "e ENUM('a','b') READONLY); "
+                                 "CREATE INDEX u_e ON u(e); "
+                                 "ALTER TABLE t ADD COLUMN x TEXT; "
+                                 "INSERT INTO t (id, x) VALUES (7, 'x')";
+    static const char undo[] = "DROP TABLE u; ALTER TABLE t DROP COLUMN x; "
+                               "DELETE FROM t WHERE id = 7";
+    static const faultvfs_kind kinds[] = { FAULTVFS_READ, FAULTVFS_WRITE,
+                                           FAULTVFS_FULL };
+    char *dir = lakedir_make();
+    assert_non_null(dir);
+    pier_engine *e = open_plain(dir);
+    pier_error err;
+    assert_int_equal(pier_exec(NULL, e, "CREATE TABLE t (id INT64 PRIMARY "
+                               "KEY, d DECIMAL(6,2))", NULL, &err), PIER_OK);
+    pier_close(&e);
+    long covered = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        for (long n = 1;; n++) {
+            e = open_plain(dir);
+            faultvfs_arm(kinds[k], n, false);
+            pier_status rc = pier_exec(NULL, e, script, NULL, &err);
+            bool fired = faultvfs_disarm();
+            if (rc != PIER_OK && (!io_status(rc) || !fired))
+                fail_msg("%s %ld: %s: %s", faultvfs_kind_name(kinds[k]), n,
+                         err.tag, err.message);
+            if (rc == PIER_OK)
+                assert_int_equal(pier_exec(NULL, e, undo, NULL, &err),
+                                 PIER_OK);
+            pier_close(&e);
+            if (!fired)
+                break;
+            covered++;
+        }
+    }
+    print_message("the SQL dialect: %ld fault points\n", covered);
+    lakedir_remove_tree(dir);
+    free(dir);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -164,6 +216,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_read_error_never_leaves_half_a_catalog),
+        cmocka_unit_test(the_sql_dialect_reports_io_errors_as_write_failed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
