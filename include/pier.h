@@ -1010,7 +1010,11 @@ PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err);
  * Drops change records committed more than `older_than_hours` ago (the
  * newest record is always kept) and moves the retention floor to the
  * highest watermark dropped, checkpoints the write-ahead log and returns
- * free pages to the file system.
+ * free pages to the file system. It checkpoints first, which on a full
+ * disk gives the log's space back and needs room only for the pages the
+ * log adds to the lake file; then it drops the records (one write); then
+ * it compacts. If that last step fails, the records stay dropped (the
+ * message says so): running maintain again finishes the job.
  */
 PIER_API pier_status pier_maintain(pier_engine *engine, int older_than_hours,
                                    pier_error *err);

@@ -214,8 +214,12 @@ typedef struct pier__lake_ops {
     pier_status (*changes_expire)(pier__lake *lake, int64_t before,
                                   int64_t now, int64_t *dropped,
                                   pier_error *err);
-    /* Outside any transaction: checkpoints the log and returns free pages
-     * to the file system. */
+    /* Outside any transaction: copies the log into the lake file and
+     * empties it, which needs no room beyond the pages the log adds to
+     * the file and gives the log's space back. */
+    pier_status (*checkpoint)(pier__lake *lake, pier_error *err);
+    /* Outside any transaction: returns free pages to the file system and
+     * checkpoints the log. */
     pier_status (*compact_files)(pier__lake *lake, pier_error *err);
     /* Fills what the lake knows of pier_stats (boards, rows, records,
      * head, floor, file sizes, last maintenance). Read transaction. */

@@ -224,6 +224,7 @@ pier_status pier__sqlite_floor(pier__lake *lake, int64_t *out,
 pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
                                         int64_t now, int64_t *dropped,
                                         pier_error *err);
+pier_status pier__sqlite_checkpoint(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
                                pier_stats *out, pier_error *err);

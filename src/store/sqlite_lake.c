@@ -496,6 +496,7 @@ static const pier__lake_ops sqlite_ops = {
     .changes_read = pier__sqlite_changes_read,
     .floor = pier__sqlite_floor,
     .changes_expire = pier__sqlite_changes_expire,
+    .checkpoint = pier__sqlite_checkpoint,
     .compact_files = pier__sqlite_compact_files,
     .stats = pier__sqlite_stats,
     .rows_scan = pier__sqlite_rows_scan,
