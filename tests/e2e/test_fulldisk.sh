@@ -29,15 +29,16 @@ limited() {
 
 rows() {   # rows $1 .. $1+999 as JSON lines
     awk -v s="$1" 'BEGIN { for (i = s; i < s + 1000; i++)
-        printf "{\"id\":\"r%07d\",\"n\":%d,\"note\":\"row %d of a log that fills the disk\"}\n", i, i, i }'
+        printf "{\"id\":\"r%07d\",\"n\":%d,\"note\":\"row %d of %s\"}\n",
+            i, i, i, "a log that fills the disk" }'
 }
 
 count() { limited "$limit_kb" "$pier" count log; }
 
 batches=0
 while :; do
-    if ! rows $((batches * 1000)) |
-            limited "$limit_kb" "$pier" insert log - >/dev/null 2>"$tmp/err"; then
+    if ! rows $((batches * 1000)) | limited "$limit_kb" "$pier" \
+            insert log - >/dev/null 2>"$tmp/err"; then
         break
     fi
     batches=$((batches + 1))
@@ -69,7 +70,8 @@ until limited $((limit_kb + extra)) "$pier" maintain --older-than-hours 0 \
         echo "maintain still fails: $(cat "$tmp/err")"; exit 1
     fi
 done
-echo "maintain succeeded with the limit raised by $extra KiB; the lake files: $(stat -c "%n %s" "$PIER_DATA"/lake.sqlite* | sed "s|.*/||" | tr "\n" " ")"
+echo "maintain succeeded with the limit raised by $extra KiB"
+stat -c '%n %s' "$PIER_DATA"/lake.sqlite*
 "$pier" --json stats | grep -q '"floor":[1-9]'
 
 # Back under the first limit, writes work again.
