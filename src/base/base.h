@@ -110,5 +110,9 @@ void pier__copy_field(char *dst, size_t cap, const char *src);
 
 /* The system clock: microseconds since the Unix epoch, UTC. */
 int64_t pier__clock_system(void *payload);
+/* A clock that never steps back, in microseconds from an arbitrary
+ * origin, at the resolution of the kernel's tick (milliseconds): for
+ * measuring how long something took. */
+int64_t pier__clock_monotonic(void);
 
 #endif /* PIER_BASE_H */
