@@ -30,7 +30,6 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,27 +255,18 @@ static pier_status read_string(reader *r, const char **out, size_t *out_len)
 
 /* ---- numbers ---- */
 
-/* strtod on s[0..n), which the grammar has already checked. strtod reads
- * the locale's decimal point, so a '.' is translated to it first. */
+/* strtod on s[0..n), which the grammar has already checked, in the "C"
+ * locale whatever the application's (base/cnum.c). */
 static pier_status read_double(reader *r, size_t start, size_t n, double *out)
 {
-    const char *dp = localeconv()->decimal_point;
-    if (dp == NULL || dp[0] == '\0')
-        dp = ".";
     pier__buf *b = &r->scratch;
     pier__buf_reset(b);
-    const char *s = r->s + start;
-    for (size_t k = 0; k < n; k++) {
-        if (s[k] == '.')
-            pier__buf_puts(b, dp);
-        else
-            pier__buf_putc(b, s[k]);
-    }
+    pier__buf_append(b, r->s + start, n);
     if (b->oom)
         return pier__oom(r->err);
     char *endp;
     errno = 0;
-    double d = strtod(b->p, &endp);
+    double d = pier__strtod(b->p, &endp);
     assert(*endp == '\0');
     /* An underflow to zero or a subnormal is a fine approximation; an
      * overflow to infinity is not a number any column can hold. */
