@@ -368,9 +368,13 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
         goto done;
     }
     if (sqlite3_db_readonly(l->db, "main") == 1) {
+        /* SQLite fell back to reading, and keeps no errno of the open it
+         * could not make: ask the file system why (EROFS, EACCES...). */
+        int why = access(l->path, W_OK) != 0 ? errno : 0;
         rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                         "cannot open lake '%s' for writing: %s", l->path,
-                        strerror(EACCES));
+                        why != 0 ? strerror(why)
+                                 : "SQLite opened it read-only");
         goto done;
     }
     sqlite3_busy_timeout(l->db, cfg->busy_timeout_ms);
