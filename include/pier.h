@@ -685,6 +685,28 @@ PIER_API pier_status pier_tx_update_rows(pier_tx *tx, const char *board,
 PIER_API pier_status pier_tx_delete_many(pier_tx *tx, const char *board,
                                          const char *const *ids, size_t nids,
                                          pier_error *err);
+/*
+ * Runs a JSON document of operations in the transaction, in order, each as
+ * the call of its kind would:
+ *   [{"op":"insert","board":B,"rows":[{...},...]},
+ *    {"op":"upsert","board":B,"rows":[{...},...]},
+ *    {"op":"update","board":B,"id":ID,"patch":{...}},
+ *    {"op":"delete","board":B,"ids":[ID,...]}]
+ * (members in any order). The whole document is read first, with the row
+ * reader of pier_insert_json, so values reach the boards exactly as
+ * written. A failing operation's message ends with "(operation N)", N
+ * counted from 1; byte offsets count from the start of `json`. A failure
+ * poisons the transaction, as any failed write does.
+ * @return PIER_E_INVALID_JSON (err->offset: where) for a malformed
+ *         document, before anything runs: not an array, an operation that
+ *         is not an object, an unknown op, a missing, unknown or repeated
+ *         member, a member of the wrong type, U+0000 in a board or row id;
+ *         PIER_E_LIMIT_EXCEEDED for a document over PIER_MAX_BATCH_BYTES
+ *         or an operation over the limits of one write; the errors of each
+ *         operation's call otherwise.
+ */
+PIER_API pier_status pier_tx_apply_json(pier_tx *tx, const char *json,
+                                        size_t len, pier_error *err);
 /* Commits and releases the transaction (also when the commit fails). */
 PIER_API pier_status pier_tx_commit(int64_t *watermark, pier_tx *tx,
                                     pier_error *err);

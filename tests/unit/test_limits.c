@@ -45,7 +45,8 @@ typedef engine_fixture fixture;
 static int setup(void **state)
 {
     fixture *f = fixture_open();
-    fixture_insert(f->e, "b", "[{\"id\":\"a\",\"n\":1},{\"id\":\"b\",\"n\":2}]");
+    fixture_insert(f->e, "b",
+                   "[{\"id\":\"a\",\"n\":1},{\"id\":\"b\",\"n\":2}]");
     pier_error err;
     if (pier_exec(NULL, f->e, "CREATE TABLE t (n INT64)", NULL, &err) !=
         PIER_OK)

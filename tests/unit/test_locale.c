@@ -247,8 +247,8 @@ static void test_sql_dialect(void **state)
     free(out);
     pier_params *p = pier_params_new();
     pier_error err;
-    assert_int_equal(pier_params_set_json(p, "{\"r\":2.25,\"d\":\"4.125\"}",
-                                          strlen("{\"r\":2.25,\"d\":\"4.125\"}"),
+    const char params[] = "{\"r\":2.25,\"d\":\"4.125\"}";
+    assert_int_equal(pier_params_set_json(p, params, sizeof params - 1,
                                           &err), PIER_OK);
     assert_int_equal(pier_params_set_double(p, ":f", 0.5, &err), PIER_OK);
     out = exec_json(e, "INSERT INTO t VALUES (1.5, 0.1, 12.5, "
