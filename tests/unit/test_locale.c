@@ -8,7 +8,7 @@
  * Each test runs the same checks twice: once with the process's locale set
  * (setlocale) and once with only the calling thread's (uselocale). The
  * checks go through every path a number takes: JSON rows and patches
- * (the row reader), the shortest text of a double (values like
+ * (the row reader), a transaction's document, the shortest text of a double (values like
  * 0.30000000000000004 that need printf), nested JSON documents, the SQL
  * dialect's REAL, FLOAT32, DECIMAL and array columns, literals and
  * parameters, query parameters and results in JSON and CSV, the change
@@ -196,6 +196,28 @@ static void test_json_rows(void **state)
     pier_free(json);
 }
 
+/* A transaction's document of operations. */
+static void test_tx_document(void **state)
+{
+    fixture *fx = *state;
+    pier_engine *e = fx->f->e;
+    const char *boards[] = { "m" };
+    pier_tx *tx = NULL;
+    pier_error err;
+    assert_int_equal(pier_tx_begin(&tx, e, boards, 1, &err), PIER_OK);
+    const char doc[] = "[{\"op\":\"insert\",\"board\":\"m\",\"rows\":"
+                       "[{\"id\":\"a\",\"x\":1.5,\"y\":2.5e-3}]},"
+                       "{\"op\":\"update\",\"board\":\"m\",\"id\":\"a\","
+                       "\"patch\":{\"x\":0.30000000000000004}}]";
+    assert_int_equal(pier_tx_apply_json(tx, doc, sizeof doc - 1, &err),
+                     PIER_OK);
+    assert_int_equal(pier_tx_commit(NULL, tx, &err), PIER_OK);
+    char *json = row_json(e, "m", "a");
+    assert_non_null(strstr(json, "\"x\":0.30000000000000004,"
+                                 "\"y\":0.0025}"));
+    pier_free(json);
+}
+
 /* The change feed's payloads are JSON with '.'. */
 static void test_feed_payloads(void **state)
 {
@@ -342,6 +364,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(fn, setup_thread, teardown)
     const struct CMUnitTest tests[] = {
         T(test_json_rows),
+        T(test_tx_document),
         T(test_feed_payloads),
         T(test_sql_dialect),
         T(test_query_params_and_output),
