@@ -87,11 +87,12 @@ typedef enum pier_status {
     PIER_E_CONSTRAINT_FOREIGN_KEY = 28, /* "ConstraintForeignKey" */
     PIER_E_CONSTRAINT_PRIMARY_KEY = 29, /* "ConstraintPrimaryKey" */
     PIER_E_SCHEMA_DRIFT = 30,         /* "SchemaDrift" */
-    PIER_E_TABLE_NOT_FOUND = 31       /* "TableNotFound" */
+    PIER_E_TABLE_NOT_FOUND = 31,      /* "TableNotFound" */
+    PIER_E_INTERRUPTED = 32           /* "Interrupted" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 32
+#define PIER_STATUS_COUNT 33
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
@@ -228,6 +229,38 @@ typedef struct pier_value {
  * (SQLite's own default limit is 2000 per table). */
 #define PIER_MAX_COLUMNS 1000
 
+/*
+ * What one statement may take before the engine stops it: a board query
+ * (pier_query and its cursor) or one pier_exec call. A statement that
+ * reaches a limit fails with PIER_E_LIMIT_EXCEEDED, whose message names
+ * the limit and its value, and changes nothing. Templates may come from
+ * users the application does not trust (docs/query.md, "Limits"): the
+ * defaults keep one from taking the machine. In a pier_limits, a field of
+ * 0 takes the default (for a query: the engine's, from pier_open_options)
+ * and PIER_LIMIT_NONE lifts the limit.
+ */
+#define PIER_LIMIT_NONE (-1)
+
+typedef struct pier_limits {
+    int64_t time_ms;       /* time the statement runs in the engine: a
+                              query's steps (pier_query, then each
+                              pier_cursor_next; not the caller's time
+                              between rows), the whole of a pier_exec */
+    int64_t value_bytes;   /* the longest text or blob the statement may
+                              read, make or bind (a stored row read counts
+                              as one value); SQLite's own maximum (about
+                              1e9) bounds it */
+    int64_t memory_bytes;  /* how much the statement may grow the heap:
+                              SQLite's (measured at least every 1000
+                              virtual machine steps) and a pier_exec
+                              result's rows */
+} pier_limits;
+
+#define PIER_LIMITS_INIT { 0, 0, 0 }
+#define PIER_DEFAULT_TIME_MS 30000                         /* 30 s */
+#define PIER_DEFAULT_VALUE_BYTES (64 * 1024 * 1024)        /* 64 MiB */
+#define PIER_DEFAULT_MEMORY_BYTES (256 * 1024 * 1024)      /* 256 MiB */
+
 /* ------------------------------------------------------------------ */
 /* Engine                                                               */
 
@@ -261,12 +294,16 @@ typedef struct pier_open_options {
                                       lock; 0 fails at once */
     pier_clock_fn clock;           /* NULL: the system clock */
     void *clock_payload;
+    /* Version 2: */
+    pier_limits limits;            /* the engine's limits on queries and
+                                      pier_exec; 0 fields: the defaults */
 } pier_open_options;
 
-#define PIER_OPEN_OPTIONS_VERSION 1
+#define PIER_OPEN_OPTIONS_VERSION 2
 #define PIER_OPEN_OPTIONS_INIT                                            \
     { PIER_OPEN_OPTIONS_VERSION, PIER_AUTO_CREATE_ON_WRITE,               \
-      PIER_COLUMNS_INFER, PIER_DURABILITY_FULL, 5000, NULL, NULL }
+      PIER_COLUMNS_INFER, PIER_DURABILITY_FULL, 5000, NULL, NULL,         \
+      PIER_LIMITS_INIT }
 
 /*
  * Opens the lake in `data_dir`, creating the directory and the lake file
@@ -274,7 +311,8 @@ typedef struct pier_open_options {
  * @return PIER_E_LAKE_UNAVAILABLE if the directory cannot be created or
  *         read, the file is not a Pier lake, or it was written by a newer
  *         Pier (the message says which);
- *         PIER_E_INVALID_ARGUMENT for a bad option.
+ *         PIER_E_INVALID_ARGUMENT for a bad option (a limit below
+ *         PIER_LIMIT_NONE among them).
  */
 PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
                                const pier_open_options *opts,
@@ -647,6 +685,28 @@ PIER_API pier_status pier_tx_update_rows(pier_tx *tx, const char *board,
 PIER_API pier_status pier_tx_delete_many(pier_tx *tx, const char *board,
                                          const char *const *ids, size_t nids,
                                          pier_error *err);
+/*
+ * Runs a JSON document of operations in the transaction, in order, each as
+ * the call of its kind would:
+ *   [{"op":"insert","board":B,"rows":[{...},...]},
+ *    {"op":"upsert","board":B,"rows":[{...},...]},
+ *    {"op":"update","board":B,"id":ID,"patch":{...}},
+ *    {"op":"delete","board":B,"ids":[ID,...]}]
+ * (members in any order). The whole document is read first, with the row
+ * reader of pier_insert_json, so values reach the boards exactly as
+ * written. A failing operation's message ends with "(operation N)", N
+ * counted from 1; byte offsets count from the start of `json`. A failure
+ * poisons the transaction, as any failed write does.
+ * @return PIER_E_INVALID_JSON (err->offset: where) for a malformed
+ *         document, before anything runs: not an array, an operation that
+ *         is not an object, an unknown op, a missing, unknown or repeated
+ *         member, a member of the wrong type, U+0000 in a board or row id;
+ *         PIER_E_LIMIT_EXCEEDED for a document over PIER_MAX_BATCH_BYTES
+ *         or an operation over the limits of one write; the errors of each
+ *         operation's call otherwise.
+ */
+PIER_API pier_status pier_tx_apply_json(pier_tx *tx, const char *json,
+                                        size_t len, pier_error *err);
 /* Commits and releases the transaction (also when the commit fails). */
 PIER_API pier_status pier_tx_commit(int64_t *watermark, pier_tx *tx,
                                     pier_error *err);
@@ -840,10 +900,13 @@ typedef struct pier_query_options {
                                     {{board:NAME}} */
     size_t nwith;
     int64_t min_watermark;       /* run on data at least this fresh */
+    /* Version 2: */
+    pier_limits limits;          /* this query's; 0 fields: the engine's */
 } pier_query_options;
 
-#define PIER_QUERY_OPTIONS_VERSION 1
-#define PIER_QUERY_OPTIONS_INIT { PIER_QUERY_OPTIONS_VERSION, NULL, 0, 0 }
+#define PIER_QUERY_OPTIONS_VERSION 2
+#define PIER_QUERY_OPTIONS_INIT                                           \
+    { PIER_QUERY_OPTIONS_VERSION, NULL, 0, 0, PIER_LIMITS_INIT }
 
 /* The rows of a query, one at a time. */
 typedef struct pier_cursor pier_cursor;
@@ -859,7 +922,10 @@ typedef struct pier_cursor pier_cursor;
  *         statement), before anything runs;
  *         PIER_E_PLACEHOLDER_UNBOUND naming a parameter with no value;
  *         PIER_E_QUERY_FAILED with SQLite's message and the offset for
- *         malformed SQL; PIER_E_BOARD_NOT_FOUND; PIER_E_INVALID_BOARD_ID.
+ *         malformed SQL; PIER_E_BOARD_NOT_FOUND; PIER_E_INVALID_BOARD_ID;
+ *         PIER_E_LIMIT_EXCEEDED (a limit of opts->limits, or a parameter
+ *         longer than its value limit) and PIER_E_INTERRUPTED, here or
+ *         from pier_cursor_next.
  */
 PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
                                 const char *board, const char *sql,
@@ -883,6 +949,24 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
 /* Releases the cursor. NULL: no-op. Cursors must be closed before their
  * engine. */
 PIER_API void pier_cursor_close(pier_cursor *cursor);
+
+/*
+ * Stops the cursor's query: the pier_cursor_next running now, or the next
+ * one, fails with PIER_E_INTERRUPTED, and so does every call after it.
+ * May be called from any thread, and from a signal handler, while the
+ * cursor is open (never after pier_cursor_close). No effect on a cursor
+ * of pier_exec, whose statements have all run.
+ */
+PIER_API void pier_cursor_interrupt(pier_cursor *cursor);
+
+/*
+ * Stops every statement of the engine running or open now: each open
+ * query's cursor fails with PIER_E_INTERRUPTED at its next step, and a
+ * pier_exec in progress fails with it and changes nothing. Statements
+ * begun afterwards run as usual; writes through the other calls are not
+ * affected. May be called from any thread, and from a signal handler.
+ */
+PIER_API void pier_interrupt(pier_engine *engine);
 
 /* The forms a result converts to. */
 typedef enum pier_format {
@@ -951,7 +1035,10 @@ PIER_API char *pier_row_to_csv(const pier_row *row);
  *         one touching the engine's objects), PIER_E_PLACEHOLDER_UNBOUND,
  *         PIER_E_SCHEMA_DRIFT (the schema was changed without Pier),
  *         PIER_E_QUERY_FAILED (SQLite's message; err->offset is the byte
- *         of `sql` it points at, else the failing statement's first).
+ *         of `sql` it points at, else the failing statement's first),
+ *         PIER_E_LIMIT_EXCEEDED (the engine's limits: time for the whole
+ *         call, each value, memory with the result's rows) and
+ *         PIER_E_INTERRUPTED (pier_interrupt).
  */
 PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
                                const char *sql, const pier_params *params,
@@ -1010,7 +1097,11 @@ PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err);
  * Drops change records committed more than `older_than_hours` ago (the
  * newest record is always kept) and moves the retention floor to the
  * highest watermark dropped, checkpoints the write-ahead log and returns
- * free pages to the file system.
+ * free pages to the file system. It checkpoints first, which on a full
+ * disk gives the log's space back and needs room only for the pages the
+ * log adds to the lake file; then it drops the records (one write); then
+ * it compacts. If that last step fails, the records stay dropped (the
+ * message says so): running maintain again finishes the job.
  */
 PIER_API pier_status pier_maintain(pier_engine *engine, int older_than_hours,
                                    pier_error *err);

@@ -12,6 +12,12 @@ need_cmd() {    # need_cmd COMMAND PACKAGE
     command -v "$1" >/dev/null 2>&1 || missing+=("$2")
 }
 
+# Files are looked for under $PIER_SETUP_ROOT (tests/e2e/test_setup.sh
+# points it at a tree of its own); empty: the machine's.
+need_file() {   # need_file PATH PACKAGE
+    [ -e "${PIER_SETUP_ROOT:-}$1" ] || missing+=("$2")
+}
+
 need_pc() {     # need_pc PKG-CONFIG-MODULE PACKAGE
     if ! command -v pkg-config >/dev/null 2>&1 ||
        ! pkg-config --exists "$1" 2>/dev/null; then
@@ -30,6 +36,9 @@ need_pc jansson libjansson-dev
 need_pc cmocka libcmocka-dev
 need_pc libedit libedit-dev   # pier shell's line editing
 need_cmd sqlite3 sqlite3      # tests change a lake's schema behind Pier's back
+# The sources of a locale with a decimal comma, which test_locale builds
+# with localedef: numbers must not follow the application's locale.
+need_file /usr/share/i18n/locales/de_DE locales
 
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0

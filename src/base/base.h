@@ -106,9 +106,22 @@ char *pier__strndup(const char *s, size_t n);
 /* Copies `src` into a fixed field, truncating at a UTF-8 boundary. */
 void pier__copy_field(char *dst, size_t cap, const char *src);
 
+/* ---- numbers in the "C" locale (cnum.c) ---- */
+
+/* strtod, strtof and snprintf reading and writing '.' as the decimal
+ * point whatever locale the application set (setlocale, uselocale). */
+double pier__strtod(const char *s, char **end);
+float pier__strtof(const char *s, char **end);
+int pier__snprintf_c(char *buf, size_t size, const char *fmt, ...)
+    PIER__PRINTF(3, 4);
+
 /* ---- clock (clock.c) ---- */
 
 /* The system clock: microseconds since the Unix epoch, UTC. */
 int64_t pier__clock_system(void *payload);
+/* A clock that never steps back, in microseconds from an arbitrary
+ * origin, at the resolution of the kernel's tick (milliseconds): for
+ * measuring how long something took. */
+int64_t pier__clock_monotonic(void);
 
 #endif /* PIER_BASE_H */

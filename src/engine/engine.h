@@ -21,7 +21,12 @@
 struct pier_engine {
     pthread_mutex_t lock;      /* serializes every call on this engine */
     char *data_dir;
-    pier_open_options opts;
+    pier_open_options opts;    /* as given; opts.limits with the defaults
+                                  filled in (each positive, or
+                                  PIER_LIMIT_NONE) */
+    atomic_uint_fast64_t interrupts; /* pier_interrupt calls, ever: a
+                                  statement begun before the count moved
+                                  stops (limits.c) */
     pier__lake *lake;          /* guarded by lock */
     pier__catalog catalog;     /* guarded by lock; a cache of the lake's */
     pier__touched *touched;    /* guarded by lock: the boards the open
@@ -77,6 +82,21 @@ pier_status pier__engine_end(pier_engine *e, pier_status rc,
  */
 pier_status pier__engine_install(pier_engine *e, pier__board **draft,
                                  pier_error *err);
+/* ---- limits on statements (limits.c) ---- */
+
+/* Checks the fields of caller-given limits (each >= PIER_LIMIT_NONE). */
+pier_status pier__limits_check(const pier_limits *l, pier_error *err);
+/* Fills the fields left at 0 with the built-in defaults. */
+void pier__limits_default(pier_limits *l);
+/* Prepares a guard for one statement begun now, with the engine's limits
+ * where `over` (may be NULL) leaves a field at 0. `noun` names the
+ * statement in messages ("query"). */
+void pier__guard_init(pier__guard *g, pier_engine *e, const pier_limits *over,
+                      const char *noun);
+/* Whether the guard's statement was interrupted (pier_cursor_interrupt,
+ * pier_interrupt): a check cheap enough for every row. */
+bool pier__guard_interrupted(const pier__guard *g);
+
 /* The engine's clock. */
 int64_t pier__engine_now(const pier_engine *e);
 
@@ -200,6 +220,8 @@ pier_status pier__memrows_add(pier__memrows *m, const pier_value *values,
                               pier_error *err);
 void pier__memrows_set_changes(pier__memrows *m, int64_t changes);
 int64_t pier__memrows_changes(const pier__memrows *m);
+/* The bytes the rows hold so far. */
+size_t pier__memrows_bytes(const pier__memrows *m);
 size_t pier__memrows_column_count(const pier__memrows *m);
 const char *pier__memrows_column_name(const pier__memrows *m, size_t i);
 const char *pier__memrows_column_type(const pier__memrows *m, size_t i);

@@ -30,8 +30,8 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +65,8 @@ struct reader {
     size_t i;              /* the next byte to read */
     const shape *shape;
     pier_rows *rows;
+    pier__arena *strings;  /* where strings are decoded: rows->arena, or
+                              an operation's own (the ops' arena) */
     pier_error *err;
     pier__buf scratch;     /* number text for strtod; canonical documents */
 };
@@ -220,7 +222,7 @@ static pier_status read_string(reader *r, const char **out, size_t *out_len)
             return bad(r, end, "control character in string");
         end += c == '\\' ? 2 : 1;
     }
-    char *d = pier__arena_alloc(&r->rows->arena, end - open);
+    char *d = pier__arena_alloc(r->strings, end - open);
     if (d == NULL)
         return pier__oom(r->err);
     size_t k = 0;
@@ -256,27 +258,18 @@ static pier_status read_string(reader *r, const char **out, size_t *out_len)
 
 /* ---- numbers ---- */
 
-/* strtod on s[0..n), which the grammar has already checked. strtod reads
- * the locale's decimal point, so a '.' is translated to it first. */
+/* strtod on s[0..n), which the grammar has already checked, in the "C"
+ * locale whatever the application's (base/cnum.c). */
 static pier_status read_double(reader *r, size_t start, size_t n, double *out)
 {
-    const char *dp = localeconv()->decimal_point;
-    if (dp == NULL || dp[0] == '\0')
-        dp = ".";
     pier__buf *b = &r->scratch;
     pier__buf_reset(b);
-    const char *s = r->s + start;
-    for (size_t k = 0; k < n; k++) {
-        if (s[k] == '.')
-            pier__buf_puts(b, dp);
-        else
-            pier__buf_putc(b, s[k]);
-    }
+    pier__buf_append(b, r->s + start, n);
     if (b->oom)
         return pier__oom(r->err);
     char *endp;
     errno = 0;
-    double d = strtod(b->p, &endp);
+    double d = pier__strtod(b->p, &endp);
     assert(*endp == '\0');
     /* An underflow to zero or a subnormal is a fine approximation; an
      * overflow to infinity is not a number any column can hold. */
@@ -443,7 +436,7 @@ static pier_status read_nested(reader *r, pier__value *v)
         return pier__oom(r->err);
     if (depth != 0)        /* cannot be valid; never trust that it was */
         return bad(r, n, "unexpected end of input");
-    char *copy = pier__arena_strndup(&r->rows->arena,
+    char *copy = pier__arena_strndup(r->strings,
                                      b->p != NULL ? b->p : "", b->len);
     if (copy == NULL)
         return pier__oom(r->err);
@@ -672,8 +665,8 @@ static pier_status read_patch(reader *r)
     return end_row(r, row, start);
 }
 
-/* An array of elements (rows or patches), at r->i. */
-static pier_status read_array(reader *r)
+/* An array of elements (rows or patches), at r->i, up to its ']'. */
+static pier_status read_elements(reader *r)
 {
     r->i++;
     skip_ws(r);
@@ -701,10 +694,23 @@ static pier_status read_array(reader *r)
             skip_ws(r);
         }
     }
+    return PIER_OK;
+}
+
+/* Nothing but white space from r->i to the end. */
+static pier_status read_end(reader *r)
+{
     skip_ws(r);
     if (r->i < r->n)
         return bad(r, r->i, "trailing characters after the value");
     return PIER_OK;
+}
+
+/* The whole input is an array of elements. */
+static pier_status read_array(reader *r)
+{
+    pier_status rc = read_elements(r);
+    return rc == PIER_OK ? read_end(r) : rc;
 }
 
 /* One object, or several separated by white space (JSON lines). */
@@ -756,7 +762,8 @@ static pier_status read_input(pier_rows *rows, const char *json, size_t len,
     if (json == NULL && len > 0)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "json is NULL");
     reader r = { .s = json != NULL ? json : "", .n = len, .i = 0,
-                 .shape = sh, .rows = rows, .err = err };
+                 .shape = sh, .rows = rows, .strings = &rows->arena,
+                 .err = err };
     pier__buf_init(&r.scratch);
     /* Editors on some systems start UTF-8 files with a byte order mark. */
     if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
@@ -786,4 +793,368 @@ pier_status pier__json_patches_read(pier_rows *rows, const char *json,
                                     size_t len, pier_error *err)
 {
     return read_input(rows, json, len, &patches_shape, err);
+}
+
+/* ---- a transaction's operations ---- */
+
+/* The members an operation may have, and the bit of each. */
+enum { M_OP, M_BOARD, M_ID, M_IDS, M_ROWS, M_PATCH, M_COUNT };
+static const char *const member_names[M_COUNT] = {
+    "op", "board", "id", "ids", "rows", "patch",
+};
+static const char *const op_names[] = { "insert", "upsert", "update",
+                                        "delete" };
+/* The members each kind takes besides "op" and "board". */
+static const unsigned op_members[] = {
+    [PIER__OP_INSERT] = 1u << M_ROWS,
+    [PIER__OP_UPSERT] = 1u << M_ROWS,
+    [PIER__OP_UPDATE] = 1u << M_ID | 1u << M_PATCH,
+    [PIER__OP_DELETE] = 1u << M_IDS,
+};
+
+void pier__ops_init(pier__ops *ops)
+{
+    memset(ops, 0, sizeof *ops);
+    pier__arena_init(&ops->arena);
+}
+
+void pier__ops_release(pier__ops *ops)
+{
+    for (size_t i = 0; i < ops->nops; i++)
+        pier_rows_free(ops->ops[i].rows);
+    free(ops->ops);
+    pier__arena_free(&ops->arena);
+    pier__ops_init(ops);
+}
+
+/* What the value at r->i is, for a message. */
+static const char *value_noun(const reader *r)
+{
+    int c = peek(r);
+    switch (c) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default:
+        return c == '-' || (c >= '0' && c <= '9') ? "a number" : "a value";
+    }
+}
+
+static pier_status bad_op(reader *r, size_t at, const char *fmt, ...)
+    PIER__PRINTF(3, 4);
+
+/* InvalidJson at byte `at`; the caller names the operation. */
+static pier_status bad_op(reader *r, size_t at, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return bad(r, at, what);
+}
+
+/* A string member: a string without U+0000 (it becomes a C string). */
+static pier_status op_string(reader *r, const char *name, const char **out)
+{
+    size_t at = r->i;
+    if (peek(r) != '"')
+        return bad_op(r, at, "member '%s' must be a string, got %s", name,
+                      value_noun(r));
+    size_t n = 0;
+    pier_status rc = read_string(r, out, &n);
+    if (rc == PIER_OK && strlen(*out) != n)
+        return bad_op(r, at, "member '%s' may not hold \\u0000", name);
+    return rc;
+}
+
+/* "ids": an array of strings without U+0000, into o->ids (the arena). */
+static pier_status op_ids(reader *r, pier__ops *ops, pier__op *o)
+{
+    if (peek(r) != '[')
+        return bad_op(r, r->i, "member 'ids' must be an array, got %s",
+                      value_noun(r));
+    const char **ids = NULL;
+    size_t n = 0, cap = 0;
+    pier_status rc = PIER_OK;
+    r->i++;
+    skip_ws(r);
+    bool first = true;
+    while (rc == PIER_OK && peek(r) != ']') {
+        if (!first) {
+            if (peek(r) != ',') {
+                rc = bad(r, r->i, "expected ',' or ']'");
+                break;
+            }
+            r->i++;
+            skip_ws(r);
+        }
+        first = false;
+        size_t at = r->i;
+        if (peek(r) != '"') {
+            rc = bad_op(r, at, "member 'ids' must hold strings, got %s "
+                        "(element %zu)", value_noun(r), n + 1);
+            break;
+        }
+        if (n == cap) {
+            cap = cap == 0 ? 16 : cap * 2;
+            const char **grown = cap <= SIZE_MAX / sizeof *ids
+                                     ? realloc(ids, cap * sizeof *ids)
+                                     : NULL;
+            if (grown == NULL) {
+                rc = pier__oom(r->err);
+                break;
+            }
+            ids = grown;
+        }
+        size_t len = 0;
+        rc = read_string(r, &ids[n], &len);
+        if (rc == PIER_OK && strlen(ids[n]) != len)
+            rc = bad_op(r, at, "member 'ids' may not hold \\u0000 "
+                        "(element %zu)", n + 1);
+        n++;
+        skip_ws(r);
+    }
+    if (rc == PIER_OK) {
+        r->i++;                                    /* the ']' */
+        o->nids = n;
+        o->ids = n > 0 ? pier__arena_alloc(&ops->arena, n * sizeof *ids)
+                       : NULL;
+        if (n > 0 && o->ids == NULL)
+            rc = pier__oom(r->err);
+        else if (n > 0)
+            memcpy(o->ids, ids, n * sizeof *ids);
+    }
+    free(ids);
+    return rc;
+}
+
+/* "rows" (an array of objects) or "patch" (one object) into o->rows, read
+ * as pier__json_rows_read reads rows. */
+static pier_status op_rows(reader *r, pier__op *o, bool patch)
+{
+    const char *name = patch ? "patch" : "rows";
+    if (peek(r) != (patch ? '{' : '['))
+        return bad_op(r, r->i, "member '%s' must be %s, got %s", name,
+                      patch ? "an object" : "an array", value_noun(r));
+    pier_rows *saved_rows = r->rows;
+    pier__arena *saved_strings = r->strings;
+    r->rows = o->rows;
+    r->strings = &o->rows->arena;
+    pier_status rc = patch ? read_row(r) : read_elements(r);
+    r->rows = saved_rows;
+    r->strings = saved_strings;
+    return rc;
+}
+
+/* Reads the operation object at r->i into o, and checks it. */
+static pier_status read_op(reader *r, pier__ops *ops, pier__op *o)
+{
+    size_t at[M_COUNT];            /* where each member's name is */
+    unsigned seen = 0;
+    const char *kind = NULL;
+    size_t kind_at = 0;
+    const char *unknown = NULL;    /* the first member of no known name */
+    size_t unknown_at = 0;
+    pier_status rc = PIER_OK;
+    r->i++;
+    skip_ws(r);
+    bool first = true;
+    while (peek(r) != '}') {
+        if (!first) {
+            if (peek(r) != ',')
+                return bad(r, r->i, "expected ',' or '}'");
+            r->i++;
+            skip_ws(r);
+        }
+        if (peek(r) != '"')
+            return bad(r, r->i, first ? "expected a member name or '}'"
+                                      : "expected a member name");
+        first = false;
+        size_t name_at = r->i;
+        const char *name = NULL;
+        size_t name_len = 0;
+        rc = read_string(r, &name, &name_len);
+        if (rc != PIER_OK)
+            return rc;
+        size_t m = 0;
+        while (m < M_COUNT && !(strlen(member_names[m]) == name_len &&
+                                memcmp(member_names[m], name, name_len) ==
+                                    0))
+            m++;
+        if (m < M_COUNT && (seen & 1u << m))
+            return bad_op(r, name_at, "member '%s' appears twice",
+                          member_names[m]);
+        skip_ws(r);
+        if (peek(r) != ':')
+            return bad(r, r->i, "expected ':'");
+        r->i++;
+        skip_ws(r);
+        switch (m) {
+        case M_OP:
+            kind_at = r->i;
+            rc = op_string(r, "op", &kind);
+            break;
+        case M_BOARD:
+            rc = op_string(r, "board", &o->board);
+            break;
+        case M_ID:
+            rc = op_string(r, "id", &o->id);
+            break;
+        case M_IDS:
+            rc = op_ids(r, ops, o);
+            break;
+        case M_ROWS:
+        case M_PATCH:
+            rc = op_rows(r, o, m == M_PATCH);
+            break;
+        default: {
+            /* Read (so that a later error is found where it is), then
+             * reported once the op's kind is known. */
+            pier__value ignored;
+            rc = read_value(r, &ignored);
+            if (unknown == NULL) {
+                unknown = name;
+                unknown_at = name_at;
+            }
+            break;
+        }
+        }
+        if (rc != PIER_OK)
+            return rc;
+        if (m < M_COUNT) {
+            seen |= 1u << m;
+            at[m] = name_at;
+        }
+        skip_ws(r);
+    }
+    size_t close = r->i++;
+    /* What is missing is reported at the closing brace. */
+    if (kind == NULL)
+        return bad_op(r, close, "missing member 'op'");
+    size_t k = 0;
+    while (k < 4 && strcmp(kind, op_names[k]) != 0)
+        k++;
+    if (k == 4) {
+        char q[64];
+        size_t qn = 0;
+        for (const char *p = kind; *p != '\0' && qn < 40; p++)
+            q[qn++] = (unsigned char)*p < 0x20 ? '?' : *p;
+        q[qn] = '\0';
+        return bad_op(r, kind_at, "unknown op \"%s%s\": expected insert, "
+                      "upsert, update or delete", q,
+                      kind[qn] != '\0' ? "..." : "");
+    }
+    o->kind = (pier__op_kind)k;
+    if (o->board == NULL)
+        return bad_op(r, close, "missing member 'board'");
+    for (size_t m = 0; m < M_COUNT; m++)
+        if ((op_members[k] & 1u << m) && !(seen & 1u << m))
+            return bad_op(r, close, "missing member '%s'", member_names[m]);
+    /* A known member this kind does not take, or an unknown one: the
+     * first of them in the text. */
+    const char *extra = unknown;
+    size_t extra_at = unknown_at;
+    for (size_t m = M_ID; m < M_COUNT; m++)
+        if ((seen & 1u << m) && !(op_members[k] & 1u << m) &&
+            (extra == NULL || at[m] < extra_at)) {
+            extra = member_names[m];
+            extra_at = at[m];
+        }
+    if (extra != NULL) {
+        char q[64];
+        size_t qn = 0;
+        for (const char *p = extra; *p != '\0' && qn < 40; p++)
+            q[qn++] = (unsigned char)*p < 0x20 ? '?' : *p;
+        q[qn] = '\0';
+        return bad_op(r, extra_at, "unknown member '%s' in a%s %s operation",
+                      q, k == PIER__OP_DELETE ? "" : "n", op_names[k]);
+    }
+    return PIER_OK;
+}
+
+/* Appends " (operation N)" to a failure about operation `k` (from 0). */
+static void name_op(pier_error *err, size_t k)
+{
+    if (err == NULL)
+        return;
+    size_t n = strlen(err->message);
+    snprintf(err->message + n, sizeof err->message - n, " (operation %zu)",
+             k + 1);
+}
+
+static pier_status read_ops(reader *r, pier__ops *ops)
+{
+    if (peek(r) != '[')
+        return bad_op(r, r->i, "the operations must be a JSON array, got %s",
+                      value_noun(r));
+    r->i++;
+    skip_ws(r);
+    if (peek(r) == ']') {
+        r->i++;
+        return read_end(r);
+    }
+    for (size_t k = 0;; k++) {
+        if (peek(r) != '{') {
+            pier_status rc = bad_op(r, r->i, "an operation must be an "
+                                    "object, got %s", value_noun(r));
+            name_op(r->err, k);
+            return rc;
+        }
+        if (ops->nops == ops->cap) {
+            size_t cap = ops->cap == 0 ? 8 : ops->cap * 2;
+            pier__op *grown = realloc(ops->ops, cap * sizeof *grown);
+            if (grown == NULL)
+                return pier__oom(r->err);
+            ops->ops = grown;
+            ops->cap = cap;
+        }
+        pier__op *o = &ops->ops[ops->nops];
+        memset(o, 0, sizeof *o);
+        if ((o->rows = pier_rows_new()) == NULL)
+            return pier__oom(r->err);
+        ops->nops++;
+        pier_status rc = read_op(r, ops, o);
+        if (rc != PIER_OK) {
+            name_op(r->err, k);
+            return rc;
+        }
+        skip_ws(r);
+        int c = peek(r);
+        if (c == ']') {
+            r->i++;
+            return read_end(r);
+        }
+        if (c != ',')
+            return bad(r, r->i, "expected ',' or ']'");
+        r->i++;
+        skip_ws(r);
+    }
+}
+
+pier_status pier__json_ops_read(pier__ops *ops, const char *json, size_t len,
+                                pier_error *err)
+{
+    assert(ops->nops == 0);
+    if (len > PIER_MAX_BATCH_BYTES)
+        return pier__fail(err, PIER_E_LIMIT_EXCEEDED,
+                          "the operations are %zu bytes; a transaction's "
+                          "document takes at most %d", len,
+                          PIER_MAX_BATCH_BYTES);
+    if (json == NULL && len > 0)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT, "json is NULL");
+    reader r = { .s = json != NULL ? json : "", .n = len, .i = 0,
+                 .shape = &rows_shape, .rows = NULL,
+                 .strings = &ops->arena, .err = err };
+    pier__buf_init(&r.scratch);
+    if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
+        r.i = 3;
+    skip_ws(&r);
+    pier_status rc = peek(&r) == -1 ? bad(&r, r.i, "empty input")
+                                    : read_ops(&r, ops);
+    pier__buf_free(&r.scratch);
+    return rc;
 }

@@ -22,6 +22,8 @@ struct pier__memrows {
     pier__arena arena;
     pier_row row;              /* the row handed out (its arena unused) */
     int64_t changes;
+    size_t bytes;              /* what the rows take: values, texts and
+                                  bytes (for the memory limit) */
 };
 
 pier__memrows *pier__memrows_new(size_t ncolumns)
@@ -100,10 +102,18 @@ pier_status pier__memrows_add(pier__memrows *m, const pier_value *values,
                 return pier__oom(err);
             memcpy(p, values[i].as.blob.bytes, values[i].as.blob.len);
             row[i].as.blob.bytes = p;
+            m->bytes += values[i].as.blob.len;
         }
+        m->bytes += sizeof *row + (values[i].text != NULL
+                                       ? values[i].len + 1 : 0);
     }
     m->nrows++;
     return PIER_OK;
+}
+
+size_t pier__memrows_bytes(const pier__memrows *m)
+{
+    return m->bytes;
 }
 
 void pier__memrows_set_changes(pier__memrows *m, int64_t changes)

@@ -2,19 +2,33 @@
  * open.c: pier_open and pier_close, removing a lake, and the transaction
  * steps every call shares.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
 
-static pier_status check_options(const pier_open_options *o,
-                                 pier_error *err)
+/* The caller's options in this version's struct, fields the caller's
+ * version did not have at their defaults (version 1 ended before
+ * `limits`). */
+static pier_status copy_options(pier_open_options *dst,
+                                const pier_open_options *o, pier_error *err)
 {
+    static const pier_open_options defaults = PIER_OPEN_OPTIONS_INIT;
     if (o->version < 1 || o->version > PIER_OPEN_OPTIONS_VERSION)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "open options version %u is not supported "
                           "(this Pier knows 1 to %d)", o->version,
                           PIER_OPEN_OPTIONS_VERSION);
+    *dst = defaults;
+    memcpy(dst, o, o->version >= 2 ? sizeof *o
+                                   : offsetof(pier_open_options, limits));
+    return PIER_OK;
+}
+
+static pier_status check_options(const pier_open_options *o,
+                                 pier_error *err)
+{
     if (o->auto_create != PIER_AUTO_CREATE_ON_WRITE &&
         o->auto_create != PIER_AUTO_CREATE_NEVER)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
@@ -30,7 +44,7 @@ static pier_status check_options(const pier_open_options *o,
     if (o->busy_timeout_ms < 0)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "busy_timeout_ms cannot be negative");
-    return PIER_OK;
+    return pier__limits_check(&o->limits, err);
 }
 
 PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
@@ -48,9 +62,13 @@ PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
                           "a data directory is required");
     if (opts == NULL)
         opts = &defaults;
-    pier_status rc = check_options(opts, err);
+    pier_open_options o;
+    pier_status rc = copy_options(&o, opts, err);
+    if (rc == PIER_OK)
+        rc = check_options(&o, err);
     if (rc != PIER_OK)
         return rc;
+    opts = &o;
 
     pier_engine *e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -62,6 +80,7 @@ PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
     e->opts = *opts;
     if (e->opts.clock == NULL)
         e->opts.clock = pier__clock_system;
+    pier__limits_default(&e->opts.limits);
     pier__catalog_init(&e->catalog);
     e->data_dir = pier__strdup(data_dir);
     if (e->data_dir == NULL) {

@@ -82,6 +82,9 @@ struct pier_cursor {
                                   NULL once handed out or if none */
     bool done;                 /* the statement has no more rows */
     pier_status failed;        /* what ended it early, or PIER_OK */
+    pier__guard guard;         /* the query's limits, under which the
+                                  reader runs it; `interrupted` is set by
+                                  pier_cursor_interrupt from anywhere */
     pier__memrows *mem;        /* pier_exec's result: the rows come from
                                   here, and nothing above is used */
 };
@@ -422,6 +425,7 @@ typedef struct query_args {
     bool made_of_spare;        /* the query's cursor is that spare */
     const scanned *known;      /* the spare's memory of this template, if
                                   it compiled it; NULL once tried */
+    const pier_limits *limits; /* the options' (NULL: the engine's) */
     int64_t version;           /* out: what the query compiled against */
     pier__query_shape shape;   /* out: and what it prepared */
 } query_args;
@@ -652,7 +656,10 @@ static pier_status check_boards(const char **ids, size_t *nids,
     if (o->min_watermark < 0)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "min_watermark cannot be negative");
-    pier_status rc = pier__board_id_check(board, err);
+    pier_status rc = o->version >= 2 ? pier__limits_check(&o->limits, err)
+                                     : PIER_OK;
+    if (rc == PIER_OK)
+        rc = pier__board_id_check(board, err);
     if (rc != PIER_OK)
         return rc;
     ids[0] = board;
@@ -730,6 +737,8 @@ static pier_status run_query(pier_engine *e, query_args *a,
         if (rc == PIER_OK) {
             c->lake = e->lake;
             c->reader = r;
+            pier__guard_init(&c->guard, e, a->limits, "query");
+            e->lake->ops->reader_guard(r, &c->guard);
             rc = bind_params(c, &shape, params, err);
         }
         if (rc == PIER_OK) {
@@ -845,7 +854,8 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     scan s = { .ids = ids, .nids = nids, .cap = 8 };
     s.holes = s.inline_holes;
     query_args a = { .ids = ids, .nids = nids, .scan = &s, .sql = sql,
-                     .spare = atomic_exchange(&engine->spare_cursor, NULL) };
+                     .spare = atomic_exchange(&engine->spare_cursor, NULL),
+                     .limits = opts->version >= 2 ? &opts->limits : NULL };
     const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
     bool rescan = known == NULL || !scanned_matches(known, sql, ids, nids);
     size_t len = rescan ? strlen(sql) : known->sql_len;
@@ -958,6 +968,12 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
     if (c->failed != PIER_OK)
         return pier__fail(err, c->failed,
                           "the query failed earlier; it has no more rows");
+    if (pier__guard_interrupted(&c->guard)) {
+        c->done = true;
+        c->failed = pier__fail(err, PIER_E_INTERRUPTED,
+                               "the query was interrupted");
+        return c->failed;
+    }
     const pier__cell *cells = c->first;
     c->first = NULL;
     if (cells == NULL) {
@@ -992,6 +1008,13 @@ PIER_API pier_status pier_cursor_next(const pier_row **row,
     }
     *row = &c->row;
     return PIER_OK;
+}
+
+PIER_API void pier_cursor_interrupt(pier_cursor *cursor)
+{
+    /* Only a flag: see the top of store/sqlite_guard.c. */
+    if (cursor != NULL && cursor->mem == NULL)
+        atomic_store(&cursor->guard.interrupted, true);
 }
 
 PIER_API void pier_cursor_close(pier_cursor *cursor)

@@ -97,4 +97,54 @@ pier_status pier__json_rows_read(pier_rows *rows, const char *json,
 pier_status pier__json_patches_read(pier_rows *rows, const char *json,
                                     size_t len, pier_error *err);
 
+/* ---- a transaction's operations (pier_tx_apply_json) ---- */
+
+typedef enum pier__op_kind {
+    PIER__OP_INSERT = 0,
+    PIER__OP_UPSERT = 1,
+    PIER__OP_UPDATE = 2,
+    PIER__OP_DELETE = 3
+} pier__op_kind;
+
+/* One operation of the document, checked: the members its kind needs are
+ * there, and no other. Strings are NUL-terminated, in the ops' arena. */
+typedef struct pier__op {
+    pier__op_kind kind;
+    const char *board;
+    const char *id;           /* update: the row */
+    const char **ids;         /* delete: nids row ids */
+    size_t nids;
+    pier_rows *rows;          /* insert, upsert: the rows; update: one
+                                 row, the patch's members */
+} pier__op;
+
+typedef struct pier__ops {
+    pier__arena arena;
+    pier__op *ops;
+    size_t nops;
+    size_t cap;
+} pier__ops;
+
+void pier__ops_init(pier__ops *ops);
+void pier__ops_release(pier__ops *ops);
+
+/*
+ * Reads a transaction's operations (an empty `ops`): a JSON array of
+ *   {"op":"insert"|"upsert","board":B,"rows":[{...},...]}
+ *   {"op":"update","board":B,"id":ID,"patch":{...}}
+ *   {"op":"delete","board":B,"ids":[ID,...]}
+ * members in any order. Rows and patches are read exactly as
+ * pier__json_rows_read reads rows (their numbers point into `json`, which
+ * must outlive `ops`). Every offset is relative to the whole document; a
+ * message about one operation ends with " (operation N)", N from 1.
+ * @return PIER_E_INVALID_JSON for bad JSON, an operation that is not an
+ *         object, an unknown op, a missing, unknown or repeated member, a
+ *         member of the wrong type, or U+0000 in a board or row id;
+ *         PIER_E_LIMIT_EXCEEDED for a document over PIER_MAX_BATCH_BYTES
+ *         and as pier__json_rows_read for each operation's rows;
+ *         PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__json_ops_read(pier__ops *ops, const char *json, size_t len,
+                                pier_error *err);
+
 #endif /* PIER_ENGINE_ROWS_H */

@@ -8,10 +8,15 @@
  * writes (write.c); a failed one poisons the transaction, whose commit
  * then rolls everything back and reports that first failure.
  *
+ * A document of operations (pier_tx_apply_json) is read whole by the JSON
+ * row reader (json_rows.c) before its first operation runs; each then runs
+ * as the call of its kind.
+ *
  * While a transaction is open its thread must not make other calls on the
  * engine (they would wait for the lock it holds): pier__engine_begin
  * refuses them, using the thread-local `open_tx` below.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +84,8 @@ PIER_API pier_status pier_tx_begin(pier_tx **out, pier_engine *engine,
     return PIER_OK;
 }
 
-/* Checks that a write may run in the transaction. */
+/* Checks that a write may run in the transaction, on `board` (NULL: the
+ * write names its boards later). */
 static pier_status enter(pier_tx *tx, const char *board, pier_error *err)
 {
     pier__error_clear(err);
@@ -90,6 +96,8 @@ static pier_status enter(pier_tx *tx, const char *board, pier_error *err)
                    "%s); roll it back", tx->first.tag, tx->first.message);
         return tx->failed;
     }
+    if (board == NULL)         /* the transaction only */
+        return PIER_OK;
     pier_status rc = pier__board_id_check(board, err);
     if (rc != PIER_OK)
         return rc;
@@ -201,6 +209,50 @@ PIER_API pier_status pier_tx_delete_many(pier_tx *tx, const char *board,
     pier_status rc = enter(tx, board, err);
     if (rc == PIER_OK)
         rc = pier__write_delete(&tx->w, board, ids, nids, err);
+    return leave(tx, rc, err);
+}
+
+/* Runs one operation of a document; its failure poisons the
+ * transaction as the call of its kind would. */
+static pier_status run_op(pier_tx *tx, const pier__op *o, pier_error *err)
+{
+    static const pier__write_mode modes[] = {
+        [PIER__OP_INSERT] = PIER__MODE_INSERT,
+        [PIER__OP_UPSERT] = PIER__MODE_UPSERT,
+        [PIER__OP_UPDATE] = PIER__MODE_UPDATE,
+    };
+    pier_status rc = enter(tx, o->board, err);
+    if (rc == PIER_OK && o->kind == PIER__OP_DELETE) {
+        rc = pier__write_delete(&tx->w, o->board, o->ids, o->nids, err);
+    } else if (rc == PIER_OK) {
+        pier__idref ref = { o->id, o->id != NULL ? strlen(o->id) : 0 };
+        rc = pier__write_rows(&tx->w, o->board, modes[o->kind], o->rows,
+                              o->kind == PIER__OP_UPDATE ? &ref : NULL, err);
+    }
+    return rc;
+}
+
+PIER_API pier_status pier_tx_apply_json(pier_tx *tx, const char *json,
+                                        size_t len, pier_error *err)
+{
+    pier_status rc = enter(tx, NULL, err);
+    if (rc != PIER_OK)
+        return tx != NULL ? leave(tx, rc, err) : rc;
+    if (json == NULL)
+        return leave(tx, pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                                    "no JSON given"), err);
+    pier__ops ops;
+    pier__ops_init(&ops);
+    rc = pier__json_ops_read(&ops, json, len, err);
+    for (size_t k = 0; rc == PIER_OK && k < ops.nops; k++) {
+        rc = run_op(tx, &ops.ops[k], err);
+        if (rc != PIER_OK && err != NULL) {
+            size_t n = strlen(err->message);
+            snprintf(err->message + n, sizeof err->message - n,
+                     " (operation %zu)", k + 1);
+        }
+    }
+    pier__ops_release(&ops);
     return leave(tx, rc, err);
 }
 

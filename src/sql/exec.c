@@ -34,6 +34,7 @@ typedef struct exec_ctx {
                                   reloaded if the script fails */
     bool in_user_tx;           /* between BEGIN and COMMIT/ROLLBACK */
     pier__memrows *rows;       /* the last statement's result */
+    pier__guard guard;         /* the call's limits (limits.c) */
 } exec_ctx;
 
 static const pier__lake_ops *ops(const exec_ctx *x)
@@ -145,14 +146,15 @@ static pier_status table_of(const exec_ctx *x, const char *name,
     return PIER_E_TABLE_NOT_FOUND;
 }
 
-/* Runs DDL the engine wrote; SQLite's refusal is the statement's. */
+/* Runs DDL the engine wrote; SQLite's refusal is the statement's, a
+ * failure to carry it out (WriteFailed) the lake's. */
 static pier_status run_ddl(const exec_ctx *x, const pier__buf *sql,
                            pier_error *err)
 {
     if (sql->oom)
         return pier__oom(err);
     pier_status rc = ops(x)->ddl(x->e->lake, sql->p, err);
-    if (rc == PIER_E_WRITE_FAILED && err != NULL) {
+    if (rc == PIER_E_QUERY_FAILED && err != NULL) {
         /* "the lake refused a statement: <SQLite's message>" */
         const char *msg = strstr(err->message, ": ");
         char copy[sizeof err->message];
@@ -847,6 +849,11 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
             break;
         if (rows != NULL)
             rc = keep_row(x, cols, cells, values, &a, err);
+        /* The result's rows count toward the memory limit. */
+        if (rc == PIER_OK && rows != NULL) {
+            x->guard.held_bytes = (int64_t)pier__memrows_bytes(rows);
+            rc = ops(x)->guard_check(x->e->lake, &x->guard, err);
+        }
     }
     pier__arena_free(&a);
     free(cols);
@@ -978,11 +985,13 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
         return where(rc, err);
     }
     exec_ctx x = { .e = engine, .sql = sql, .params = params };
+    pier__guard_init(&x.guard, engine, NULL, "script");
     rc = pier__engine_begin(engine, true, err);
     if (rc != PIER_OK) {
         pier__sql_script_free(&script);
         return rc;
     }
+    ops(&x)->stmt_guard(engine->lake, &x.guard);
     rc = pier__schema_drift(engine, err);
     for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
         x.st = &script.stmts[i];
@@ -1010,6 +1019,7 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
     if (rc != PIER_OK && x.catalog_changed)
         engine->catalog.version = -1;  /* the cache took rolled-back DDL */
     where(rc, err);
+    ops(&x)->stmt_guard(engine->lake, NULL);
     rc = pier__engine_end(engine, rc, err);
     pier__sql_script_free(&script);
     pier__memrows_free(x.rows);

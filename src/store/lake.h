@@ -12,6 +12,8 @@
 #ifndef PIER_STORE_LAKE_H
 #define PIER_STORE_LAKE_H
 
+#include <stdatomic.h>
+
 #include "base/base.h"
 #include "catalog/catalog.h"
 #include "types/types.h"
@@ -28,6 +30,46 @@ typedef struct pier__lake_config {
  * return stops the scan. */
 typedef int (*pier__row_cb)(const pier__cell *cells, size_t ncells,
                             void *payload);
+
+/* ---- limits on statements (sqlite_guard.c; docs/query.md, Limits) ---- */
+
+/* Why a guard stopped its statement. */
+typedef enum pier__trip {
+    PIER__TRIP_NONE = 0,
+    PIER__TRIP_TIME,           /* it ran past time_us */
+    PIER__TRIP_MEMORY,         /* it grew the heap past memory_bytes */
+    PIER__TRIP_VALUE,          /* a value longer than value_bytes */
+    PIER__TRIP_INTERRUPT       /* pier_cursor_interrupt or pier_interrupt */
+} pier__trip;
+
+/*
+ * What stops one statement (a query) or one pier_exec call while it runs
+ * in the lake. The engine owns it and fills the limits before handing it
+ * to the lake (reader_guard, stmt_guard); the lake keeps the rest while
+ * the statement runs, checking at least every PIER__GUARD_STEPS virtual
+ * machine steps and between rows. Only `interrupted` is touched by other
+ * threads (and signal handlers).
+ */
+typedef struct pier__guard {
+    int64_t time_us;           /* 0: no limit */
+    int64_t value_bytes;       /* 0: SQLite's own maximum */
+    int64_t memory_bytes;      /* 0: no limit */
+    const char *noun;          /* what runs, in messages: "query" */
+    atomic_bool interrupted;   /* pier_cursor_interrupt */
+    const atomic_uint_fast64_t *interrupts; /* the engine's pier_interrupt
+                                  count; NULL: none */
+    uint64_t interrupts_seen;  /* ... when the statement began */
+    /* Kept by the lake: */
+    int64_t used_us;           /* the time of the steps that ended */
+    int64_t step_began_us;     /* when the running step began; 0: none */
+    int64_t memory_base;       /* the heap when the statement began */
+    int64_t held_bytes;        /* memory the engine holds for it besides
+                                  (pier_exec's result rows) */
+    pier__trip tripped;        /* what stopped it */
+} pier__guard;
+
+/* The engine's limits check a running statement this often. */
+#define PIER__GUARD_STEPS 1000
 
 /* ---- board-scoped queries ---- */
 
@@ -214,8 +256,12 @@ typedef struct pier__lake_ops {
     pier_status (*changes_expire)(pier__lake *lake, int64_t before,
                                   int64_t now, int64_t *dropped,
                                   pier_error *err);
-    /* Outside any transaction: checkpoints the log and returns free pages
-     * to the file system. */
+    /* Outside any transaction: copies the log into the lake file and
+     * empties it, which needs no room beyond the pages the log adds to
+     * the file and gives the log's space back. */
+    pier_status (*checkpoint)(pier__lake *lake, pier_error *err);
+    /* Outside any transaction: returns free pages to the file system and
+     * checkpoints the log. */
     pier_status (*compact_files)(pier__lake *lake, pier_error *err);
     /* Fills what the lake knows of pier_stats (boards, rows, records,
      * head, floor, file sizes, last maintenance). Read transaction. */
@@ -263,6 +309,11 @@ typedef struct pier__lake_ops {
                                   int64_t *version, pier_error *err);
     /* Ends the statement's snapshot (resets it), before another prepare. */
     void (*reader_restart)(pier__reader *r);
+    /* Puts the reader's statement under guard g (NULL: none) from now to
+     * the end of its snapshot: its steps count toward g's time, values
+     * and bound parameters longer than g->value_bytes fail, and so does
+     * a step once g trips (PIER_E_LIMIT_EXCEEDED, PIER_E_INTERRUPTED). */
+    void (*reader_guard)(pier__reader *r, pier__guard *g);
     /* Ends the snapshot and returns the reader to the pool. NULL: no-op. */
     void (*reader_close)(pier__reader *r);
 
@@ -305,10 +356,22 @@ typedef struct pier__lake_ops {
     int64_t (*stmt_changes)(pier__lake *lake);
     void (*stmt_finish)(pier__lake *lake);
     /* Runs DDL the engine wrote itself (a declared table's physical
-     * definition, its read-only triggers), outside the owner's policy. */
+     * definition, its read-only triggers), outside the owner's policy.
+     * @return PIER_E_QUERY_FAILED when SQLite refuses the statement (its
+     *         message after "the lake refused a statement: "),
+     *         PIER_E_WRITE_FAILED when the lake cannot carry it out (an
+     *         I/O error, a full disk, a lock). */
     pier_status (*ddl)(pier__lake *lake, const char *sql, pier_error *err);
     /* Whether a write transaction is open on the writer. */
     bool (*in_write)(pier__lake *lake);
+    /* Puts the writer's statements under guard g from now until
+     * stmt_guard(lake, NULL): one pier_exec call, whose time runs from
+     * here. Failures as for reader_guard. */
+    void (*stmt_guard)(pier__lake *lake, pier__guard *g);
+    /* Checks g now, between rows: PIER_OK, or the status of what it
+     * tripped on. */
+    pier_status (*guard_check)(pier__lake *lake, pier__guard *g,
+                               pier_error *err);
 
     /* Calls cb for every object of the SQL schema that is not the
      * engine's own (catalog, boards), in creation order. A non-zero return

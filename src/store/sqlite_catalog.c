@@ -107,9 +107,8 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
         }
         sqlite3_bind_text(cols, 1, id, -1, SQLITE_STATIC);
         size_t n = 0;
-        int col_step = SQLITE_DONE;
-        while (rc == PIER_OK &&
-               (col_step = sqlite3_step(cols)) == SQLITE_ROW) {
+        int cstep = SQLITE_DONE;
+        while (rc == PIER_OK && (cstep = sqlite3_step(cols)) == SQLITE_ROW) {
             const char *name = (const char *)sqlite3_column_text(cols, 1);
             const char *type = (const char *)sqlite3_column_text(cols, 2);
             const char *origin = (const char *)sqlite3_column_text(cols, 3);
@@ -143,11 +142,12 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
             pier__type_free(&t);
             n++;
         }
-        /* A scan cut short (a damaged page) is not a shorter board. */
-        if (rc == PIER_OK && col_step != SQLITE_ROW && col_step != SQLITE_DONE)
+        sqlite3_reset(cols);
+        /* A read that fails part-way must not leave a board with half its
+         * columns (and SQLite may have rolled the transaction back). */
+        if (rc == PIER_OK && cstep != SQLITE_DONE)
             rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                    "cannot read the catalog");
-        sqlite3_reset(cols);
         if (rc == PIER_OK && n < PIER__BASE_COLUMNS)
             rc = corrupt(err, id, "base columns missing");
         if (rc != PIER_OK) {

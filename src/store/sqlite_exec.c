@@ -112,11 +112,54 @@ bool pier__sqlite_in_write(pier__lake *lake)
     return !sqlite3_get_autocommit(l->db);
 }
 
+void pier__sqlite_stmt_guard(pier__lake *lake, pier__guard *g)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    /* The engine's own writes run without the handler: they are bounded
+     * by the engine's own limits, and pay nothing for it. */
+    sqlite3_progress_handler(l->db, g != NULL ? PIER__GUARD_STEPS : 0,
+                             g != NULL ? pier__sqlite_guard_progress : NULL,
+                             &l->guard);
+    pier__sqlite_guard_attach(l->db, &l->guard, g);
+    /* One pier_exec call is one span of time, from now. */
+    pier__sqlite_guard_step(g, true);
+}
+
+/* Whether SQLite's code says that the lake could not carry a statement
+ * out (an I/O error, a full disk, a lock, a damaged file), rather than
+ * that the statement itself was refused. */
+static bool storage_failure(int code)
+{
+    switch (code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PROTOCOL:
+        return true;
+    default:
+        return false;
+    }
+}
+
 pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
                              pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    return pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
+    pier_status rc = pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
+    if (rc == PIER_E_WRITE_FAILED &&
+        !storage_failure(sqlite3_extended_errcode(l->db))) {
+        rc = PIER_E_QUERY_FAILED;
+        if (err != NULL) {
+            err->status = rc;
+            err->tag = pier_status_tag(rc);
+        }
+    }
+    return rc;
 }
 
 /* Keeps a finished statement (reset, unbound) at the front of the cache
@@ -311,6 +354,8 @@ pier_status pier__sqlite_stmt_bind(pier__lake *lake, int i,
         rc = sqlite3_bind_null(st, i);
         break;
     }
+    if (rc == SQLITE_TOOBIG && l->guard != NULL)
+        return pier__sqlite_guard_fail(l->guard, rc, err);
     if (rc != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_INVALID_ARGUMENT,
                                  "cannot bind a parameter");
@@ -406,6 +451,9 @@ pier_status pier__sqlite_stmt_step(pier__lake *lake, const pier__cell **cells,
     if (rc == SQLITE_DONE)
         return PIER_OK;
     int code = sqlite3_extended_errcode(l->db);
+    pier_status limit = pier__sqlite_guard_fail(l->guard, code, err);
+    if (limit != PIER_OK)
+        return limit;
     const char *msg = sqlite3_errmsg(l->db);
     pier_status st = l->denied[0] != '\0' ? PIER_E_ENTITY_NOT_ALLOWED
                                           : step_status(l, code, msg);

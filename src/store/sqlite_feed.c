@@ -185,6 +185,41 @@ pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
     return rc;
 }
 
+/* Copies the log into the lake file and empties it (shortening the file
+ * to the pages in use). BUSY: another connection is reading or writing;
+ * what could be copied was, and the next maintenance finishes the job.
+ * Not a failure.
+ * It first copies what can be copied without waiting for anyone, then
+ * empties the log only if that can be done at once: a truncating
+ * checkpoint holds the writer lock while it waits for the log's readers,
+ * so waiting for them (up to the busy timeout) would lock every writer of
+ * every process out for as long, and one with a shorter timeout would fail
+ * with "database is locked". */
+static pier_status checkpoint(pier__sqlite_lake *l, pier_error *err)
+{
+    int log = 0, done = 0;
+    int code = sqlite3_wal_checkpoint_v2(l->db, "main",
+                                         SQLITE_CHECKPOINT_PASSIVE, &log,
+                                         &done);
+    if (code == SQLITE_OK) {
+        sqlite3_busy_timeout(l->db, 0);
+        code = sqlite3_wal_checkpoint_v2(l->db, "main",
+                                         SQLITE_CHECKPOINT_TRUNCATE, &log,
+                                         &done);
+        sqlite3_busy_timeout(l->db, l->busy_timeout_ms);
+    }
+    if (code != SQLITE_OK && (code & 0xff) != SQLITE_BUSY &&
+        (code & 0xff) != SQLITE_LOCKED)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot checkpoint the lake");
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_checkpoint(pier__lake *lake, pier_error *err)
+{
+    return checkpoint((pier__sqlite_lake *)lake, err);
+}
+
 pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
@@ -197,30 +232,7 @@ pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err)
                                        PIER_E_WRITE_FAILED, err);
     if (rc != PIER_OK)
         return rc;
-    /* First copy what can be copied without waiting for anyone. Then
-     * truncate the log only if that can be done at once: a truncating
-     * checkpoint holds the writer lock while it waits for the log's
-     * readers, so waiting for them (up to the busy timeout) would lock
-     * every writer of every process out for as long, and one with a
-     * shorter timeout would fail with "database is locked". */
-    int log = 0, done = 0;
-    int code = sqlite3_wal_checkpoint_v2(l->db, "main",
-                                         SQLITE_CHECKPOINT_PASSIVE, &log,
-                                         &done);
-    if (code == SQLITE_OK) {
-        sqlite3_busy_timeout(l->db, 0);
-        code = sqlite3_wal_checkpoint_v2(l->db, "main",
-                                         SQLITE_CHECKPOINT_TRUNCATE, &log,
-                                         &done);
-        sqlite3_busy_timeout(l->db, l->busy_timeout_ms);
-    }
-    /* BUSY: another connection is reading or writing; what could be copied
-     * was, and the next maintenance finishes the job. Not a failure. */
-    if (code != SQLITE_OK && (code & 0xff) != SQLITE_BUSY &&
-        (code & 0xff) != SQLITE_LOCKED)
-        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
-                                 "cannot checkpoint the lake");
-    return PIER_OK;
+    return checkpoint(l, err);
 }
 
 /* ---- statistics ---- */

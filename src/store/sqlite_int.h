@@ -89,6 +89,9 @@ typedef struct pier__sqlite_lake {
     size_t cells_cap;
     int64_t schema_checked;        /* the schema cookie that last matched
                                       the remembered schema; -1: never */
+    pier__guard *guard;            /* what limits pier_exec's statements
+                                      while it runs (stmt_guard); NULL:
+                                      nothing (the engine's own writes) */
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */
@@ -147,6 +150,7 @@ void pier__sqlite_stmt_finish(pier__lake *lake);
 pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
                              pier_error *err);
 bool pier__sqlite_in_write(pier__lake *lake);
+void pier__sqlite_stmt_guard(pier__lake *lake, pier__guard *g);
 /* Installs the writer's authorizer (it allows everything until a user
  * statement is prepared). */
 void pier__sqlite_exec_init(pier__sqlite_lake *l);
@@ -224,9 +228,28 @@ pier_status pier__sqlite_floor(pier__lake *lake, int64_t *out,
 pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
                                         int64_t now, int64_t *dropped,
                                         pier_error *err);
+pier_status pier__sqlite_checkpoint(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
                                pier_stats *out, pier_error *err);
+
+/* sqlite_guard.c */
+/* The progress handler of a connection whose statements a guard may
+ * limit; `slot` points at the connection's current guard (NULL: none). */
+int pier__sqlite_guard_progress(void *slot);
+/* Makes g (NULL: none) the guard of the connection's statements, *slot,
+ * with its value limit, and starts its count of time and memory. */
+void pier__sqlite_guard_attach(sqlite3 *db, pier__guard **slot,
+                               pier__guard *g);
+/* A step of the guarded statement begins or ends (its time counts). */
+void pier__sqlite_guard_step(pier__guard *g, bool begin);
+/* The status of a statement that failed with SQLite's extended `code`
+ * under guard g: a limit or an interruption it explains, else PIER_OK
+ * (the caller reports the failure as usual). */
+pier_status pier__sqlite_guard_fail(pier__guard *g, int code,
+                                    pier_error *err);
+pier_status pier__sqlite_guard_check(pier__lake *lake, pier__guard *g,
+                                     pier_error *err);
 
 /* sqlite_query.c */
 /* Sets up the reader pool (pier__sqlite_lake_open). */
@@ -250,6 +273,7 @@ pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
                                         int64_t *version, pier_error *err);
 bool pier__sqlite_reader_again(pier__reader *r, uint64_t epoch);
 void pier__sqlite_reader_restart(pier__reader *r);
+void pier__sqlite_reader_guard(pier__reader *r, pier__guard *g);
 void pier__sqlite_reader_close(pier__reader *r);
 
 #endif /* PIER_STORE_SQLITE_INT_H */

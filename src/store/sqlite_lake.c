@@ -24,6 +24,10 @@ pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
                               pier_status status, const char *what)
 {
     int code = sqlite3_extended_errcode(l->db);
+    /* A limit of pier_exec, or an interruption, stopped it. */
+    pier_status limit = pier__sqlite_guard_fail(l->guard, code, err);
+    if (limit != PIER_OK)
+        return limit;
     if ((code & 0xff) == SQLITE_NOMEM)
         status = PIER_E_OUT_OF_MEMORY;      /* whatever was being done */
     pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(l->db));
@@ -364,9 +368,13 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
         goto done;
     }
     if (sqlite3_db_readonly(l->db, "main") == 1) {
+        /* SQLite fell back to reading, and keeps no errno of the open it
+         * could not make: ask the file system why (EROFS, EACCES...). */
+        int why = access(l->path, W_OK) != 0 ? errno : 0;
         rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                         "cannot open lake '%s' for writing: %s", l->path,
-                        strerror(EACCES));
+                        why != 0 ? strerror(why)
+                                 : "SQLite opened it read-only");
         goto done;
     }
     sqlite3_busy_timeout(l->db, cfg->busy_timeout_ms);
@@ -496,6 +504,7 @@ static const pier__lake_ops sqlite_ops = {
     .changes_read = pier__sqlite_changes_read,
     .floor = pier__sqlite_floor,
     .changes_expire = pier__sqlite_changes_expire,
+    .checkpoint = pier__sqlite_checkpoint,
     .compact_files = pier__sqlite_compact_files,
     .stats = pier__sqlite_stats,
     .rows_scan = pier__sqlite_rows_scan,
@@ -509,6 +518,7 @@ static const pier__lake_ops sqlite_ops = {
     .reader_version = pier__sqlite_reader_version,
     .reader_again = pier__sqlite_reader_again,
     .reader_restart = pier__sqlite_reader_restart,
+    .reader_guard = pier__sqlite_reader_guard,
     .reader_close = pier__sqlite_reader_close,
     .table_save = pier__sqlite_table_save,
     .table_forget = pier__sqlite_table_forget,
@@ -519,6 +529,8 @@ static const pier__lake_ops sqlite_ops = {
     .stmt_finish = pier__sqlite_stmt_finish,
     .ddl = pier__sqlite_ddl,
     .in_write = pier__sqlite_in_write,
+    .stmt_guard = pier__sqlite_stmt_guard,
+    .guard_check = pier__sqlite_guard_check,
     .schema_objects = pier__sqlite_schema_objects,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,

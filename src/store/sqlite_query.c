@@ -123,8 +123,8 @@ struct pier__reader {
     size_t allowed_cap;
     pier__arena bound;           /* the texts and blobs bound to `current`,
                                     emptied when its snapshot ends */
-    size_t max_bound;            /* SQLITE_LIMIT_LENGTH: the longest text
-                                    or blob SQLite binds */
+    pier__guard *guard;          /* the limits of `current` until its
+                                    snapshot ends; NULL: none */
     size_t nviews;
     uint64_t tick;
     size_t nstmts;
@@ -143,6 +143,10 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
                                pier_status status, const char *what)
 {
     int code = sqlite3_extended_errcode(r->db);
+    /* A limit of the query, or an interruption, stopped it. */
+    pier_status limit = pier__sqlite_guard_fail(r->guard, code, err);
+    if (limit != PIER_OK)
+        return limit;
     if ((code & 0xff) == SQLITE_NOMEM)
         return pier__oom(err);
     pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(r->db));
@@ -444,7 +448,9 @@ static pier_status reader_new(pier__sqlite_lake *l, uint64_t number,
         goto done;
     }
     sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
-    r->max_bound = (size_t)sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1);
+    /* The query's limits (sqlite_guard.c), checked while it runs. */
+    sqlite3_progress_handler(r->db, PIER__GUARD_STEPS,
+                             pier__sqlite_guard_progress, &r->guard);
     /* temp_store stays at SQLite's default: the views are tiny, and a
      * large sort or GROUP BY must be free to spill to a temporary file
      * instead of growing the heap (bench_query measured +62 MB and a
@@ -506,6 +512,8 @@ static void snapshot_end(pier__reader *r)
     }
     pier__arena_reset(&r->bound);  /* nothing is bound to them now */
     r->auth_mode = AUTH_INTERNAL;
+    if (r->guard != NULL)
+        pier__sqlite_guard_attach(r->db, &r->guard, NULL);
     assert(sqlite3_get_autocommit(r->db));
 }
 
@@ -540,6 +548,11 @@ pier_status pier__sqlite_reader_version(pier__reader *r, bool fresh,
 void pier__sqlite_reader_restart(pier__reader *r)
 {
     snapshot_end(r);
+}
+
+void pier__sqlite_reader_guard(pier__reader *r, pier__guard *g)
+{
+    pier__sqlite_guard_attach(r->db, &r->guard, g);
 }
 
 pier_status pier__sqlite_readers_init(pier__sqlite_lake *l,
@@ -1250,7 +1263,7 @@ pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
         break;
     case PIER__ST_TEXT:
     case PIER__ST_BLOB: {
-        if (c->n > r->max_bound) {
+        if (c->n > (size_t)sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1)) {
             rc = SQLITE_TOOBIG;
             break;
         }
@@ -1273,9 +1286,12 @@ pier_status pier__sqlite_reader_bind(pier__reader *r, int i,
     }
     if (rc == SQLITE_OK)
         return PIER_OK;
-    if (rc == SQLITE_TOOBIG)
-        return pier__fail(err, PIER_E_LIMIT_EXCEEDED,
-                          "query parameter %d is too long", i);
+    if (rc == SQLITE_TOOBIG) {
+        pier__fail(err, PIER_E_LIMIT_EXCEEDED, "query parameter %d is "
+                   "longer than %d bytes, the query's limit on one value",
+                   i, sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, -1));
+        return PIER_E_LIMIT_EXCEEDED;
+    }
     return reader_fail(r, err, PIER_E_READ_FAILED,
                        "cannot bind a query parameter");
 }
@@ -1288,7 +1304,9 @@ pier_status pier__sqlite_reader_step(pier__reader *r,
     assert(s != NULL && "stepped after its end or before a prepare");
     *cells = NULL;
     r->auth_mode = AUTH_USER;
+    pier__sqlite_guard_step(r->guard, true);
     int rc = sqlite3_step(s->stmt);
+    pier__sqlite_guard_step(r->guard, false);
     if (rc == SQLITE_ROW) {
         for (size_t i = 0; i < s->ncolumns; i++)
             pier__sqlite_cell(&s->cells[i],

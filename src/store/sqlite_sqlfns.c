@@ -516,7 +516,7 @@ static double sum_double(const sum_acc *s)
     if (s->ndecs > 0) {
         char text[PIER__DECIMAL_BUF];
         pier__decimal_format((pier__decimal){ s->decs, s->scale }, text);
-        total += strtod(text, NULL);
+        total += pier__strtod(text, NULL);
     }
     return total;
 }

@@ -84,9 +84,8 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
         }
         t->id = sqlite3_column_int64(tables, 0);
         sqlite3_bind_int64(cols, 1, t->id);
-        int col_step = SQLITE_DONE;
-        while (rc == PIER_OK &&
-               (col_step = sqlite3_step(cols)) == SQLITE_ROW) {
+        int cstep = SQLITE_DONE;
+        while (rc == PIER_OK && (cstep = sqlite3_step(cols)) == SQLITE_ROW) {
             const char *cname = (const char *)sqlite3_column_text(cols, 1);
             const char *type = (const char *)sqlite3_column_text(cols, 2);
             if (cname == NULL || type == NULL ||
@@ -97,11 +96,12 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
                 t->columns[t->ncolumns - 1].id =
                     sqlite3_column_int64(cols, 0);
         }
-        /* A scan cut short (a damaged page) is not a shorter table. */
-        if (rc == PIER_OK && col_step != SQLITE_ROW && col_step != SQLITE_DONE)
+        sqlite3_reset(cols);
+        /* A read that fails part-way must not leave a table with half its
+         * columns (and SQLite may have rolled the transaction back). */
+        if (rc == PIER_OK && cstep != SQLITE_DONE)
             rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                    "cannot read the catalog");
-        sqlite3_reset(cols);
         if (rc != PIER_OK) {
             pier__table_free(t);
             break;

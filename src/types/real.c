@@ -9,8 +9,8 @@
  * therefore not always the absolute shortest: 5e-324 reads
  * "4.94065645841247e-324".
  *
- * %g and strtod follow LC_NUMERIC; Pier assumes the "C" locale, as the
- * library never calls setlocale.
+ * %g and strtod follow LC_NUMERIC: they run in the "C" locale
+ * (base/cnum.c), whatever locale the application set.
  */
 #include <math.h>
 #include <stdio.h>
@@ -95,11 +95,11 @@ size_t pier__double_format(double d, char out[PIER__DOUBLE_BUF])
         return fast;
     int len = 0;
     for (int prec = 15; prec <= 17; prec++) {
-        len = snprintf(out, PIER__DOUBLE_BUF, "%.*g", prec, d);
+        len = pier__snprintf_c(out, PIER__DOUBLE_BUF, "%.*g", prec, d);
         /* Comparing bits, not values: -0.0 == 0.0 would hide a lost sign.
          * 17 digits read back for every finite double; the loop stops
          * there at the latest. */
-        double back = strtod(out, NULL);
+        double back = pier__strtod(out, NULL);
         if (memcmp(&back, &d, sizeof d) == 0)
             break;
     }
@@ -113,8 +113,9 @@ size_t pier__float_format(float f, char out[PIER__DOUBLE_BUF])
 {
     int len = 0;
     for (int prec = 6; prec <= 9; prec++) {
-        len = snprintf(out, PIER__DOUBLE_BUF, "%.*g", prec, (double)f);
-        float back = strtof(out, NULL);
+        len = pier__snprintf_c(out, PIER__DOUBLE_BUF, "%.*g", prec,
+                               (double)f);
+        float back = pier__strtof(out, NULL);
         if (memcmp(&back, &f, sizeof f) == 0)
             break;
     }

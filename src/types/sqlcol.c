@@ -408,7 +408,7 @@ static const char *read_cell(const pier__coltype *c, const pier__cell *cell,
              * "%!.15g" has these digits: "1.0e+20" where this has
              * "1e+20"); an infinity reads "inf" and is refused. */
             char text[PIER__DOUBLE_BUF];
-            int n = snprintf(text, sizeof text, "%.15g", cell->d);
+            int n = pier__snprintf_c(text, sizeof text, "%.15g", cell->d);
             return read_text(c, text, (size_t)n, v);
         }
         return bases[b].wrong;
@@ -981,7 +981,7 @@ static const char *number_element(walk *w, size_t start, bool integer)
             next != ',' && next != ']')
             return bad_json;
         char *end;
-        double d = strtod(s, &end);
+        double d = pier__strtod(s, &end);
         if (end != s + n || read_float(b, d, &v) != NULL ||
             !isfinite(d))
             return wrong;

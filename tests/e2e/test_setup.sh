@@ -17,15 +17,17 @@ stub() {  # stub NAME BODY
 # pkg-config knows every module but jansson and cmocka.
 stub pkg-config 'case "$*" in *jansson*|*cmocka*) exit 1;; *) exit 0;; esac'
 stub apt-get "echo \"apt-get \$*\" >>'$tmp/apt.log'"
-for c in cc c++ make cmake clang; do stub "$c" 'exit 0'; done
+for c in cc c++ make cmake clang sqlite3; do stub "$c" 'exit 0'; done
 export PATH="$tmp/bin:$PATH"
+# The files it looks for: none yet (so `locales` is missing).
+export PIER_SETUP_ROOT="$tmp/root"
 
 # Not root: the exact command, exit 1, nothing installed.
 stub id 'echo 1000'
 if bash "$src/scripts/setup.sh" 2>"$tmp/err"; then
     echo "setup succeeded with packages missing"; exit 1
 fi
-grep -qx 'pier setup: run as root:  apt-get update && apt-get install -y libcmocka-dev libjansson-dev' "$tmp/err" ||
+grep -qx 'pier setup: run as root:  apt-get update && apt-get install -y libcmocka-dev libjansson-dev locales' "$tmp/err" ||
     { cat "$tmp/err"; exit 1; }
 [ ! -e "$tmp/apt.log" ] || { echo "apt-get ran without root"; exit 1; }
 
@@ -33,13 +35,15 @@ grep -qx 'pier setup: run as root:  apt-get update && apt-get install -y libcmoc
 stub id 'echo 0'
 bash "$src/scripts/setup.sh" 2>/dev/null
 printf '%s\n' 'apt-get update -q' \
-    'apt-get install -y libcmocka-dev libjansson-dev --no-install-recommends' \
+    'apt-get install -y libcmocka-dev libjansson-dev locales --no-install-recommends' \
     >"$tmp/want"
 diff -u "$tmp/want" "$tmp/apt.log"
 
 # Everything present: nothing to do.
 rm "$tmp/apt.log"
 stub pkg-config 'exit 0'
+mkdir -p "$tmp/root/usr/share/i18n/locales"
+touch "$tmp/root/usr/share/i18n/locales/de_DE"
 bash "$src/scripts/setup.sh"
 [ ! -e "$tmp/apt.log" ] || { echo "apt-get ran with nothing missing"; exit 1; }
 echo "setup installs exactly what is missing"

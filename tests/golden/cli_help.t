@@ -52,6 +52,12 @@ Options (before the command):
   --durability=full|normal
                       full (default): a write survives power loss;
                       normal: it survives a crash of the process
+  --time-limit DURATION
+                      The longest a query or SQL script may run
+                      (500ms, 30s, 5m; default 30s; none: no limit)
+  --max-value SIZE    The longest text or blob a statement may make
+                      or read (4096, 64K, 16M; default 64M)
+  --max-memory SIZE   The memory a statement may take (default 256M)
   --help              Show this help
   --version           Print the version
 

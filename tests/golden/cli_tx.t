@@ -126,46 +126,46 @@ $ pier dump acct
 # unknown or repeated member, a member of the wrong type, a \u0000 where
 # a C string goes, a number beyond the range of a double.
 $ echo '[{"op":"insert",' | pier tx --boards acct -
-! pier: error: InvalidJson: string or '}' expected near end of file at byte 17
+! pier: error: InvalidJson: expected a member name at byte 17 of stdin (operation 1)
 [exit 1]
 $ echo '{"op":"insert","board":"acct","rows":[]}' | pier tx --boards acct -
-! pier: error: InvalidJson: the operations must be a JSON array, got an object
+! pier: error: InvalidJson: the operations must be a JSON array, got an object at byte 0 of stdin
 [exit 1]
 $ echo '[{"op":"insert","board":"acct","rows":[{"id":"n1"}]},42]' | pier tx --boards acct -
-! pier: error: InvalidJson: an operation must be an object, got a number (operation 2)
+! pier: error: InvalidJson: an operation must be an object, got a number at byte 53 of stdin (operation 2)
 [exit 1]
 $ echo '[{"op":"merge","board":"acct"}]' | pier tx --boards acct -
-! pier: error: InvalidJson: unknown op "merge": expected insert, upsert, update or delete (operation 1)
+! pier: error: InvalidJson: unknown op "merge": expected insert, upsert, update or delete at byte 7 of stdin (operation 1)
 [exit 1]
 $ echo '[{"board":"acct","rows":[]}]' | pier tx --boards acct -
-! pier: error: InvalidJson: missing member 'op' (operation 1)
+! pier: error: InvalidJson: missing member 'op' at byte 26 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"insert","rows":[]}]' | pier tx --boards acct -
-! pier: error: InvalidJson: missing member 'board' (operation 1)
+! pier: error: InvalidJson: missing member 'board' at byte 25 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"update","board":"acct","id":"a"}]' | pier tx --boards acct -
-! pier: error: InvalidJson: missing member 'patch' (operation 1)
+! pier: error: InvalidJson: missing member 'patch' at byte 39 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"insert","board":"acct","rows":[],"ids":[]}]' | pier tx --boards acct -
-! pier: error: InvalidJson: unknown member 'ids' in an insert operation (operation 1)
+! pier: error: InvalidJson: unknown member 'ids' in an insert operation at byte 41 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"insert","board":"acct","rows":[{"id":"n2"}],"rows":[]}]' | pier tx --boards acct -
-! pier: error: InvalidJson: a member appears twice (operation 1)
+! pier: error: InvalidJson: member 'rows' appears twice at byte 52 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"insert","board":"acct","rows":{"id":"n3"}}]' | pier tx --boards acct -
-! pier: error: InvalidJson: member 'rows' must be an array, got an object (operation 1)
+! pier: error: InvalidJson: member 'rows' must be an array, got an object at byte 38 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"update","board":"acct","id":7,"patch":{}}]' | pier tx --boards acct -
-! pier: error: InvalidJson: member 'id' must be a string, got a number (operation 1)
+! pier: error: InvalidJson: member 'id' must be a string, got a number at byte 36 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"delete","board":"acct","ids":["a",null]}]' | pier tx --boards acct -
-! pier: error: InvalidJson: member 'ids' must hold strings, got null at index 1 (operation 1)
+! pier: error: InvalidJson: member 'ids' must hold strings, got null (element 2) at byte 42 of stdin (operation 1)
 [exit 1]
 $ echo '[{"op":"delete","board":"acct\u0000x","ids":["a"]}]' | pier --json tx --boards acct -
-! {"error":"InvalidJson","message":"member 'board' may not hold \\u0000 (operation 1)"}
+! {"error":"InvalidJson","message":"member 'board' may not hold \\u0000 at byte 24 of stdin (operation 1)"}
 [exit 1]
 $ echo '[{"op":"insert","board":"acct","rows":[{"id":"n4","f":1e999}]}]' | pier tx --boards acct -
-! pier: error: InvalidJson: real number overflow near '1e999' at byte 59
+! pier: error: InvalidJson: number out of range at byte 54 of stdin (operation 1)
 [exit 1]
 $ pier head
 12

@@ -114,7 +114,7 @@ $ pier query t 'SELECT 1' --format
 ! Try 'pier query --help'.
 [exit 2]
 $ pier query --help
-Usage: pier [OPTIONS] query BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... [--table|--json|--jsonl|--csv]
+Usage: pier [OPTIONS] query BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... [--min-watermark N] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]
 
 Runs SQL (with '-', read from stdin), one read-only statement (SELECT
 or WITH ... SELECT, in SQLite's dialect), for BOARD, where {{board}}
@@ -136,6 +136,13 @@ Options:
   --with OTHER        Lets the query read board OTHER as
                       {{board:OTHER}}; repeatable
   --min-watermark N   Runs on data at least as fresh as watermark N
+  --time-limit DURATION
+                      Stops the query once it has run this long
+                      (500ms, 30s, 5m; default 30s; none: never)
+  --max-value SIZE    Stops it at a text or blob longer than this
+                      (4096, 64K, 16M; default 64M)
+  --max-memory SIZE   Stops it once it takes this much memory
+                      (default 256M)
   --table             An aligned table, nulls as null, then the
                       number of rows (the default)
   --json              One JSON array of objects, an object a line
@@ -150,5 +157,9 @@ value as SQLite holds it (a blob as hexadecimal text). A later value
 for a parameter replaces an earlier one. Every format streams: a
 result of any size prints in constant memory (the table aligns its
 columns over windows of 1000 rows).
+
+A query that reaches a limit fails with LimitExceeded, naming the
+limit. Ctrl-C stops the query (Interrupted) and the command ends;
+a second Ctrl-C ends it at once.
 
 OPTIONS are the global options of 'pier --help'.

@@ -3,7 +3,7 @@
 # valid JSON (U+FFFD for each bad byte).
 $ pier sql --help > help.txt; echo "exit $?"; head -1 help.txt; ls
 exit 0
-Usage: pier [OPTIONS] sql SQL|-|-f FILE [--param NAME=VALUE]... [--params JSON] [--table|--json|--jsonl|--csv]
+Usage: pier [OPTIONS] sql SQL|-|-f FILE [--param NAME=VALUE]... [--params JSON] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]
 help.txt
 $ pier sql "SELECT key, value FROM json_each('[10,20]')" --csv
 key,value

@@ -237,6 +237,14 @@ static void writes_and_feed_survive_every_failure(void **state)
         if (txs == PIER_OK) {
             check_failure(pier_tx_insert_json(tx, "t", "{\"id\":\"q\"}",
                                               10, &err), &err);
+            const char doc[] = "[{\"op\":\"insert\",\"board\":\"t\","
+                               "\"rows\":[{\"id\":\"r\",\"v\":1.5}]},"
+                               "{\"op\":\"update\",\"board\":\"t\","
+                               "\"id\":\"q\",\"patch\":{\"v\":2}},"
+                               "{\"op\":\"delete\",\"board\":\"t\","
+                               "\"ids\":[\"r\"]}]";
+            check_failure(pier_tx_apply_json(tx, doc, sizeof doc - 1, &err),
+                          &err);
             txs = pier_tx_commit(NULL, tx, &err);
             check_failure(txs, &err);
         }

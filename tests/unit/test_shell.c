@@ -8,7 +8,8 @@
  * errors). It checks: the prompt names the board; queries print tables;
  * each dot-command; line editing (Ctrl-A then an insertion, an arrow key
  * and Ctrl-P recalling history); Ctrl-C abandoning a half-typed line
- * without leaving; Ctrl-D leaving with status 0; and the history file,
+ * without leaving, and stopping a running query or script without
+ * leaving; Ctrl-D leaving with status 0; and the history file,
  * saved line by line and read again by the next session.
  */
 #define _XOPEN_SOURCE 600  /* posix_openpt, grantpt, unlockpt, ptsname */
@@ -317,6 +318,55 @@ static void test_line_editing_and_history(void **state)
     assert_int_equal(finish(fx, &s), 0);
 }
 
+/* Waits until the editor has given the terminal back (ICANON on): the
+ * line was entered and its statement runs, or is about to. */
+static void wait_running(session *s)
+{
+    for (long start = now_ms(); now_ms() - start <= WAIT_MS;) {
+        struct termios t;
+        assert_int_equal(tcgetattr(s->fd, &t), 0);
+        if ((t.c_lflag & ICANON) != 0)
+            return;
+        struct timespec pause = { 0, 5000000 };
+        nanosleep(&pause, NULL);
+    }
+    fail_msg("the shell never ran the line; it printed:\n%s", s->log);
+}
+
+/* Ctrl-C while a statement runs stops the statement, not the shell: a
+ * query without end (it would stop at the default 30 s time limit, with
+ * another error), then a script in .sql mode, which writes nothing. */
+static void test_ctrl_c_stops_a_statement(void **state)
+{
+    fixture *fx = *state;
+    session s;
+    start(&s, fx, "tasks");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 "
+             "FROM r) SELECT i FROM r WHERE i < 0\r");
+    wait_running(&s);
+    kill(s.pid, SIGINT);
+    expect_out(&s, "Interrupted");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "SELECT 'still' || ' here' AS s FROM {{board}} LIMIT 1\r");
+    expect_out(&s, "still here");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, ".sql\r");
+    expect_out(&s, "pier:sql> ");
+    type(&s, "CREATE TABLE t (n INT64);\r");
+    expect_out(&s, "pier:sql> ");
+    type(&s, "INSERT INTO t WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL "
+             "SELECT i + 1 FROM r) SELECT i FROM r;\r");
+    wait_running(&s);
+    kill(s.pid, SIGINT);
+    expect_out(&s, "Interrupted");
+    expect_out(&s, "pier:sql> ");
+    type(&s, "SELECT count(*) AS n FROM t;\r");
+    expect_out(&s, "n\r\n0\r\n");
+    expect_out(&s, "pier:sql> ");
+    assert_int_equal(finish(fx, &s), 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -324,6 +374,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_queries_and_commands),
         T(test_line_editing_and_history),
+        T(test_ctrl_c_stops_a_statement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,6 +124,33 @@ bool cli_parse_instant(const char *s, int64_t *out);
  * within [min, max]. @return false if `s` is not one. */
 bool cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
+/* ---- limits.c: limits on statements, Ctrl-C ---- */
+
+/* The options every statement-running command takes, besides the global
+ * ones; a command's optspec lists them with its own. */
+#define CLI_LIMIT_OPTSPECS                                                \
+    { "--time-limit", true }, { "--max-value", true },                  \
+    { "--max-memory", true }
+
+/* Whether `name` is one of them. */
+bool cli_is_limit_option(const char *name);
+
+/* Sets the engine's limit that option `name` (--time-limit, --max-value,
+ * --max-memory) gives, from `value`; `cmd` names the command in a usage
+ * error (NULL: a global option). @return 0, or the usage exit code. */
+int cli_limit_option(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                     const char *value);
+
+/* From now until cli_interrupt_disarm (when the statement has returned),
+ * a Ctrl-C stops the statements `engine` runs instead of the program;
+ * with `take`, SIGINT's handler is set for that (a second Ctrl-C then ends
+ * the program); without, the caller's own handler calls
+ * cli_interrupt_request (the shell's). */
+void cli_interrupt_arm(pier_engine *engine, bool take);
+void cli_interrupt_disarm(void);
+/* Asks the armed statement to stop; safe in a signal handler. */
+void cli_interrupt_request(void);
+
 /* ---- output.c: diagnostics and formats ---- */
 
 void cli_error_init(pier_error *err);

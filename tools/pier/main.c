@@ -63,6 +63,12 @@ static const char main_help_tail[] =
     "  --durability=full|normal\n"
     "                      full (default): a write survives power loss;\n"
     "                      normal: it survives a crash of the process\n"
+    "  --time-limit DURATION\n"
+    "                      The longest a query or SQL script may run\n"
+    "                      (500ms, 30s, 5m; default 30s; none: no limit)\n"
+    "  --max-value SIZE    The longest text or blob a statement may make\n"
+    "                      or read (4096, 64K, 16M; default 64M)\n"
+    "  --max-memory SIZE   The memory a statement may take (default 256M)\n"
     "  --help              Show this help\n"
     "  --version           Print the version\n"
     "\n"
@@ -379,7 +385,8 @@ static int choice(const char *option, const char *value, const char *a,
 static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
 {
     static const char *const valued[] = {
-        "--data", "--auto-create", "--columns", "--durability", NULL,
+        "--data", "--auto-create", "--columns", "--durability",
+        "--time-limit", "--max-value", "--max-memory", NULL,
     };
     int i = 1;
     for (; i < argc && is_option(argv[i]); i++) {
@@ -414,7 +421,9 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
             value = argv[++i];
         }
         int which = 0, rc = CLI_EXIT_OK;
-        if (strcmp(*v, "--data") == 0) {
+        if (cli_is_limit_option(*v)) {
+            rc = cli_limit_option(ctx, NULL, *v, value);
+        } else if (strcmp(*v, "--data") == 0) {
             if (value[0] == '\0')
                 return cli_usage(NULL, "option '--data' needs a directory");
             ctx->data_dir = value;

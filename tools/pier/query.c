@@ -32,7 +32,8 @@ typedef struct query_args {
 static const cli_optspec query_opts[] = {
     { "--param", true }, { "--params", true }, { "--with", true },
     { "--min-watermark", true }, { "--table", false }, { "--json", false },
-    { "--jsonl", false }, { "--csv", false }, { NULL, false },
+    { "--jsonl", false }, { "--csv", false }, CLI_LIMIT_OPTSPECS,
+    { NULL, false },
 };
 
 pier_status cli_param_set(pier_params *params, const char *assignment,
@@ -95,6 +96,8 @@ static int query_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
         a->with[a->nwith++] = value;
         return 0;
     }
+    if (cli_is_limit_option(name))
+        return cli_limit_option(ctx, cmd, name, value);
     if (strcmp(name, "--min-watermark") == 0) {
         if (!cli_parse_int(value, 0, INT64_MAX, &a->min_watermark))
             return cli_usage(cmd, "%s: option '--min-watermark' takes a "
@@ -159,6 +162,7 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
                             : ctx->json  ? CLI_FORMAT_JSON
                                          : CLI_FORMAT_TABLE;
         pier_cursor *c = NULL;
+        cli_interrupt_arm(ctx->engine, true);
         if (pier_query(&c, ctx->engine, pos[0], sql, a.params, &o, &err) !=
                 PIER_OK ||
             cli_print_cursor(c, format, stdout, NULL, &err) != PIER_OK) {
@@ -171,6 +175,7 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
                 rc = cli_fail(ctx, &err);
             }
         }
+        cli_interrupt_disarm();
         pier_cursor_close(c);
     }
     free(text);
@@ -182,7 +187,8 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
 const cli_command cli_cmd_query = {
     "query", "Run a read-only SQL query on one board",
     "BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... "
-    "[--table|--json|--jsonl|--csv]",
+    "[--min-watermark N] [--time-limit DURATION] [--max-value SIZE] "
+    "[--max-memory SIZE] [--table|--json|--jsonl|--csv]",
     "Runs SQL (with '-', read from stdin), one read-only statement (SELECT\n"
     "or WITH ... SELECT, in SQLite's dialect), for BOARD, where {{board}}\n"
     "stands for the board's rows with their column names. The statement\n"
@@ -203,6 +209,13 @@ const cli_command cli_cmd_query = {
     "  --with OTHER        Lets the query read board OTHER as\n"
     "                      {{board:OTHER}}; repeatable\n"
     "  --min-watermark N   Runs on data at least as fresh as watermark N\n"
+    "  --time-limit DURATION\n"
+    "                      Stops the query once it has run this long\n"
+    "                      (500ms, 30s, 5m; default 30s; none: never)\n"
+    "  --max-value SIZE    Stops it at a text or blob longer than this\n"
+    "                      (4096, 64K, 16M; default 64M)\n"
+    "  --max-memory SIZE   Stops it once it takes this much memory\n"
+    "                      (default 256M)\n"
     "  --table             An aligned table, nulls as null, then the\n"
     "                      number of rows (the default)\n"
     "  --json              One JSON array of objects, an object a line\n"
@@ -216,6 +229,10 @@ const cli_command cli_cmd_query = {
     "value as SQLite holds it (a blob as hexadecimal text). A later value\n"
     "for a parameter replaces an earlier one. Every format streams: a\n"
     "result of any size prints in constant memory (the table aligns its\n"
-    "columns over windows of 1000 rows).\n",
+    "columns over windows of 1000 rows).\n"
+    "\n"
+    "A query that reaches a limit fails with LimitExceeded, naming the\n"
+    "limit. Ctrl-C stops the query (Interrupted) and the command ends;\n"
+    "a second Ctrl-C ends it at once.\n",
     run_query,
 };

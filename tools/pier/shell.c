@@ -62,10 +62,22 @@ typedef struct shell {
 /* Set by SIGINT while a line is read: the line is abandoned. */
 static volatile sig_atomic_t interrupted;
 
+/* Whether a statement runs now: SIGINT stops it (cli_interrupt_request,
+ * safe in a handler) instead of abandoning a line. */
+static volatile sig_atomic_t running;
+
+/* The signal mask while waiting for a key or running a statement: SIGINT
+ * is blocked at all other times, so that it is taken only inside
+ * pselect() (read_char) or while a statement runs (run_line). */
+static sigset_t waiting_mask;
+
 static void on_sigint(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    if (running)
+        cli_interrupt_request();
+    else
+        interrupted = 1;
 }
 
 static void fail_line(shell *sh, const char *tag, const char *message)
@@ -414,12 +426,27 @@ static void run_line(shell *sh, char *line)
         p[--n] = '\0';
     if (n == 0)
         return;
-    if (p[0] == '.' && sh->script == NULL)
+    if (p[0] == '.' && sh->script == NULL) {
         run_dot(sh, p);
-    else if (sh->sql_mode)
-        sql_line(sh, p);
-    else
-        run_sql(sh, p);
+    } else {
+        /* SIGINT, blocked but while a key is awaited (take_sigint), is let
+         * in while the statement runs, and stops it. */
+        sigset_t saved;
+        if (sh->interactive) {
+            cli_interrupt_arm(sh->ctx->engine, false);
+            running = 1;
+            pthread_sigmask(SIG_SETMASK, &waiting_mask, &saved);
+        }
+        if (sh->sql_mode)
+            sql_line(sh, p);
+        else
+            run_sql(sh, p);
+        if (sh->interactive) {
+            pthread_sigmask(SIG_SETMASK, &saved, NULL);
+            running = 0;
+            cli_interrupt_disarm();
+        }
+    }
     errno = 0;
     if (fflush(stdout) != 0 && !sh->quit) {  /* stdout is gone, so is */
         sh->ctx->stdout_errno = errno;        /* the shell; main reports */
@@ -471,9 +498,6 @@ static char *history_file(void)
  * afresh. */
 static const wchar_t abandon_keys[] = L"\x01\x0b\x0a";
 
-/* The signal mask while waiting for a key: SIGINT is blocked at all
- * other times, so that it is taken only inside pselect() below. */
-static sigset_t waiting_mask;
 
 /*
  * Reads one character for the editor. libedit's own reader retries a read
@@ -615,13 +639,23 @@ static char *plain_line(void)
 
 /* ---- the command ---- */
 
+static const cli_optspec shell_opts[] = { CLI_LIMIT_OPTSPECS,
+                                          { NULL, false } };
+
+static int shell_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                     const char *value, void *payload)
+{
+    (void)payload;
+    return cli_limit_option(ctx, cmd, name, value);
+}
+
 static int run_shell(cli_ctx *ctx, const cli_command *cmd, int argc,
                      char **argv)
 {
     static const char *const names[] = { "BOARD" };
     char *pos[1] = { NULL };
-    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 0, 1,
-                      pos);
+    int rc = cli_args(ctx, cmd, argc, argv, shell_opts, shell_opt, NULL,
+                      names, 0, 1, pos);
     if (rc != CLI_CONTINUE)
         return rc;
     bool interactive = isatty(STDIN_FILENO);
@@ -672,7 +706,8 @@ static int run_shell(cli_ctx *ctx, const cli_command *cmd, int argc,
 }
 
 const cli_command cli_cmd_shell = {
-    "shell", "Query boards interactively", "[BOARD]",
+    "shell", "Query boards interactively",
+    "[BOARD] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]",
     "Starts an interactive shell on the lake, querying BOARD (or none\n"
     "until .use names one). A line is a read-only query against the\n"
     "current board, as with 'pier query' ({{board}} stands for its rows);\n"
@@ -696,8 +731,14 @@ const cli_command cli_cmd_shell = {
     "On a terminal, lines are edited with emacs keys (libedit; ~/.editrc\n"
     "is read) and kept in a history of 1000 lines, saved after each line\n"
     "to $PIER_HISTORY, else ~/.pier_history (PIER_HISTORY empty: none).\n"
-    "Ctrl-C abandons the line being typed. When stdin is not a terminal,\n"
+    "Ctrl-C abandons the line being typed, or stops the statement that\n"
+    "runs (Interrupted). When stdin is not a terminal,\n"
     "lines are read without prompts, and the exit status is 1 if any line\n"
-    "failed.\n",
+    "failed.\n"
+    "\n"
+    "Options:\n"
+    "  --time-limit DURATION, --max-value SIZE, --max-memory SIZE\n"
+    "                      The limits of each query and script, as for\n"
+    "                      'pier query' (defaults 30s, 64M, 256M)\n",
     run_shell,
 };

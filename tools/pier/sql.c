@@ -24,7 +24,8 @@ typedef struct sql_args {
 static const cli_optspec sql_opts[] = {
     { "--param", true }, { "--params", true }, { "-f", true },
     { "--file", true }, { "--table", false }, { "--json", false },
-    { "--jsonl", false }, { "--csv", false }, { NULL, false },
+    { "--jsonl", false }, { "--csv", false }, CLI_LIMIT_OPTSPECS,
+    { NULL, false },
 };
 
 static int sql_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
@@ -53,6 +54,8 @@ static int sql_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
         a->file = value;
         return 0;
     }
+    if (cli_is_limit_option(name))
+        return cli_limit_option(ctx, cmd, name, value);
     cli_format f = CLI_FORMAT_TABLE;
     cli_parse_format(name + 2, &f);
     if (a->format_set && f != a->format)
@@ -143,11 +146,14 @@ static int run_sql(cli_ctx *ctx, const cli_command *cmd, int argc,
     }
     if (rc == CLI_CONTINUE)
         rc = cli_open(ctx);
-    if (rc == CLI_EXIT_OK)
+    if (rc == CLI_EXIT_OK) {
+        cli_interrupt_arm(ctx->engine, true);
         rc = cli_run_sql(ctx, sql, a.params,
                          a.format_set ? a.format
                          : ctx->json  ? CLI_FORMAT_JSON
                                       : CLI_FORMAT_TABLE);
+        cli_interrupt_disarm();
+    }
     free(text);
     pier_params_free(a.params);
     return rc;
@@ -156,6 +162,7 @@ static int run_sql(cli_ctx *ctx, const cli_command *cmd, int argc,
 const cli_command cli_cmd_sql = {
     "sql", "Run SQL statements on the lake's declared tables",
     "SQL|-|-f FILE [--param NAME=VALUE]... [--params JSON] "
+    "[--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE] "
     "[--table|--json|--jsonl|--csv]",
     "Runs a script of SQL statements (with '-', read from stdin; with -f,\n"
     "from FILE) as the lake's owner, in Pier's dialect: CREATE TABLE with\n"
@@ -175,6 +182,13 @@ const cli_command cli_cmd_sql = {
     "                      number N: to ?N), as `query` does; repeatable\n"
     "  --params JSON       Binds an object's members by name, or an\n"
     "                      array's elements as ?1, ?2...\n"
+    "  --time-limit DURATION\n"
+    "                      Stops the script once it has run this long\n"
+    "                      (500ms, 30s, 5m; default 30s; none: never)\n"
+    "  --max-value SIZE    Stops it at a text or blob longer than this\n"
+    "                      (4096, 64K, 16M; default 64M)\n"
+    "  --max-memory SIZE   Stops it once it (with its result) takes this\n"
+    "                      much memory (default 256M)\n"
     "  --table             An aligned table (the default)\n"
     "  --json              One JSON array of objects\n"
     "  --jsonl             One JSON object per line\n"
@@ -183,7 +197,9 @@ const cli_command cli_cmd_sql = {
     "The rows of the script's last statement print in the format asked\n"
     "for, each value as its column's type reads (DECIMAL(12,2) as 12.50,\n"
     "an INSTANT in UTC, a UUID in lowercase); a statement without rows\n"
-    "prints how many rows it changed (\"2 rows changed\"), or nothing.\n",
+    "prints how many rows it changed (\"2 rows changed\"), or nothing.\n"
+    "A script that reaches a limit fails with LimitExceeded and changes\n"
+    "nothing; so does one stopped by Ctrl-C (Interrupted).\n",
     run_sql,
 };
 
