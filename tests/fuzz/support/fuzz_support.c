@@ -89,6 +89,15 @@ void fz_reopen_empty(pier_engine **e, const char *dir)
     *e = fz_open(dir);
 }
 
+bool fz_recycle(pier_engine **e, const char *dir, unsigned every)
+{
+    static unsigned calls;
+    if (++calls % every != 0)
+        return false;
+    fz_reopen_empty(e, dir);
+    return true;
+}
+
 int64_t fz_head(pier_engine *e)
 {
     int64_t head = -1;
@@ -228,6 +237,10 @@ static bool tame_numbers(const char *s, size_t n, bool all, char **out,
             }
             if (p < n)
                 d[k++] = s[p++];
+        } else if (c == '\0') {
+            /* jansson skips one after a number or a literal. */
+            free(d);
+            return false;
         } else if (c == '-' || is_digit(c)) {
             bool integral;
             size_t len = number_len(s + p, n - p, &integral);

@@ -11,7 +11,8 @@
  * - JSON is judged by jansson, with the number literals checked against
  *   RFC 8259's grammar here: jansson refuses integers beyond 64 bits and
  *   reals beyond a double, which are valid JSON (and which Pier writes for
- *   hugeints and infinities).
+ *   hugeints and infinities). A NUL byte outside strings is refused here
+ *   too: jansson 2.14 skips one after a number or a literal.
  */
 #ifndef PIER_FUZZ_SUPPORT_H
 #define PIER_FUZZ_SUPPORT_H
@@ -60,6 +61,10 @@ pier_engine *fz_open(const char *dir);
 pier_open_options fz_open_options(void);
 /* Closes *e, removes the lake in `dir` and opens a fresh one there. */
 void fz_reopen_empty(pier_engine **e, const char *dir);
+/* Counts a call; every `every` calls, fz_reopen_empty (and returns
+ * true): a target that writes on every input keeps its lake small over
+ * millions of them. */
+bool fz_recycle(pier_engine **e, const char *dir, unsigned every);
 /* The lake's head, read from the lake. */
 int64_t fz_head(pier_engine *e);
 
