@@ -89,6 +89,14 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
     int step;
     while (rc == PIER_OK && (step = sqlite3_step(boards)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(boards, 0);
+        /* Every id the engine wrote is one; anything else (even NULL, in
+         * a damaged file) would reach names, SQL and messages. */
+        if (pier__board_id_check(id, NULL) != PIER_OK) {
+            rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                            "the catalog is damaged: a board's id is not a "
+                            "board id");
+            break;
+        }
         pier__board *b = pier__board_new(id,
                                          sqlite3_column_int(boards, 1) != 0,
                                          sqlite3_column_int64(boards, 2));

@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -237,6 +238,43 @@ static void a_damaged_catalog_is_lake_unavailable_on_read(void **state)
     pier_close(&e);
 }
 
+/* A board's catalog entry whose id is not a board id is damage too (so
+ * is a NULL one, which only a damaged file can hold: the table is STRICT,
+ * its key NOT NULL). */
+static void a_damaged_board_id_is_lake_unavailable(void **state)
+{
+    fixture *f = *state;
+    static const char *const ids[] = { "'Not an id'", "''", "'a\"b'" };
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        pier_engine *e = open_engine(f, 0);
+        insert_ok(e, "b", "{\"id\":\"a\",\"n\":1}");
+        pier_close(&e);
+        char sql[300];
+        snprintf(sql, sizeof sql,
+                 "UPDATE _pier_boards SET board = %s WHERE board = 'b'; "
+                 "UPDATE _pier_columns SET board = %s WHERE board = 'b'; "
+                 "UPDATE _pier_meta SET value = value + 1 "
+                 "WHERE key = 'catalog_version'", ids[i], ids[i]);
+        assert_int_equal(lakedir_sql_exec(f->lake, sql, false), SQLITE_OK);
+        e = open_engine(f, 0);
+        pier_error err;
+        char **boards = NULL;
+        assert_int_equal(pier_board_list(&boards, e, &err),
+                         PIER_E_LAKE_UNAVAILABLE);
+        assert_null(boards);
+        assert_non_null(strstr(err.message, "damaged"));
+        pier_close(&e);
+        assert_int_equal(lakedir_sql_exec(f->lake,
+                                          "DELETE FROM _pier_columns; "
+                                          "DELETE FROM _pier_boards; "
+                                          "DROP TABLE \"_pier_b_b\"; "
+                                          "UPDATE _pier_meta SET value = "
+                                          "value + 1 WHERE key = "
+                                          "'catalog_version'", false),
+                         SQLITE_OK);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +289,8 @@ int main(void)
             a_json_value_that_is_not_json_is_read_failed, setup, teardown),
         cmocka_unit_test_setup_teardown(
             a_damaged_catalog_is_lake_unavailable_on_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            a_damaged_board_id_is_lake_unavailable, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
