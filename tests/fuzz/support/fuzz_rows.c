@@ -294,3 +294,11 @@ void fz_check_row_json(const pier_row *row)
     json_decref(obj);
     pier_free(s);
 }
+
+void fz_check_row_json_valid(const pier_row *row)
+{
+    char *s = pier_row_to_json(row);
+    FZ_CHECK(s != NULL, "pier_row_to_json: out of memory");
+    FZ_CHECK(fz_json_valid(s, strlen(s)), "row JSON is no JSON: %s", s);
+    pier_free(s);
+}
