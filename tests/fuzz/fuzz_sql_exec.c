@@ -128,7 +128,7 @@ static char *pier_objects(void)
  * the dialect may do: a board's table, a READONLY column's trigger. */
 static bool made_by_dialect(const char *line, size_t n, char **boards)
 {
-    if (n > 18 && memcmp(line, "trigger _pier_ro_", 17) == 0)
+    if (n > 17 && memcmp(line, "trigger _pier_ro_", 17) == 0)
         return true;
     if (n <= 14 || memcmp(line, "table _pier_b_", 14) != 0)
         return false;

@@ -3,8 +3,8 @@
 #
 #   run.sh smoke BINARY OUT_DIR
 #       One target's smoke run, as ctest's fuzz/<target>: its seed corpus
-#       replayed, then FUZZ_SMOKE_RUNS (4000) more inputs from a fixed
-#       seed, so that a run is repeatable. Any finding (a crash, a broken
+#       replayed, then FUZZ_SMOKE_RUNS more inputs (4000; 1000 or 2000 for
+#       the slowest targets) from a fixed seed, so that a run repeats. Any finding (a crash, a broken
 #       invariant, a leak, an input slower than 20 s) fails it; the input
 #       is kept under OUT_DIR/<target>/.
 #   run.sh fuzz BUILD_DIR [TARGET...]
@@ -92,7 +92,14 @@ smoke() {
     local nseeds=0
     [ -d "$here/corpus/$target" ] &&
         nseeds=$(find "$here/corpus/$target" -type f | wc -l)
-    local runs=$((nseeds + ${FUZZ_SMOKE_RUNS:-4000}))
+    # A few seconds each: fewer inputs for the targets that open a lake
+    # per input or rebuild one after each accepted input.
+    local extra=4000
+    case $target in
+        lake_file) extra=1000 ;;
+        json_patch) extra=2000 ;;
+    esac
+    local runs=$((nseeds + ${FUZZ_SMOKE_RUNS:-$extra}))
     if ! run_target "$bin" "$target" "$work" "$work/corpus" -seed=1 \
             -runs="$runs" \
             -timeout=20 -rss_limit_mb=2048; then
