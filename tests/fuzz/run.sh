@@ -34,6 +34,7 @@ make_dict() {
         query)                dicts=(sql json) ;;
         types)                dicts=(types json) ;;
         tx_doc)               dicts=(json) ;;
+        declarations)         dicts=(sql) ;;
         *)                    dicts=() ;;
     esac
     : >"$out"
