@@ -231,6 +231,14 @@ static bool tame_numbers(const char *s, size_t n, bool all, char **out,
         if (c == '"') {
             d[k++] = s[p++];
             while (p < n && s[p] != '"') {
+                /* jansson refuses \u0000 in a key, which is JSON; for
+                 * the check it becomes \u0001. */
+                if (all && n - p >= 6 && memcmp(s + p, "\\u0000", 6) == 0) {
+                    memcpy(d + k, "\\u0001", 6);
+                    k += 6;
+                    p += 6;
+                    continue;
+                }
                 if (s[p] == '\\' && p + 1 < n)
                     d[k++] = s[p++];
                 d[k++] = s[p++];

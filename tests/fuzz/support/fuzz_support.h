@@ -12,7 +12,9 @@
  *   RFC 8259's grammar here: jansson refuses integers beyond 64 bits and
  *   reals beyond a double, which are valid JSON (and which Pier writes for
  *   hugeints and infinities). A NUL byte outside strings is refused here
- *   too: jansson 2.14 skips one after a number or a literal.
+ *   too: jansson 2.14 skips one after a number or a literal. And jansson
+ *   refuses the escape \u0000 in an object's key, which is JSON: for the
+ *   check it is read as \u0001.
  */
 #ifndef PIER_FUZZ_SUPPORT_H
 #define PIER_FUZZ_SUPPORT_H
