@@ -109,7 +109,8 @@ static void make_lake(void)
         snprintf(row, sizeof row, "{\"id\":\"r%d\",\"n\":%d}", i, i);
         write_json(ins, "b1", row);
     }
-    write_json(ins, "b2", "[{\"id\":\"a\",\"n\":1},{\"id\":\"b\",\"s\":\"x\"}]");
+    write_json(ins, "b2",
+               "[{\"id\":\"a\",\"n\":1},{\"id\":\"b\",\"s\":\"x\"}]");
     write_json(ins, "b3", "{\"id\":\"gone\"}");
     FZ_OK(pier_board_drop(NULL, engine, "b3", &err), &err);
     /* ...and now. */

@@ -16,8 +16,9 @@
  * Invariants, for every form: what parses renders a canonical text that
  * parses again to the same value and renders the same text (idempotent);
  * where a collation exists, it finds the input equal to its canonical
- * text (not for arrays, which compare as their compact text). Independent checks: a decimal's value against a reference reading
- * of its digits and exponent; instants, dates, times and datetimes against
+ * text (not for arrays, which compare as their compact text).
+ * Independent checks: a decimal's value against a reference reading of
+ * its digits and exponent; instants, dates, times and datetimes against
  * timegm(3) of their canonical fields; a UUID against its hex digits; a
  * JSON document against jansson's reading of it (same document), and only
  * valid JSON is ever accepted.

@@ -4,9 +4,9 @@
 #   run.sh smoke BINARY OUT_DIR
 #       One target's smoke run, as ctest's fuzz/<target>: its seed corpus
 #       replayed, then FUZZ_SMOKE_RUNS more inputs (4000; 1000 or 2000 for
-#       the slowest targets) from a fixed seed, so that a run repeats. Any finding (a crash, a broken
-#       invariant, a leak, an input slower than 20 s) fails it; the input
-#       is kept under OUT_DIR/<target>/.
+#       the slowest targets) from a fixed seed, so that a run repeats. Any
+#       finding (a crash, a broken invariant, a leak, an input slower than
+#       20 s) fails it; the input is kept under OUT_DIR/<target>/.
 #   run.sh fuzz BUILD_DIR [TARGET...]
 #       Each target (all by default) for FUZZ_SECONDS (60; 0: no limit)
 #       and at most FUZZ_RUNS executions (-1: no limit), with its seed

@@ -16,7 +16,7 @@
 # built in BUILD_DIR (make fuzz, or the test tree's fuzz/) keeps a small
 # set of inputs that covers all the edges the others do (libFuzzer's
 # -set_cover_merge=1, edges without hit counts), and the corpus is
-# replaced by them. The result is committed: run this again after adding
+# replaced by them; inputs named finding-* (those of past findings) stay. The result is committed: run this again after adding
 # golden tests or a target.
 set -euo pipefail
 
@@ -141,8 +141,8 @@ for d in "$work"/log/c.*; do
             ;;
         create-board)
             for ((k = 0; k < ${#args[@]}; k++)); do
-                if [ "${args[$k]}" = --column ] && [ -n "${args[$((k + 1))]+x}" ]
-                then
+                if [ "${args[$k]}" = --column ] &&
+                   [ -n "${args[$((k + 1))]+x}" ]; then
                     printf 's%s' "${args[$((k + 1))]#*=}" | seed types
                 fi
             done
@@ -219,8 +219,9 @@ column_form sql_type_array.t "TEXT[]" "INT64[]" "DECIMAL(5,2)[]" "INT8[][]"
 column_form sql_type_varchar.t "VARCHAR(3)"
 column_form sql_type_uint.t "UINT64" "UINT8"
 column_form sql_type_int128.t "INT128"
-grep -ho "\(ENUM([^)]*)\|DECIMAL([0-9, ]*)\|VARCHAR([0-9]*)\|[A-Z0-9]*\[\]\(\[\]\)\?\)" \
-    "$src"/tests/golden/*.t | sort -u | head -n 80 |
+spellings='ENUM([^)]*)\|DECIMAL([0-9, ]*)\|VARCHAR([0-9]*)'
+spellings+='\|[A-Z0-9]*\[\]\(\[\]\)\?'
+grep -ho "\($spellings\)" "$src"/tests/golden/*.t | sort -u | head -n 80 |
     while IFS= read -r s; do printf 's%s' "$s" | seed types; done
 
 # ---- inputs no transcript holds ----
@@ -279,8 +280,10 @@ for raw in "$work"/raw/*; do
             "$build/findings/seeds-$target/" 2>/dev/null || true
         exit 1
     fi
-    rm -rf "$out"
+    # Inputs that were findings stay, whatever they cover.
     mkdir -p "$out"
+    find "$out" -maxdepth 1 -type f ! -name 'finding-*' -delete
     cp "$fresh"/* "$out"/ 2>/dev/null || true
-    echo "seeds: $target: $(ls "$raw" | wc -l) inputs, $(ls "$out" | wc -l) kept" >&2
+    echo "seeds: $target: $(ls "$raw" | wc -l) inputs," \
+         "$(ls "$out" | wc -l) kept" >&2
 done
