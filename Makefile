@@ -1,8 +1,10 @@
 # Pier: a thin driver over CMake. The README's two commands are
 #   make demo    a tour of Pier on the embedded default
-#   make test    every test, under AddressSanitizer and UBSan
-# and `make soak` runs the long kill, load, corruption and bad-input runs.
-# Both run the setup step first (scripts/setup.sh), which installs what is
+#   make test    every test, under AddressSanitizer and UBSan (the fuzz
+#                targets too, briefly: tests/fuzz/README.md)
+# and `make soak` runs the long kill, load, corruption and bad-input runs,
+# `make fuzz` every fuzz target for FUZZ_SECONDS each.
+# Each runs the setup step first (scripts/setup.sh), which installs what is
 # missing on a fresh Debian machine.
 
 PREFIX ?= /usr/local
@@ -10,10 +12,17 @@ JOBS ?= 2
 
 RELEASE := build/release
 TEST := build/test
+FUZZ := build/fuzz
+
+# make fuzz: seconds per target (0: no limit), executions per target (-1:
+# no limit), and which targets (all by default: tests/fuzz/fuzz_*.c).
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
+FUZZ_TARGETS ?=
 
 BENCHES := insert writes watch query sql
 
-.PHONY: all setup build demo test soak install bench clean \
+.PHONY: all setup build demo test soak fuzz install bench clean \
         $(addprefix bench-,$(BENCHES))
 
 all: build
@@ -44,6 +53,16 @@ soak: setup
 	    -DPIER_SANITIZE=address,undefined >/dev/null
 	@cmake --build $(TEST) -j $(JOBS)
 	@scripts/soak.sh $(TEST)
+# The libFuzzer targets, built by clang with ASan and UBSan at -O1, each
+# run with its seed corpus and dictionary; findings under build/fuzz/.
+fuzz: setup
+	@cmake -S . -B $(FUZZ) -DCMAKE_C_COMPILER=clang \
+	    -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" \
+	    -DPIER_FUZZ=ON -DPIER_TESTS=OFF \
+	    -DPIER_SANITIZE=address,undefined >/dev/null
+	@cmake --build $(FUZZ) --target pier_fuzzers -j $(JOBS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) \
+	    tests/fuzz/run.sh fuzz $(FUZZ) $(FUZZ_TARGETS)
 
 # DESTDIR is honoured, as by any make install.
 install: build

@@ -40,6 +40,27 @@ need_cmd sqlite3 sqlite3      # tests change a lake's schema behind Pier's back
 # with localedef: numbers must not follow the application's locale.
 need_file /usr/share/i18n/locales/de_DE locales
 
+# libFuzzer's runtime, for the fuzz targets (tests/fuzz): Debian 12's clang
+# only recommends the package that brings it, and the install below skips
+# recommendations. A test link says whether it is there.
+need_libfuzzer() {
+    local pkg=libclang-rt-14-dev
+    if ! command -v clang >/dev/null 2>&1; then
+        missing+=("$pkg")
+        return
+    fi
+    local dir
+    dir=$(mktemp -d)
+    printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+        'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+        'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+        '{ (void)d; (void)n; return 0; }' >"$dir/probe.c"
+    clang -fsanitize=fuzzer "$dir/probe.c" -o "$dir/probe" \
+        >/dev/null 2>&1 || missing+=("$pkg")
+    rm -rf "$dir"
+}
+need_libfuzzer
+
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "types/sqlcol.h"
 
 /* limit 0 asks for the default; more than the cap is cut to it. 10000
  * records of a few hundred bytes each keep one page to a few megabytes. */
@@ -59,11 +60,20 @@ typedef struct collect {
     pier_change *recs;         /* malloc'ed while reading */
     size_t n, cap;
     bool oom;
+    int64_t damaged;           /* a record whose payload is not JSON; 0:
+                                  none */
 } collect;
 
 static int collect_cb(const pier_change *rec, void *payload)
 {
     collect *c = payload;
+    /* The engine writes JSON payloads, and the page's JSON embeds them as
+     * they are: a payload that is not JSON comes from a lake damaged
+     * outside Pier, and reading stops there rather than hand it on. */
+    if (pier__json_check(rec->payload, rec->payload_len) != NULL) {
+        c->damaged = rec->watermark;
+        return 1;
+    }
     if (c->n == c->cap) {
         size_t cap = c->cap == 0 ? 16 : c->cap * 2;
         pier_change *grown = realloc(c->recs, cap * sizeof *grown);
@@ -125,6 +135,13 @@ static pier_status read_page(page_mem *m, pier_engine *e, const char *board,
                                  err);
     if (rc == PIER_OK && c.oom)
         rc = pier__oom(err);
+    if (rc == PIER_OK && c.damaged != 0)
+        rc = pier__fail(err, PIER_E_READ_FAILED,
+                        "change record %lld of board '%s' is damaged: its "
+                        "payload is not JSON (the lake was changed outside "
+                        "Pier); records after it are read with after = "
+                        "%lld", (long long)c.damaged, board,
+                        (long long)c.damaged);
     if (rc == PIER_OK && c.n > 0) {
         pier_change *recs = pier__arena_alloc(&m->arena,
                                               c.n * sizeof *recs);

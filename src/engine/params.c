@@ -320,6 +320,22 @@ static pier_status load_json(json_t **out, const pier_params *params,
     if (params == NULL || json == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "no parameters or no JSON text");
+    /* jansson skips a NUL byte that follows a number or a literal ("1\0"
+     * reads 1); JSON never holds one. */
+    const char *nul = len > 0 ? memchr(json, '\0', len) : NULL;
+    if (nul != NULL) {
+        size_t at = (size_t)(nul - json);
+        if (name == NULL)
+            pier__fail(err, PIER_E_INVALID_JSON,
+                       "query parameters: a NUL byte at byte %zu", at);
+        else
+            pier__fail(err, PIER_E_INVALID_JSON,
+                       "query parameter '%s': a NUL byte at byte %zu", name,
+                       at);
+        if (err != NULL)
+            err->offset = (int64_t)at;
+        return PIER_E_INVALID_JSON;
+    }
     json_error_t jerr;
     *out = json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
                       &jerr);

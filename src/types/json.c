@@ -169,6 +169,17 @@ pier_status pier__json_canonical(pier__buf *out, const char *s, size_t n,
     /* JSON_DECODE_ANY lets a scalar through so that it gets the message
      * below instead of jansson's "'[' or '{' expected"; JSON_ALLOW_NUL
      * accepts "\u0000", which is valid JSON. */
+    /* jansson skips a NUL byte that follows a number or a literal ("[1\0]"
+     * reads [1]); JSON never holds one, so it is refused here. */
+    const char *nul = n > 0 ? memchr(s, '\0', n) : NULL;
+    if (nul != NULL) {
+        int64_t at = (int64_t)(nul - s);
+        pier__fail(err, PIER_E_INVALID_JSON,
+                   "invalid JSON at byte %lld: a NUL byte", (long long)at);
+        if (err != NULL)
+            err->offset = at;
+        return PIER_E_INVALID_JSON;
+    }
     json_error_t je;
     json_t *root = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     if (root == NULL)

@@ -842,6 +842,11 @@ static const char *json_check(const char *s, size_t n)
     return j.i == n ? NULL : bad_json;
 }
 
+const char *pier__json_check(const char *s, size_t n)
+{
+    return json_check(s, n);
+}
+
 /* ---- arrays ---- */
 
 typedef struct walk {

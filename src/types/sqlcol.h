@@ -111,6 +111,11 @@ bool pier__coltype_checked(const pier__coltype *c);
  */
 const char *pier__coltype_fit(const pier__coltype *c, const pier__cell *v);
 
+/* Whether s[0..n) is one JSON text (RFC 8259, nested at most 1000 deep):
+ * NULL, or why not ("not valid JSON"). The check of a JSON column, for
+ * other JSON read back from storage (a change record's payload). */
+const char *pier__json_check(const char *s, size_t n);
+
 /* The public kind of the column's values: INT8 TINYINT, INT16 SMALLINT,
  * INT32 INTEGER, INT64 BIGINT, INT128 HUGEINT, UINT* UNSIGNED, FLOAT32
  * FLOAT, DOUBLE DOUBLE, DECIMAL DECIMAL, TEXT/VARCHAR/ENUM TEXT, BOOLEAN

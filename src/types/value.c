@@ -509,7 +509,9 @@ static bool decode(logical *l, const pier__cell *c, pier_kind col)
             return false;
         l->s = c->p != NULL ? c->p : "";
         l->n = c->p != NULL ? c->n : 0;
-        return true;
+        /* A json value is handed out as it is stored: text that is not
+         * JSON was written behind Pier's back. */
+        return col != PIER_KIND_JSON || pier__json_check(l->s, l->n) == NULL;
     case PIER__ST_BLOB:
         return decode_blob(l, c, col);
     }
@@ -612,7 +614,10 @@ pier__fit pier__cell_view(pier_value *out, const pier__cell *c,
     case PIER__ST_TEXT:
         if (col.kind == PIER_KIND_HUGEINT)
             break;
-        if (!is_stringy(col.kind))
+        if (!is_stringy(col.kind) ||
+            (col.kind == PIER_KIND_JSON &&
+             pier__json_check(c->p != NULL ? c->p : "",
+                              c->p != NULL ? c->n : 0) != NULL))
             return PIER__FIT_CONFLICT;
         *out = (pier_value){ .kind = col.kind,
                              .text = c->p != NULL ? c->p : "",

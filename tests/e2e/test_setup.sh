@@ -39,11 +39,38 @@ printf '%s\n' 'apt-get update -q' \
     >"$tmp/want"
 diff -u "$tmp/want" "$tmp/apt.log"
 
+# clang without libFuzzer's runtime (a link with -fsanitize=fuzzer fails):
+# the runtime's package is added, and clang is not. (The locale is there
+# from here on.)
+rm "$tmp/apt.log"
+mkdir -p "$tmp/root/usr/share/i18n/locales"
+touch "$tmp/root/usr/share/i18n/locales/de_DE"
+stub clang 'case "$*" in *-fsanitize=fuzzer*) exit 1;; *) exit 0;; esac'
+bash "$src/scripts/setup.sh" 2>/dev/null
+printf '%s\n' 'apt-get update -q' \
+    'apt-get install -y libclang-rt-14-dev libcmocka-dev libjansson-dev --no-install-recommends' \
+    >"$tmp/want"
+diff -u "$tmp/want" "$tmp/apt.log"
+
+# No clang at all: clang and the runtime both, since clang only recommends
+# it. (PATH keeps the stubs and the shell's own tools, not the machine's
+# clang.)
+rm "$tmp/apt.log" "$tmp/bin/clang"
+mkdir "$tmp/tools"
+for c in bash mktemp rm printf sort id; do
+    p=$(command -v "$c") && ln -sf "$p" "$tmp/tools/$c"
+done
+stub pkg-config 'exit 0'
+PATH="$tmp/bin:$tmp/tools" bash "$src/scripts/setup.sh" 2>/dev/null
+printf '%s\n' 'apt-get update -q' \
+    'apt-get install -y clang libclang-rt-14-dev --no-install-recommends' \
+    >"$tmp/want"
+diff -u "$tmp/want" "$tmp/apt.log"
+stub clang 'exit 0'
+
 # Everything present: nothing to do.
 rm "$tmp/apt.log"
 stub pkg-config 'exit 0'
-mkdir -p "$tmp/root/usr/share/i18n/locales"
-touch "$tmp/root/usr/share/i18n/locales/de_DE"
 bash "$src/scripts/setup.sh"
 [ ! -e "$tmp/apt.log" ] || { echo "apt-get ran with nothing missing"; exit 1; }
 echo "setup installs exactly what is missing"

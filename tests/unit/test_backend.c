@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -178,6 +179,44 @@ static void a_value_that_does_not_match_its_type_is_read_failed(void **state)
     pier_close(&e);
 }
 
+/* A json cell is handed out as it is stored (rows, query results and
+ * their JSON embed it): one that is not JSON, written behind Pier's back,
+ * fails the read as any value that does not match its type. */
+static void a_json_value_that_is_not_json_is_read_failed(void **state)
+{
+    fixture *f = *state;
+    pier_engine *e = open_engine(f, 0);
+    insert_ok(e, "b", "[{\"id\":\"a\",\"j\":{\"k\":1}},"
+                      "{\"id\":\"z\",\"j\":[2]}]");
+    pier_close(&e);
+    assert_int_equal(lakedir_sql_exec(f->lake, "UPDATE \"_pier_b_b\" "
+                                      "SET j = '{\"k\":' WHERE id = 'a'",
+                                      false), SQLITE_OK);
+    e = open_engine(f, 0);
+    pier_error err;
+    pier_row *row = NULL;
+    assert_int_equal(pier_row_get(&row, e, "b", "a", &err),
+                     PIER_E_READ_FAILED);
+    assert_null(row);
+    assert_string_equal(err.column, "j");
+    assert_int_equal(pier_row_get(&row, e, "b", "z", &err), PIER_OK);
+    assert_string_equal(pier_row_find(row, "j")->text, "[2]");
+    pier_row_free(row);
+    /* A query reads a value that is no encoding of its column's type as
+     * what SQLite holds (docs/query.md): here text, so its JSON quotes it. */
+    pier_cursor *c = NULL;
+    assert_int_equal(pier_query(&c, e, "b", "SELECT id, j FROM {{board}} "
+                                "ORDER BY id", NULL, NULL, &err), PIER_OK);
+    const pier_row *r = NULL;
+    assert_int_equal(pier_cursor_next(&r, c, &err), PIER_OK);
+    assert_int_equal(pier_row_find(r, "j")->kind, PIER_KIND_TEXT);
+    char *json = pier_row_to_json(r);
+    assert_string_equal(json, "{\"id\":\"a\",\"j\":\"{\\\"k\\\":\"}");
+    pier_free(json);
+    pier_cursor_close(c);
+    pier_close(&e);
+}
+
 static void a_damaged_catalog_is_lake_unavailable_on_read(void **state)
 {
     fixture *f = *state;
@@ -199,6 +238,43 @@ static void a_damaged_catalog_is_lake_unavailable_on_read(void **state)
     pier_close(&e);
 }
 
+/* A board's catalog entry whose id is not a board id is damage too (so
+ * is a NULL one, which only a damaged file can hold: the table is STRICT,
+ * its key NOT NULL). */
+static void a_damaged_board_id_is_lake_unavailable(void **state)
+{
+    fixture *f = *state;
+    static const char *const ids[] = { "'Not an id'", "''", "'a\"b'" };
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        pier_engine *e = open_engine(f, 0);
+        insert_ok(e, "b", "{\"id\":\"a\",\"n\":1}");
+        pier_close(&e);
+        char sql[300];
+        snprintf(sql, sizeof sql,
+                 "UPDATE _pier_boards SET board = %s WHERE board = 'b'; "
+                 "UPDATE _pier_columns SET board = %s WHERE board = 'b'; "
+                 "UPDATE _pier_meta SET value = value + 1 "
+                 "WHERE key = 'catalog_version'", ids[i], ids[i]);
+        assert_int_equal(lakedir_sql_exec(f->lake, sql, false), SQLITE_OK);
+        e = open_engine(f, 0);
+        pier_error err;
+        char **boards = NULL;
+        assert_int_equal(pier_board_list(&boards, e, &err),
+                         PIER_E_LAKE_UNAVAILABLE);
+        assert_null(boards);
+        assert_non_null(strstr(err.message, "damaged"));
+        pier_close(&e);
+        assert_int_equal(lakedir_sql_exec(f->lake,
+                                          "DELETE FROM _pier_columns; "
+                                          "DELETE FROM _pier_boards; "
+                                          "DROP TABLE \"_pier_b_b\"; "
+                                          "UPDATE _pier_meta SET value = "
+                                          "value + 1 WHERE key = "
+                                          "'catalog_version'", false),
+                         SQLITE_OK);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,7 +286,11 @@ int main(void)
             a_value_that_does_not_match_its_type_is_read_failed, setup,
             teardown),
         cmocka_unit_test_setup_teardown(
+            a_json_value_that_is_not_json_is_read_failed, setup, teardown),
+        cmocka_unit_test_setup_teardown(
             a_damaged_catalog_is_lake_unavailable_on_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            a_damaged_board_id_is_lake_unavailable, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

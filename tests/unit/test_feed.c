@@ -250,6 +250,41 @@ static void test_page_arguments(void **state)
     assert_false(has);
 }
 
+/* A record whose payload is not JSON (a lake damaged outside Pier) ends
+ * what can be read: the page that would hold it fails with ReadFailed
+ * naming it, so that no page or page JSON hands the damage on; the
+ * records before it and after it still read. */
+static void test_page_damaged_payload(void **state)
+{
+    fixture *f = *state;
+    ins(f->e, "acme", "{\"id\":\"a\"}");
+    ins(f->e, "acme", "{\"id\":\"b\"}");
+    ins(f->e, "acme", "{\"id\":\"c\"}");
+    pier_changes_page *p = page_of(f->e, "acme", 0, 0);
+    assert_int_equal(p->nrecords, 4);        /* schema, then 3 inserts */
+    int64_t bad = p->records[2].watermark;
+    pier_changes_page_free(p);
+    char sql[160];
+    snprintf(sql, sizeof sql, "UPDATE _pier_changes SET payload = "
+             "'{\"rows\":[' WHERE watermark = %lld", (long long)bad);
+    assert_int_equal(lakedir_sql_exec(f->lake, sql, false), 0);
+
+    pier_error err;
+    p = NULL;
+    assert_int_equal(pier_changes(&p, f->e, "acme", 0, 0, &err),
+                     PIER_E_READ_FAILED);
+    assert_null(p);
+    char want[64];
+    snprintf(want, sizeof want, "change record %lld", (long long)bad);
+    assert_non_null(strstr(err.message, want));
+    p = page_of(f->e, "acme", 0, 2);
+    assert_int_equal(p->nrecords, 2);
+    pier_changes_page_free(p);
+    p = page_of(f->e, "acme", bad, 0);
+    assert_int_equal(p->nrecords, 1);
+    pier_changes_page_free(p);
+}
+
 /* Every kind the lifecycle produces, with its payload; the drop record is
  * still read after the board is gone, and it is the last one. */
 static void test_lifecycle_kinds_and_drop(void **state)
@@ -1014,6 +1049,7 @@ int main(void)
         T(test_page_order_limit_next),
         T(test_page_default_and_cap),
         T(test_page_arguments),
+        T(test_page_damaged_payload),
         T(test_lifecycle_kinds_and_drop),
         T(test_write_kinds),
         T(test_resync_after_maintain),

@@ -584,6 +584,21 @@ static void test_nested_errors(void **state)
     }
 }
 
+/* A NUL byte in a nested document is refused where it is, even after a
+ * number, where jansson alone would skip it. */
+static void test_nested_nul(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"id\":\"a\",\"s\":{\"k\":[1\0 ]}}";
+    pier_rows rows;
+    pier_error err;
+    assert_int_equal(read_n(&rows, text, sizeof text - 1, &err),
+                     PIER_E_INVALID_JSON);
+    pier__rows_release(&rows);
+    assert_int_equal(err.offset, 21);
+    assert_non_null(strstr(err.message, "invalid JSON at byte 21: a NUL byte"));
+}
+
 /* ---- limits ---- */
 
 /* {"id":"x","big":"aaa..."} exactly `total` bytes long. */
@@ -1393,6 +1408,7 @@ int main(void)
         cmocka_unit_test(test_string_errors),
         cmocka_unit_test(test_structure_errors),
         cmocka_unit_test(test_nested_errors),
+        cmocka_unit_test(test_nested_nul),
         cmocka_unit_test(test_row_limit),
         cmocka_unit_test(test_batch_row_limit),
         cmocka_unit_test(test_batch_bytes_limit),

@@ -286,6 +286,16 @@ static void test_param_json_value(void **state)
                  "{\"t\":\"text\",\"v\":\"{\\\"a\\\":[true],\\\"b\\\":1}\"}");
     assert_int_equal(pier_params_set_json_value(p, "v", "alice", 5, &err),
                      PIER_E_INVALID_JSON);
+    /* A NUL byte is no JSON, also after a number or a literal, where
+     * jansson alone would stop reading ("1\0" would bind 1). */
+    assert_int_equal(pier_params_set_json_value(p, "v", "1\0", 2, &err),
+                     PIER_E_INVALID_JSON);
+    assert_int_equal(err.offset, 1);
+    assert_int_equal(pier_params_set_json(p, "{\"v\":true\0}", 10, &err),
+                     PIER_E_INVALID_JSON);
+    assert_int_equal(err.offset, 9);
+    expect_bound(f->e, p,
+                 "{\"t\":\"text\",\"v\":\"{\\\"a\\\":[true],\\\"b\\\":1}\"}");
     assert_int_equal(pier_params_set_json_value(NULL, "v", "1", 1, &err),
                      PIER_E_INVALID_ARGUMENT);
     assert_int_equal(pier_params_set_json_value(p, "", "1", 1, &err),

@@ -1327,6 +1327,31 @@ static void test_json_canonical(void **state)
     assert_bad_json("[\"\xff\"]", 1, "invalid JSON at byte");
     assert_bad_json("{\"a\\u0000\":1}", 1, "invalid JSON at byte 1:");
 
+    /* A NUL byte is no JSON anywhere, also where jansson would skip it
+     * (after a number or a literal: "[1\0]" would read [1]). */
+    static const struct {
+        const char *text;
+        size_t len;
+        int64_t offset;
+    } nul[] = {
+        { "[1\0]", 4, 2 },
+        { "{\"a\":true\0}", 10, 9 },
+        { "[\"a\0\"]", 6, 3 },
+        { "[1]\0", 4, 3 },
+    };
+    for (size_t i = 0; i < sizeof nul / sizeof *nul; i++) {
+        pier__buf k;
+        pier__buf_init(&k);
+        pier_error err;
+        assert_int_equal(pier__json_canonical(&k, nul[i].text, nul[i].len,
+                                              &err),
+                         PIER_E_INVALID_JSON);
+        assert_int_equal(err.offset, nul[i].offset);
+        assert_non_null(strstr(err.message, "NUL byte"));
+        assert_int_equal(k.len, 0);
+        pier__buf_free(&k);
+    }
+
     /* A NULL err is allowed. */
     pier__buf b;
     pier__buf_init(&b);
