@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "types/sqlcol.h"
 #include "types/types.h"
 
 typedef struct member {
@@ -209,179 +210,11 @@ pier_status pier__json_canonical(pier__buf *out, const char *s, size_t n,
     return PIER_OK;
 }
 
-/* ---- validating text read back from a lake ---- */
-
-#define JSON_MAX_DEPTH 2048
-
-typedef struct scan {
-    const char *s;
-    size_t n, i;
-    int depth;
-} scan;
-
-static void skip_ws(scan *p)
-{
-    while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' ||
-                           p->s[p->i] == '\n' || p->s[p->i] == '\r'))
-        p->i++;
-}
-
-static bool at(const scan *p, char c)
-{
-    return p->i < p->n && p->s[p->i] == c;
-}
-
-static bool is_digit(const scan *p)
-{
-    return p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9';
-}
-
-static bool scan_string(scan *p)
-{
-    if (!at(p, '"'))
-        return false;
-    p->i++;
-    while (p->i < p->n) {
-        unsigned char c = (unsigned char)p->s[p->i];
-        if (c == '"') {
-            p->i++;
-            return true;
-        }
-        if (c < 0x20)
-            return false;
-        if (c == '\\') {
-            if (++p->i >= p->n)
-                return false;
-            char e = p->s[p->i];
-            if (e == 'u') {
-                for (int k = 1; k <= 4; k++) {
-                    char h = p->i + (size_t)k < p->n ? p->s[p->i + k] : 0;
-                    if (!((h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') ||
-                          (h >= 'A' && h <= 'F')))
-                        return false;
-                }
-                p->i += 5;
-            } else if (e == '"' || e == '\\' || e == '/' || e == 'b' ||
-                       e == 'f' || e == 'n' || e == 'r' || e == 't') {
-                p->i++;
-            } else {
-                return false;
-            }
-        } else if (c >= 0x80) {
-            size_t k = pier__utf8_seq(p->s + p->i, p->n - p->i);
-            if (k == 0)
-                return false;
-            p->i += k;
-        } else {
-            p->i++;
-        }
-    }
-    return false;
-}
-
-static bool scan_number(scan *p)
-{
-    if (at(p, '-'))
-        p->i++;
-    if (at(p, '0'))
-        p->i++;
-    else if (is_digit(p))
-        while (is_digit(p))
-            p->i++;
-    else
-        return false;
-    if (at(p, '.')) {
-        p->i++;
-        if (!is_digit(p))
-            return false;
-        while (is_digit(p))
-            p->i++;
-    }
-    if (at(p, 'e') || at(p, 'E')) {
-        p->i++;
-        if (at(p, '+') || at(p, '-'))
-            p->i++;
-        if (!is_digit(p))
-            return false;
-        while (is_digit(p))
-            p->i++;
-    }
-    return true;
-}
-
-static bool scan_word(scan *p, const char *w)
-{
-    size_t k = strlen(w);
-    if (p->n - p->i < k || memcmp(p->s + p->i, w, k) != 0)
-        return false;
-    p->i += k;
-    return true;
-}
-
-static bool scan_value(scan *p);
-
-/* An object or an array, its opening bracket at p->i. */
-static bool scan_container(scan *p, char close)
-{
-    if (++p->depth > JSON_MAX_DEPTH)
-        return false;
-    p->i++;
-    skip_ws(p);
-    if (at(p, close)) {
-        p->i++;
-        p->depth--;
-        return true;
-    }
-    for (;;) {
-        if (close == '}') {
-            if (!scan_string(p))
-                return false;
-            skip_ws(p);
-            if (!at(p, ':'))
-                return false;
-            p->i++;
-            skip_ws(p);
-        }
-        if (!scan_value(p))
-            return false;
-        skip_ws(p);
-        if (at(p, close)) {
-            p->i++;
-            p->depth--;
-            return true;
-        }
-        if (!at(p, ','))
-            return false;
-        p->i++;
-        skip_ws(p);
-    }
-}
-
-static bool scan_value(scan *p)
-{
-    if (p->i >= p->n)
-        return false;
-    switch (p->s[p->i]) {
-    case '{': return scan_container(p, '}');
-    case '[': return scan_container(p, ']');
-    case '"': return scan_string(p);
-    case 't': return scan_word(p, "true");
-    case 'f': return scan_word(p, "false");
-    case 'n': return scan_word(p, "null");
-    default: return scan_number(p);
-    }
-}
+/* ---- JSON read back from a lake ---- */
 
 bool pier__json_valid(const char *s, size_t n)
 {
-    if (s == NULL)
-        return false;
-    scan p = { s, n, 0, 0 };
-    skip_ws(&p);
-    if (!scan_value(&p))
-        return false;
-    skip_ws(&p);
-    return p.i == n;
+    return s != NULL && pier__json_check(s, n) == NULL;
 }
 
 void pier__json_embed(pier__buf *b, const char *s, size_t n)

@@ -277,10 +277,10 @@ pier_status pier__json_canonical(pier__buf *out, const char *s, size_t n,
                                  pier_error *err);
 
 /*
- * Whether s[0..n) is one JSON value (RFC 8259), white space around it
- * allowed, its strings valid UTF-8, nested at most 2048 deep. No
- * allocation, one pass. For text read back from a lake file, which may be
- * damaged, before it is embedded in JSON as a document.
+ * Whether s[0..n) is one JSON value: pier__json_check (RFC 8259, nested
+ * at most 1000 deep) for a C caller that may hold NULL. For text read
+ * back from a lake file, which may be damaged, before it is embedded in
+ * JSON as a document.
  */
 bool pier__json_valid(const char *s, size_t n);
 

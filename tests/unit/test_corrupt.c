@@ -1138,7 +1138,8 @@ static void json_valid_accepts_json_only(void **state)
     memset(deep + 3000, ']', 3000);
     deep[6000] = '\0';
     assert_false(pier__json_valid(deep, 6000));         /* too deep */
-    assert_true(pier__json_valid(deep + 1000, 4000));  /* 2000 deep */
+    assert_false(pier__json_valid(deep + 1999, 2002)); /* 1001 deep */
+    assert_true(pier__json_valid(deep + 2000, 2000));  /* 1000 deep */
     pier__buf b;
     pier__buf_init(&b);
     pier__json_embed(&b, "not json", 8);
