@@ -219,13 +219,15 @@ static pier_status run_calls(const json_t *doc, size_t *at)
 }
 
 /* The operation a failure of pier_tx_apply_json names (its message ends
- * with " (operation N)"), or 0. */
+ * with " (operation N)"; a name quoted before may hold the same words),
+ * or 0. */
 static size_t failed_operation(const char *message)
 {
-    const char *p = strstr(message, " (operation ");
-    if (p == NULL)
-        return 0;
-    return (size_t)strtoull(p + 12, NULL, 10);
+    const char *last = NULL;
+    for (const char *p = message; (p = strstr(p, " (operation ")) != NULL;
+         p++)
+        last = p;
+    return last == NULL ? 0 : (size_t)strtoull(last + 12, NULL, 10);
 }
 
 /* Whether a failure of the document is one of reading it, which happens
