@@ -88,11 +88,12 @@ typedef enum pier_status {
     PIER_E_CONSTRAINT_PRIMARY_KEY = 29, /* "ConstraintPrimaryKey" */
     PIER_E_SCHEMA_DRIFT = 30,         /* "SchemaDrift" */
     PIER_E_TABLE_NOT_FOUND = 31,      /* "TableNotFound" */
-    PIER_E_INTERRUPTED = 32           /* "Interrupted" */
+    PIER_E_INTERRUPTED = 32,          /* "Interrupted" */
+    PIER_E_INVALID_SCHEMA = 33        /* "InvalidSchema" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 33
+#define PIER_STATUS_COUNT 34
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
