@@ -60,43 +60,26 @@ static pier_status fail_at(pier_error *err, size_t offset, pier_status st,
 
 /* ---- names ---- */
 
-static bool has_prefix(const char *name, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return strlen(name) >= n && pier__name_eq(name, n, prefix, n);
-}
-
 /* A table, index or view name: 1 to 63 bytes of UTF-8 without control
  * characters, not in the engine's namespace (_pier_) or SQLite's. */
 static pier_status object_name_check(const char *name, size_t offset,
                                      pier_error *err)
 {
-    size_t n = strlen(name);
-    const char *why = NULL;
-    if (n == 0)
-        why = "a name cannot be empty";
-    else if (n > PIER__NAME_MAX)
-        why = "a name is at most 63 bytes";
-    else if (!pier__utf8_valid(name, n))
-        why = "a name must be valid UTF-8";
-    for (size_t i = 0; why == NULL && i < n; i++)
-        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-            why = "a name cannot hold control characters";
+    const char *why = pier__object_name_why(name);
     if (why != NULL) {
         pier__buf q;                 /* control bytes shown as \xNN */
         pier__buf_init(&q);
-        pier__quote_name(&q, name, n);
+        pier__quote_name(&q, name, strlen(name));
         fail_at(err, offset, PIER_E_QUERY_FAILED, "invalid name '%s': %s",
                 q.p != NULL ? q.p : "", why);
         pier__buf_free(&q);
         return PIER_E_QUERY_FAILED;
     }
-    if (has_prefix(name, "_pier_") || has_prefix(name, "sqlite_"))
+    const char *prefix = pier__object_name_reserved(name);
+    if (prefix != NULL)
         return fail_at(err, offset, PIER_E_ENTITY_NOT_ALLOWED,
                        "the name '%s' is reserved: names starting with "
-                       "%s belong to the engine",
-                       name, has_prefix(name, "_pier_") ? "_pier_"
-                                                        : "sqlite_");
+                       "%s belong to the engine", name, prefix);
     return PIER_OK;
 }
 
@@ -534,7 +517,7 @@ static pier_status drop_table(exec_ctx *x, pier_error *err)
         return rc;
     pier__table *t = pier__catalog_find_table(&x->e->catalog, st->name);
     if (t == NULL) {
-        if (has_prefix(st->name, "_pier_") || has_prefix(st->name, "sqlite_"))
+        if (pier__object_name_reserved(st->name) != NULL)
             return object_name_check(st->name, st->name_offset, err);
         if (st->if_exists)
             return PIER_OK;
