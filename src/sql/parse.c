@@ -194,23 +194,9 @@ static void *zalloc(parser *p, size_t size)
     return m;
 }
 
-/* Room for one more of `size`-byte items in an array of the arena: a
- * larger copy when full (the old one stays in the arena, unused; doubling
- * bounds that waste by what is kept). NULL when out of memory. */
 static void *grow(parser *p, void *items, size_t n, size_t *cap, size_t size)
 {
-    if (n < *cap)
-        return items;
-    size_t ncap = *cap > 0 ? *cap * 2 : 8;
-    if (ncap > SIZE_MAX / size)
-        return NULL;
-    void *m = pier__arena_alloc(p->arena, ncap * size);
-    if (m == NULL)
-        return NULL;
-    if (n > 0)
-        memcpy(m, items, n * size);
-    *cap = ncap;
-    return m;
+    return pier__arena_grow(p->arena, items, n, cap, size);
 }
 
 /* sql[from..to) copied into the arena. */
@@ -450,7 +436,8 @@ static pier_status decl_names(parser *p, size_t *i, size_t e, char ***out,
         return expected(p, e, "')'");
     size_t cap = 0;
     *n = 0;
-    for (k++; k < after - 1; k++) {
+    /* name, name, ... name: a name every other token */
+    for (k++; k < after - 1; k += 2) {
         if (!name_at(p, k))
             return expected(p, k, "a column's name");
         *out = grow(p, *out, *n, &cap, sizeof **out);
@@ -458,7 +445,8 @@ static pier_status decl_names(parser *p, size_t *i, size_t e, char ***out,
             return pier__oom(p->err);
         if (k + 1 < after - 1 && !kind_at(p, k + 1, PIER__TK_COMMA))
             return expected(p, k + 1, "',' or ')' after a column's name");
-        k++;
+        if (k + 2 == after - 1 && kind_at(p, k + 1, PIER__TK_COMMA))
+            return expected(p, k + 2, "a column's name");
     }
     if (*n == 0 || (one && *n != 1))
         return fail_at(p, p->toks[*i].start, one ? "%s names one column"

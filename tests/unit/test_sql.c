@@ -1259,6 +1259,10 @@ static void test_declaration_refusals(void **state)
     decl_bad("CREATE TABLE t (a INT64 CHECK ())", 31, "expected an expression");
     decl_bad("CREATE TABLE t (a INT64, UNIQUE ())", 32,
              "UNIQUE names its columns");
+    decl_bad("CREATE TABLE t (a INT64, UNIQUE (a,))", 35,
+             "expected a column's name, found ')'");
+    decl_bad("CREATE TABLE t (a INT64, UNIQUE (a b))", 35,
+             "expected ',' or ')' after a column's name, found 'b'");
     decl_bad("CREATE TABLE t (a INT64, FOREIGN KEY (a) p(a))", 41,
              "expected REFERENCES after FOREIGN KEY (column)");
     decl_bad("CREATE TABLE t (a INT64, CHECK (a > 0) x)", 39,
