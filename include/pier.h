@@ -89,11 +89,13 @@ typedef enum pier_status {
     PIER_E_SCHEMA_DRIFT = 30,         /* "SchemaDrift" */
     PIER_E_TABLE_NOT_FOUND = 31,      /* "TableNotFound" */
     PIER_E_INTERRUPTED = 32,          /* "Interrupted" */
-    PIER_E_INVALID_SCHEMA = 33        /* "InvalidSchema" */
+    PIER_E_INVALID_SCHEMA = 33,       /* "InvalidSchema" */
+    PIER_E_MIGRATION_REFUSED = 34,    /* "MigrationRefused" */
+    PIER_E_DESTRUCTIVE_CHANGE = 35    /* "DestructiveChange" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 34
+#define PIER_STATUS_COUNT 36
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing

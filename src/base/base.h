@@ -68,6 +68,8 @@ void pier__buf_append(pier__buf *b, const void *p, size_t n);
 void pier__buf_puts(pier__buf *b, const char *s);
 void pier__buf_putc(pier__buf *b, char c);
 void pier__buf_printf(pier__buf *b, const char *fmt, ...) PIER__PRINTF(2, 3);
+void pier__buf_vprintf(pier__buf *b, const char *fmt, va_list ap)
+    PIER__PRINTF(2, 0);
 /* Appends `s` as a JSON string literal, quotes included. A byte that is
  * not part of well-formed UTF-8 becomes U+FFFD, so that the output is
  * always valid JSON. */

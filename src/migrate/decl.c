@@ -436,6 +436,7 @@ static pier_status read_table(reader *r, const pier__sql_stmt *st)
     memset(t, 0, sizeof *t);
     t->name = copy(r, st->name);
     t->offset = st->name_offset;
+    t->rows = -1;
     if (t->name == NULL)
         return oom(r);
     const pier__sql_table *body = st->create;
@@ -557,6 +558,7 @@ static pier_status read_board(reader *r, const pier__sql_stmt *st)
     b->id = copy(r, st->name);
     b->offset = st->name_offset;
     b->strict = st->create->strict;
+    b->rows = -1;
     const pier__sql_table *body = st->create;
     b->columns = zalloc(r, body->ncolumns, sizeof *b->columns);
     if (b->id == NULL || (body->ncolumns > 0 && b->columns == NULL))

@@ -73,6 +73,7 @@ typedef struct pier__mtable {
     size_t offset;
     char *renamed_from;        /* declared: RENAMED FROM, or NULL */
     bool managed;              /* live: a migration made it */
+    int64_t rows;              /* live: how many rows it holds; -1 else */
     pier__mcolumn *columns;
     size_t ncolumns;
     pier__mkey *keys;
@@ -119,6 +120,8 @@ typedef struct pier__mboard {
     char *id;
     size_t offset;
     bool strict;
+    bool managed;              /* live: a migration made it */
+    int64_t rows;              /* live: how many rows it holds; -1 else */
     pier__mbcol *columns;      /* the user columns, without the base ones */
     size_t ncolumns;
 } pier__mboard;
