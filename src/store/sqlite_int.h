@@ -29,9 +29,10 @@
 /* "PIER" in ASCII, in the header's application_id field. */
 #define PIER__APPLICATION_ID 0x50494552
 /* The on-disk format this code writes and reads: 2 added declared tables
- * (_pier_tables, _pier_table_columns, _pier_schema); a format 1 lake is
- * upgraded when it is opened. */
-#define PIER__FORMAT 2
+ * (_pier_tables, _pier_table_columns, _pier_schema), 3 what migrations
+ * keep (managed flags, declared defaults and backfills, views' declared
+ * columns, indexes); an older lake is upgraded when it is opened. */
+#define PIER__FORMAT 3
 
 /* A statement kept prepared, keyed by its SQL text: the text says all a
  * statement does, so a cached one is valid as long as SQLite can re-prepare
@@ -134,6 +135,9 @@ pier_status pier__sqlite_schema_compare(pier__lake *lake, pier__buf *report,
 /* The catalog tables of format 2 (declared tables and the remembered
  * schema), for a new lake and for upgrading a format 1 lake. */
 extern const char pier__sqlite_tables_schema[];
+/* What format 3 adds to a format 2 lake (migrations), for a new lake and
+ * for upgrading an older one. */
+extern const char pier__sqlite_migrations_schema[];
 
 /* sqlite_exec.c */
 pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,

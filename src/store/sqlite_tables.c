@@ -8,6 +8,15 @@
  *   _pier_schema(name, type, tbl_name, sql) sqlite_schema's rows for the
  *                       dialect's objects, as the last DDL statement of
  *                       pier_exec left them
+ * and, from format 3, what migrations keep beside the SQL:
+ *   _pier_tables.managed, _pier_boards.managed  a migration made it
+ *   _pier_table_columns.rules   1: dflt and backfill are the column's as
+ *                       declared (a migration made it); 0: its default
+ *                       is the one its SQL says, and it has no backfill
+ *   _pier_table_columns.dflt, .backfill  SQL literals, or now() (dflt)
+ *   _pier_views(name, columns, managed)  a view's declared columns, as
+ *                       JSON [[name, type], ...]
+ *   _pier_indexes(name, managed)  indexes a migration made
  *
  * A table's physical definition (in sqlite_schema) carries its columns'
  * checks, collations and read-only triggers; the catalog carries what the
@@ -40,6 +49,21 @@ const char pier__sqlite_tables_schema[] =
     "  type TEXT NOT NULL,"
     "  tbl_name TEXT NOT NULL,"
     "  sql TEXT) STRICT;";
+
+const char pier__sqlite_migrations_schema[] =
+    "ALTER TABLE _pier_tables ADD COLUMN managed INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE _pier_boards ADD COLUMN managed INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE _pier_table_columns"
+    "  ADD COLUMN rules INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE _pier_table_columns ADD COLUMN dflt TEXT;"
+    "ALTER TABLE _pier_table_columns ADD COLUMN backfill TEXT;"
+    "CREATE TABLE _pier_views("
+    "  name TEXT PRIMARY KEY COLLATE NOCASE,"
+    "  columns TEXT NOT NULL,"
+    "  managed INTEGER NOT NULL) STRICT;"
+    "CREATE TABLE _pier_indexes("
+    "  name TEXT PRIMARY KEY COLLATE NOCASE,"
+    "  managed INTEGER NOT NULL) STRICT;";
 
 /* The rows of sqlite_schema that belong to the dialect: everything but
  * the engine's own objects (their table's name starts with _pier_) and
