@@ -681,6 +681,15 @@ const pier__mboard *pier__schema_board(const pier__schema *s,
     return NULL;
 }
 
+const pier__mopaque *pier__schema_opaque(const pier__schema *s,
+                                         const char *name)
+{
+    for (size_t i = 0; i < s->nopaque; i++)
+        if (same(s->opaque[i].name, name))
+            return &s->opaque[i];
+    return NULL;
+}
+
 ptrdiff_t pier__mtable_column(const pier__mtable *t, const char *name)
 {
     for (size_t i = 0; i < t->ncolumns; i++)

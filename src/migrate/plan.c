@@ -327,6 +327,11 @@ static pier_status match_tables(planner *pl)
         if (m->live == NULL && pier__schema_view(pl->live, w->name) != NULL)
             refuse(pl, "table '%s': the lake has a view of that name",
                    w->name);
+        const pier__mopaque *o = pier__schema_opaque(pl->live, w->name);
+        if (m->live == NULL && o != NULL)
+            refuse(pl, "%s '%s' of the lake cannot be stated as a "
+                   "declaration (%s): a migration does not change it",
+                   o->view ? "view" : "table", o->name, o->why);
         m->cols = pier__arena_alloc(&pl->p->arena,
                                     (w->ncolumns + 1) * sizeof *m->cols);
         if (m->cols == NULL)
@@ -850,6 +855,19 @@ static void plan_views(planner *pl)
     for (size_t i = 0; i < pl->want->nviews; i++) {
         const pier__mview *w = &pl->want->views[i];
         const pier__mview *l = pier__schema_view(pl->live, w->name);
+        const pier__mopaque *o = pier__schema_opaque(pl->live, w->name);
+        if (l == NULL && o != NULL && !o->view)
+            refuse(pl, "view '%s': the lake has a table of that name",
+                   w->name);
+        if (l == NULL && o != NULL && o->view) {
+            /* a view pier sql made: replaced by its declaration (nothing
+             * is stored under a view) */
+            pier__step *s = add_step(pl, PIER__STEP_REPLACE_VIEW,
+                                     PIER__OBJ_VIEW, w->name);
+            if (s != NULL)
+                s->view = w;
+            continue;
+        }
         if (l == NULL && live_table(pl, w->name) != NULL &&
             !live_matched(pl, live_table(pl, w->name)))
             refuse(pl, "view '%s': the lake has a table of that name",

@@ -126,6 +126,15 @@ typedef struct pier__mboard {
     size_t ncolumns;
 } pier__mboard;
 
+/* A live object the model cannot state: a table made by pier_exec with
+ * clauses a declaration does not take, or a view made by pier_exec (whose
+ * columns were never declared). */
+typedef struct pier__mopaque {
+    char *name;
+    char *why;
+    bool view;
+} pier__mopaque;
+
 typedef struct pier__schema {
     pier__mtable *tables;
     size_t ntables;
@@ -135,6 +144,8 @@ typedef struct pier__schema {
     size_t nindexes;
     pier__mboard *boards;
     size_t nboards;
+    pier__mopaque *opaque;     /* live only */
+    size_t nopaque;
     pier__arena arena;
 } pier__schema;
 
@@ -161,6 +172,24 @@ void pier__schema_free(pier__schema *s);
 pier_status pier__schema_from_declaration(pier__schema *out,
                                           const char *text, size_t len,
                                           pier_error *err);
+
+/* The live object of this name the model cannot state, or NULL. */
+const pier__mopaque *pier__schema_opaque(const pier__schema *s,
+                                         const char *name);
+
+/*
+ * The live catalog of the engine's lake as a model (live.c): every
+ * declared table with its ids, constraints as its SQL states them and its
+ * default and backfill as declared, views with their declared columns,
+ * indexes, boards with their columns, and which of them a migration made.
+ * Row counts are left unknown (-1). Tables and views it cannot state are
+ * listed in `opaque`. Call inside the engine's transaction (the catalog
+ * fresh).
+ * @return PIER_OK; PIER_E_READ_FAILED; PIER_E_LAKE_UNAVAILABLE for a
+ *         catalog entry that is damaged; PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__schema_from_lake(pier__schema *out, pier_engine *e,
+                                   pier_error *err);
 
 /* The table, view, index or board of a name (ASCII case), or NULL. */
 const pier__mtable *pier__schema_table(const pier__schema *s,

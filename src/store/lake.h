@@ -153,6 +153,26 @@ typedef struct pier__schema_object {
     const char *sql;           /* NULL for an index SQLite made itself */
 } pier__schema_object;
 
+/* What the catalog keeps for migrations beside the SQL (format 3), one
+ * entry at a time. */
+typedef enum pier__meta_kind {
+    PIER__META_TABLE,          /* id: table id; flag: managed */
+    PIER__META_COLUMN,         /* id: column id; flag: rules (a, b: the
+                                  declared default and backfill, or NULL) */
+    PIER__META_VIEW,           /* name; a: its declared columns (JSON);
+                                  flag: managed */
+    PIER__META_INDEX,          /* name; flag: managed */
+    PIER__META_BOARD           /* name: the board id; flag: managed */
+} pier__meta_kind;
+
+typedef struct pier__migrate_meta {
+    pier__meta_kind kind;
+    int64_t id;
+    const char *name;
+    const char *a, *b;
+    bool flag;
+} pier__migrate_meta;
+
 typedef struct pier__lake_ops {
     const char *name;                                  /* "sqlite" */
     void (*close)(pier__lake *lake);
@@ -380,6 +400,12 @@ typedef struct pier__lake_ops {
                                   int (*cb)(const pier__schema_object *o,
                                             void *payload),
                                   void *payload, pier_error *err);
+    /* Calls cb for every entry migrations keep beside the SQL: tables,
+     * then columns, views, indexes and boards. A non-zero return stops. */
+    pier_status (*migrate_meta)(pier__lake *lake,
+                                int (*cb)(const pier__migrate_meta *m,
+                                          void *payload),
+                                void *payload, pier_error *err);
     /* Records the SQL schema as it is now as the schema Pier made (after
      * every DDL statement of the dialect, in its transaction). */
     pier_status (*schema_remember)(pier__lake *lake, pier_error *err);

@@ -130,6 +130,9 @@ pier_status pier__sqlite_schema_objects(
     pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
     void *payload, pier_error *err);
 pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err);
+pier_status pier__sqlite_migrate_meta(
+    pier__lake *lake, int (*cb)(const pier__migrate_meta *m, void *payload),
+    void *payload, pier_error *err);
 pier_status pier__sqlite_schema_compare(pier__lake *lake, pier__buf *report,
                                         pier_error *err);
 /* The catalog tables of format 2 (declared tables and the remembered

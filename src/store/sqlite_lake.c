@@ -540,6 +540,7 @@ static const pier__lake_ops sqlite_ops = {
     .stmt_guard = pier__sqlite_stmt_guard,
     .guard_check = pier__sqlite_guard_check,
     .schema_objects = pier__sqlite_schema_objects,
+    .migrate_meta = pier__sqlite_migrate_meta,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
 };

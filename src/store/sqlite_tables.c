@@ -244,6 +244,61 @@ pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
     return pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
 }
 
+/* ---- what migrations keep ---- */
+
+pier_status pier__sqlite_migrate_meta(
+    pier__lake *lake, int (*cb)(const pier__migrate_meta *m, void *payload),
+    void *payload, pier_error *err)
+{
+    static const struct {
+        pier__meta_kind kind;
+        const char *sql;
+    } reads[] = {
+        { PIER__META_TABLE, "SELECT table_id, NULL, NULL, NULL, managed "
+                            "FROM _pier_tables ORDER BY table_id" },
+        { PIER__META_COLUMN, "SELECT column_id, NULL, dflt, backfill, rules "
+                             "FROM _pier_table_columns ORDER BY column_id" },
+        { PIER__META_VIEW, "SELECT 0, name, columns, NULL, managed "
+                           "FROM _pier_views ORDER BY name" },
+        { PIER__META_INDEX, "SELECT 0, name, NULL, NULL, managed "
+                            "FROM _pier_indexes ORDER BY name" },
+        { PIER__META_BOARD, "SELECT 0, board, NULL, NULL, managed "
+                            "FROM _pier_boards ORDER BY board" },
+    };
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    for (size_t k = 0; k < sizeof reads / sizeof *reads; k++) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(l->db, reads[k].sql, -1, &st, NULL) !=
+            SQLITE_OK)
+            return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                     "cannot read the catalog");
+        int rc;
+        bool stop = false;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            pier__migrate_meta m = {
+                .kind = reads[k].kind,
+                .id = sqlite3_column_int64(st, 0),
+                .name = (const char *)sqlite3_column_text(st, 1),
+                .a = (const char *)sqlite3_column_text(st, 2),
+                .b = (const char *)sqlite3_column_text(st, 3),
+                .flag = sqlite3_column_int64(st, 4) != 0,
+            };
+            if (cb(&m, payload) != 0) {
+                stop = true;
+                rc = SQLITE_DONE;
+                break;
+            }
+        }
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE)
+            return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                     "cannot read the catalog");
+        if (stop)
+            break;
+    }
+    return PIER_OK;
+}
+
 /* ---- the remembered schema ---- */
 
 pier_status pier__sqlite_schema_objects(
