@@ -46,6 +46,7 @@ static const char *const tags[PIER_STATUS_COUNT] = {
     [PIER_E_INVALID_SCHEMA] = "InvalidSchema",
     [PIER_E_MIGRATION_REFUSED] = "MigrationRefused",
     [PIER_E_DESTRUCTIVE_CHANGE] = "DestructiveChange",
+    [PIER_E_MIGRATION_CONFLICT] = "MigrationConflict",
 };
 
 PIER_API const char *pier_status_tag(pier_status status)

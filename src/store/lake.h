@@ -400,6 +400,9 @@ typedef struct pier__lake_ops {
                                   int (*cb)(const pier__schema_object *o,
                                             void *payload),
                                   void *payload, pier_error *err);
+    /* How many rows the declared table `name` holds (a scan). */
+    pier_status (*table_rows)(pier__lake *lake, const char *name,
+                              int64_t *out, pier_error *err);
     /* Calls cb for every entry migrations keep beside the SQL: tables,
      * then columns, views, indexes and boards. A non-zero return stops. */
     pier_status (*migrate_meta)(pier__lake *lake,

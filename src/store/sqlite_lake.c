@@ -541,6 +541,7 @@ static const pier__lake_ops sqlite_ops = {
     .guard_check = pier__sqlite_guard_check,
     .schema_objects = pier__sqlite_schema_objects,
     .migrate_meta = pier__sqlite_migrate_meta,
+    .table_rows = pier__sqlite_table_rows,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
 };

@@ -246,6 +246,31 @@ pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
 
 /* ---- what migrations keep ---- */
 
+pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
+                                    int64_t *out, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "SELECT count(*) FROM ");
+    pier__sql_ident(&sql, name);
+    if (sql.oom) {
+        pier__buf_free(&sql);
+        return pier__oom(err);
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, sql.p, -1, &st, NULL);
+    pier__buf_free(&sql);
+    if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        return PIER_OK;
+    }
+    sqlite3_finalize(st);
+    return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                             "cannot count the rows of a table");
+}
+
 pier_status pier__sqlite_migrate_meta(
     pier__lake *lake, int (*cb)(const pier__migrate_meta *m, void *payload),
     void *payload, pier_error *err)

@@ -3,7 +3,9 @@
  * (src/migrate/live.c): tables made with pier sql keep their ids and read
  * back with the constraints their SQL holds, indexes and boards too; what
  * a declaration cannot state is listed as opaque; and the declaration a
- * user would write for that lake plans to zero steps against it.
+ * user would write for that lake plans to zero steps against it. Then
+ * pier_plan, the public face of planning: its text, JSON, fingerprint and
+ * refusals, and that planning writes nothing.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,8 @@
 #include <cmocka.h>
 
 #include <string.h>
+
+#include <jansson.h>
 
 #include "engine/engine.h"
 #include "migrate/plan.h"
@@ -191,6 +195,129 @@ static void test_what_cannot_be_stated(void **state)
     pier__schema_free(&s);
 }
 
+static pier_status plan_of(pier_engine *e, const char *decl,
+                           const pier_migrate_options *o,
+                           pier_migration **m, pier_error *err)
+{
+    return pier_plan(m, e, decl, strlen(decl), o, err);
+}
+
+static void test_pier_plan(void **state)
+{
+    engine_fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, b TEXT);\n"
+                  "INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, NULL);");
+    int64_t head = 0;
+    pier_error err;
+    assert_int_equal(pier_head_from_catalog(&head, f->e, &err), PIER_OK);
+
+    pier_migration *m = NULL;
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT, c INT32 NOT NULL BACKFILL 0 DEFAULT "
+                             "5);\nCREATE TABLE u (x TEXT);", NULL, &m,
+                             &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 2);
+    const char *fp = pier_migration_fingerprint(m);
+    assert_int_equal(strlen(fp), 16);
+    assert_true(strspn(fp, "0123456789abcdef") == 16);
+    char *text = pier_migration_to_text(m);
+    assert_string_equal(text,
+        "metadata     create_table         u: 1 columns\n"
+        "metadata     add_column           t: c INT32 NOT NULL BACKFILL 0 "
+        "DEFAULT 5\n");
+    pier_free(text);
+    char *json = pier_migration_to_json(m);
+    json_error_t je;
+    json_t *doc = json_loads(json, 0, &je);
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(json_object_get(doc,
+                                                          "fingerprint")),
+                        fp);
+    json_t *steps = json_object_get(doc, "steps");
+    assert_int_equal(json_array_size(steps), 2);
+    json_t *add = json_array_get(steps, 1);
+    assert_string_equal(json_string_value(json_object_get(add, "step")),
+                        "add_column");
+    assert_string_equal(json_string_value(json_object_get(add, "class")),
+                        "metadata");
+    assert_string_equal(json_string_value(json_object_get(add, "table")),
+                        "t");
+    assert_string_equal(json_string_value(json_object_get(add, "column")),
+                        "c");
+    assert_true(json_integer_value(json_object_get(add, "table_id")) > 0);
+    assert_int_equal(json_array_size(json_object_get(doc, "destructive")),
+                     0);
+    json_decref(doc);
+    pier_free(json);
+
+    /* the same plan, expected against this catalog */
+    char expect[17];
+    strcpy(expect, fp);
+    pier_migration_free(m);
+    pier_migrate_options o = { PIER_MIGRATE_OPTIONS_VERSION, false, false,
+                               expect };
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT)", &o, &m, &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    /* the catalog changes: the fingerprint with it */
+    exec_ok(f->e, "CREATE TABLE w (z INT64)");
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT)", &o, &m, &err),
+                     PIER_E_MIGRATION_CONFLICT);
+    assert_null(m);
+    assert_string_equal(err.tag, "MigrationConflict");
+    assert_non_null(strstr(err.message, expect));
+
+    /* a drop is destructive, with the rows it destroys */
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY)",
+                             NULL, &m, &err), PIER_E_DESTRUCTIVE_CHANGE);
+    assert_string_equal(err.message, "the migration would destroy data, "
+                        "and destruction is not allowed: column 'b' of "
+                        "table 't' (3 rows)");
+    o.expect = NULL;
+    o.allow_destructive = true;
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY)",
+                             &o, &m, &err), PIER_OK);
+    text = pier_migration_to_text(m);
+    assert_string_equal(text, "destructive  drop_column          t: b (3 "
+                              "rows; rewrites every row)\n");
+    pier_free(text);
+    pier_migration_free(m);
+
+    /* refusals and bad declarations */
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT32 PRIMARY KEY, "
+                             "b TEXT)", NULL, &m, &err),
+                     PIER_E_MIGRATION_REFUSED);
+    assert_non_null(strstr(err.message, "INT64 to INT32"));
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT BACKFILL 'x')", NULL, &m, &err),
+                     PIER_E_INVALID_SCHEMA);
+    assert_int_equal(err.offset, 53);          /* the backfill's value */
+    assert_int_equal(pier_plan(&m, f->e, NULL, 3, NULL, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_int_equal(pier_plan(NULL, f->e, "", 0, NULL, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    o.version = 99;
+    assert_int_equal(plan_of(f->e, "", &o, &m, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_null(pier_migration_to_text(NULL));
+    assert_null(pier_migration_to_json(NULL));
+    assert_int_equal(pier_migration_steps(NULL), 0);
+    pier_migration_free(NULL);
+
+    /* planning wrote nothing */
+    int64_t after = 0;
+    assert_int_equal(pier_head_from_catalog(&after, f->e, &err), PIER_OK);
+    assert_int_equal(after, head);
+    char **tables = NULL;
+    assert_int_equal(pier_table_list(&tables, f->e, &err), PIER_OK);
+    assert_string_equal(tables[0], "t");
+    assert_string_equal(tables[1], "w");
+    assert_null(tables[2]);
+    pier_strings_free(tables);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +325,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_what_cannot_be_stated, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_pier_plan, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
