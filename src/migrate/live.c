@@ -170,18 +170,28 @@ static const char *user_constraints(const char *c, const pier__coltype *type)
     }
 }
 
-/* Appends the declaration of catalog table t (its SQL `sql`), or returns
- * why it cannot be stated. */
-static const char *table_text(pier__buf *b, const pier__table *t,
-                              const char *sql)
+/* Appends the declaration of catalog table t (its SQL `sql`), or sets
+ * *why to why it cannot be stated. */
+static pier_status table_text(pier__buf *b, const pier__table *t,
+                              const char *sql, const char **why_out,
+                              pier_error *err)
 {
-    if (sql == NULL)
-        return "its SQL is missing";
+    *why_out = NULL;
+    if (sql == NULL) {
+        *why_out = "its SQL is missing";
+        return PIER_OK;
+    }
     pier__sql_script script;
-    if (pier__sql_parse(&script, sql, strlen(sql), NULL) != PIER_OK ||
-        script.nstmts != 1 || script.stmts[0].create == NULL) {
+    pier_status prc = pier__sql_parse(&script, sql, strlen(sql), NULL);
+    if (prc == PIER_E_OUT_OF_MEMORY) {
         pier__sql_script_free(&script);
-        return "its SQL does not read as CREATE TABLE";
+        return pier__oom(err);
+    }
+    if (prc != PIER_OK || script.nstmts != 1 ||
+        script.stmts[0].create == NULL) {
+        pier__sql_script_free(&script);
+        *why_out = "its SQL does not read as CREATE TABLE";
+        return PIER_OK;
     }
     const pier__sql_table *phys = script.stmts[0].create;
     const char *why = NULL;
@@ -212,20 +222,24 @@ static const char *table_text(pier__buf *b, const pier__table *t,
         pier__buf_printf(b, ", %s", phys->constraints);
     pier__buf_puts(b, ");\n");
     pier__sql_script_free(&script);
-    return why;
+    *why_out = why;
+    return b->oom ? pier__oom(err) : PIER_OK;
 }
 
-/* Whether `text` reads as a declaration; if not, why (in `why`). */
-static bool readable(const char *text, size_t len, char *why, size_t cap)
+/* Whether `text` reads as a declaration (*ok); if not, why (in `why`). */
+static pier_status readable(const char *text, size_t len, bool *ok,
+                            char *why, size_t cap, pier_error *err)
 {
     pier__schema s;
-    pier_error err;
-    pier_status rc = pier__schema_from_declaration(&s, text, len, &err);
+    pier_error perr;
+    pier_status rc = pier__schema_from_declaration(&s, text, len, &perr);
     pier__schema_free(&s);
-    if (rc == PIER_OK)
-        return true;
-    pier__copy_field(why, cap, err.message);
-    return false;
+    *ok = rc == PIER_OK;
+    if (rc == PIER_E_OUT_OF_MEMORY)
+        return pier__oom(err);
+    if (!*ok)
+        pier__copy_field(why, cap, perr.message);
+    return PIER_OK;
 }
 
 /* ---- views, indexes, boards ---- */
@@ -408,16 +422,18 @@ pier_status pier__schema_from_lake(pier__schema *out, pier_engine *e,
         const pier__table *t = cat->tables[i];
         const object *o = find_object(&ld, "table", t->name);
         pier__buf_reset(&one);
-        const char *cannot = table_text(&one, t, o != NULL ? o->sql : NULL);
-        if (one.oom) {
-            rc = pier__oom(err);
-        } else if (cannot == NULL &&
-                   readable(one.p, one.len, why, sizeof why)) {
+        const char *cannot = NULL;
+        bool ok = false;
+        rc = table_text(&one, t, o != NULL ? o->sql : NULL, &cannot, err);
+        if (rc == PIER_OK && cannot == NULL)
+            rc = readable(one.p, one.len, &ok, why, sizeof why, err);
+        if (rc != PIER_OK)
+            break;
+        if (ok)
             pier__buf_append(&text, one.p, one.len);
-        } else if (!add_opaque(&opaque, &opaque_cap, t->name,
-                               cannot != NULL ? cannot : why, false)) {
+        else if (!add_opaque(&opaque, &opaque_cap, t->name,
+                             cannot != NULL ? cannot : why, false))
             rc = pier__oom(err);
-        }
     }
     for (size_t i = 0; rc == PIER_OK && i < ld.nobjects; i++) {
         const object *o = &ld.objects[i];
@@ -428,8 +444,14 @@ pier_status pier__schema_from_lake(pier__schema *out, pier_engine *e,
                                                      o->name);
             pier__buf_reset(&one);
             bool stated = vm != NULL && vm->a != NULL &&
-                          view_text(&one, o, vm->a) &&
-                          readable(one.p, one.len, why, sizeof why);
+                          view_text(&one, o, vm->a);
+            if (one.oom)
+                rc = pier__oom(err);
+            if (rc == PIER_OK && stated)
+                rc = readable(one.p, one.len, &stated, why, sizeof why,
+                              err);
+            if (rc != PIER_OK)
+                break;
             if (stated)
                 pier__buf_append(&text, one.p, one.len);
             else if (!add_opaque(&opaque, &opaque_cap, o->name,
