@@ -274,6 +274,11 @@ static const char *object_key(pier__object_kind on)
     return "object";
 }
 
+static void columns(pier__buf *b, size_t n)
+{
+    pier__buf_printf(b, "%zu column%s", n, n == 1 ? "" : "s");
+}
+
 /* What a step does, after "object:" in its line of text. */
 static void detail(pier__buf *b, const pier__step *s)
 {
@@ -286,11 +291,16 @@ static void detail(pier__buf *b, const pier__step *s)
         pier__buf_printf(b, "%s renamed from %s", s->column, s->from);
         return;
     case PIER__STEP_CREATE_TABLE:
-        pier__buf_printf(b, "%zu columns", s->table->ncolumns);
+        columns(b, s->table->ncolumns);
         return;
     case PIER__STEP_CREATE_BOARD:
-        pier__buf_printf(b, "%zu columns%s", s->board->ncolumns,
-                         s->board->strict ? ", strict" : "");
+        columns(b, s->board->ncolumns);
+        if (s->board->strict)
+            pier__buf_puts(b, ", strict");
+        return;
+    case PIER__STEP_CREATE_VIEW:
+    case PIER__STEP_REPLACE_VIEW:
+        columns(b, s->view->ncolumns);
         return;
     case PIER__STEP_ADD_COLUMN:
         if (s->bcol != NULL) {

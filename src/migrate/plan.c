@@ -678,7 +678,7 @@ static void plan_add_column(planner *pl, const tmatch *m, size_t c)
     if (wc->not_null && !has_value(&wc->backfill))
         refuse(pl, "column '%s' of table '%s' is added NOT NULL without a "
                "BACKFILL: the rows already stored would have no value (give "
-               "it BACKFILL value, or make it nullable)", wc->name,
+               "it a BACKFILL, or make it nullable)", wc->name,
                w->name);
     if (wc->autoincrement)
         refuse(pl, "column '%s' of table '%s' is added as the "

@@ -222,7 +222,7 @@ static void test_pier_plan(void **state)
     assert_true(strspn(fp, "0123456789abcdef") == 16);
     char *text = pier_migration_to_text(m);
     assert_string_equal(text,
-        "metadata     create_table         u: 1 columns\n"
+        "metadata     create_table         u: 1 column\n"
         "metadata     add_column           t: c INT32 NOT NULL BACKFILL 0 "
         "DEFAULT 5\n");
     pier_free(text);
