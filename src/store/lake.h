@@ -400,6 +400,12 @@ typedef struct pier__lake_ops {
                                   int (*cb)(const pier__schema_object *o,
                                             void *payload),
                                   void *payload, pier_error *err);
+    /* Replaces the SQL of the schema object `name` (a table or a view)
+     * in sqlite_schema, in the open write transaction, and moves the
+     * schema's version so that every connection reads it again: a change
+     * the stored records do not see (a value check, a default). */
+    pier_status (*schema_sql_set)(pier__lake *lake, const char *name,
+                                  const char *sql, pier_error *err);
     /* How many rows the declared table `name` holds (a scan). */
     pier_status (*table_rows)(pier__lake *lake, const char *name,
                               int64_t *out, pier_error *err);

@@ -130,6 +130,8 @@ pier_status pier__sqlite_schema_objects(
     pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
     void *payload, pier_error *err);
 pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err);
+pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
+                                       const char *sql, pier_error *err);
 pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
                                     int64_t *out, pier_error *err);
 pier_status pier__sqlite_migrate_meta(

@@ -542,6 +542,7 @@ static const pier__lake_ops sqlite_ops = {
     .schema_objects = pier__sqlite_schema_objects,
     .migrate_meta = pier__sqlite_migrate_meta,
     .table_rows = pier__sqlite_table_rows,
+    .schema_sql_set = pier__sqlite_schema_sql_set,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
 };

@@ -246,6 +246,57 @@ pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
 
 /* ---- what migrations keep ---- */
 
+/*
+ * SQLite documents this edit for changes that leave the stored format
+ * alone (lang_altertable.html, "making other kinds of table schema
+ * changes"): sqlite_schema's text rewritten under writable_schema, then
+ * schema_version moved on, in one transaction.
+ */
+pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
+                                       const char *sql, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    int64_t version = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, "PRAGMA schema_version", -1, &st,
+                                NULL);
+    if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int64(st, 0);
+    else
+        rc = SQLITE_ERROR;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(l->db, "PRAGMA writable_schema = ON", NULL, NULL,
+                          NULL);
+    bool writable = rc == SQLITE_OK;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(l->db, "UPDATE sqlite_schema SET sql = ?1 "
+                                "WHERE name = ?2 COLLATE NOCASE AND type IN "
+                                "('table', 'view')", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, sql, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(l->db) == 1
+                 ? SQLITE_OK : SQLITE_ERROR;
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_OK) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA schema_version = %lld",
+                 (long long)version + 1);
+        rc = sqlite3_exec(l->db, pragma, NULL, NULL, NULL);
+    }
+    pier_status out = rc == SQLITE_OK
+        ? PIER_OK
+        : pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                            "cannot change the SQL of a table");
+    if (writable)
+        sqlite3_exec(l->db, "PRAGMA writable_schema = OFF", NULL, NULL,
+                     NULL);
+    return out;
+}
+
 pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
                                     int64_t *out, pier_error *err)
 {

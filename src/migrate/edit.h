@@ -1,0 +1,22 @@
+/*
+ * edit.h: edits of a declared table's SQL that a metadata step makes
+ * (edit.c). Pure.
+ */
+#ifndef PIER_MIGRATE_EDIT_H
+#define PIER_MIGRATE_EDIT_H
+
+#include "base/base.h"
+#include "sql/sql.h"
+
+/*
+ * Appends to `out` the table's SQL `sql` with the type that column
+ * `column_id`'s value check (_pier_fit(value, 'TYPE', id)) names replaced
+ * by `spelling`: how an ENUM gains labels, a VARCHAR length or a DECIMAL
+ * precision grows, an INT32 becomes an INT64, the storage type staying.
+ * @return PIER_OK; PIER_E_INVALID_ARGUMENT if the SQL has no check of that
+ *         column (nothing appended); PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__fit_retype(pier__buf *out, const char *sql,
+                             int64_t column_id, const char *spelling);
+
+#endif /* PIER_MIGRATE_EDIT_H */
