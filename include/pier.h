@@ -1139,6 +1139,20 @@ PIER_API char *pier_migration_to_json(const pier_migration *m);
  * pier_free(). */
 PIER_API char *pier_migration_to_text(const pier_migration *m);
 PIER_API void pier_migration_free(pier_migration *m);
+/*
+ * Plans the migration to `declaration` as pier_plan does, under the write
+ * lock (a second migrator plans on what the first made), and applies every
+ * step in one write transaction: all of it, or nothing. *watermark (may be
+ * NULL): the lake's head after it; *applied (may be NULL): the plan that
+ * was applied, for pier_migration_free. A second run is zero steps.
+ * @return as pier_plan; PIER_E_SCHEMA_DRIFT if the SQL schema was changed
+ *         without Pier; PIER_E_WRITE_FAILED; a step SQLite refuses.
+ */
+PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
+                                  const char *declaration, size_t len,
+                                  const pier_migrate_options *options,
+                                  pier_migration **applied,
+                                  pier_error *err);
 
 /* Compares the lake's SQL schema with the one Pier made.
  * @return PIER_OK, or PIER_E_SCHEMA_DRIFT naming every table, index, view

@@ -12,14 +12,7 @@
 #include <jansson.h>
 
 #include "engine/engine.h"
-#include "migrate/plan.h"
-
-struct pier_migration {
-    pier__schema live;
-    pier__schema want;
-    pier__plan plan;
-    char fingerprint[17];
-};
+#include "migrate/migration.h"
 
 /* ---- the fingerprint ---- */
 
@@ -158,10 +151,21 @@ static pier_status count_destroyed(pier_engine *e, pier__plan *p,
     return PIER_OK;
 }
 
-static pier_status plan_in_read(pier_migration *m, pier_engine *e,
-                                const char *decl, size_t len,
-                                const pier_migrate_options *o,
-                                pier_error *err)
+pier_migration *pier__migration_new(void)
+{
+    pier_migration *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    pier__schema_init(&m->live);
+    pier__schema_init(&m->want);
+    pier__plan_init(&m->plan);
+    return m;
+}
+
+pier_status pier__migration_plan(pier_migration *m, pier_engine *e,
+                                 const char *decl, size_t len,
+                                 const pier_migrate_options *o,
+                                 pier_error *err)
 {
     pier_status rc = pier__schema_from_declaration(&m->want, decl, len, err);
     if (rc != PIER_OK)
@@ -221,16 +225,14 @@ PIER_API pier_status pier_plan(pier_migration **out, pier_engine *engine,
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_plan: "
                           "options version %d is not %d", options->version,
                           PIER_MIGRATE_OPTIONS_VERSION);
-    pier_migration *m = calloc(1, sizeof *m);
+    pier_migration *m = pier__migration_new();
     if (m == NULL)
         return pier__oom(err);
-    pier__schema_init(&m->live);
-    pier__schema_init(&m->want);
-    pier__plan_init(&m->plan);
     pier_status rc = pier__engine_begin(engine, false, err);
     if (rc == PIER_OK) {
-        rc = plan_in_read(m, engine, declaration != NULL ? declaration : "",
-                          len, options, err);
+        rc = pier__migration_plan(m, engine,
+                                  declaration != NULL ? declaration : "",
+                                  len, options, err);
         rc = pier__engine_end(engine, rc, err);
     }
     if (rc != PIER_OK) {

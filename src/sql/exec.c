@@ -951,6 +951,23 @@ static pier_status where(pier_status rc, pier_error *err)
     return rc;
 }
 
+pier_status pier__exec_in_write(pier_engine *e, const char *sql,
+                                bool *catalog_changed, pier_error *err)
+{
+    pier__sql_script script;
+    pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
+    exec_ctx x = { .e = e, .sql = sql, .params = NULL };
+    for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
+        x.st = &script.stmts[i];
+        rc = run_stmt(&x, i + 1 == script.nstmts, err);
+    }
+    pier__memrows_free(x.rows);
+    pier__sql_script_free(&script);
+    if (x.catalog_changed)
+        *catalog_changed = true;
+    return where(rc, err);
+}
+
 PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
                                const char *sql, const pier_params *params,
                                pier_error *err)

@@ -162,7 +162,9 @@ typedef enum pier__meta_kind {
     PIER__META_VIEW,           /* name; a: its declared columns (JSON);
                                   flag: managed */
     PIER__META_INDEX,          /* name; flag: managed */
-    PIER__META_BOARD           /* name: the board id; flag: managed */
+    PIER__META_BOARD,          /* name: the board id; flag: managed */
+    PIER__META_COLUMN_TYPE     /* migrate_meta_put only: id: column id;
+                                  a: its type's new spelling */
 } pier__meta_kind;
 
 typedef struct pier__migrate_meta {
@@ -406,6 +408,11 @@ typedef struct pier__lake_ops {
      * the stored records do not see (a value check, a default). */
     pier_status (*schema_sql_set)(pier__lake *lake, const char *name,
                                   const char *sql, pier_error *err);
+    /* Records one entry of what migrations keep (as migrate_meta gives
+     * them); a VIEW or INDEX with `forget` is removed. */
+    pier_status (*migrate_meta_put)(pier__lake *lake,
+                                    const pier__migrate_meta *m, bool forget,
+                                    pier_error *err);
     /* How many rows the declared table `name` holds (a scan). */
     pier_status (*table_rows)(pier__lake *lake, const char *name,
                               int64_t *out, pier_error *err);

@@ -132,6 +132,9 @@ pier_status pier__sqlite_schema_objects(
 pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
                                        const char *sql, pier_error *err);
+pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
+                                         const pier__migrate_meta *m,
+                                         bool forget, pier_error *err);
 pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
                                     int64_t *out, pier_error *err);
 pier_status pier__sqlite_migrate_meta(

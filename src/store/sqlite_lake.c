@@ -543,6 +543,7 @@ static const pier__lake_ops sqlite_ops = {
     .migrate_meta = pier__sqlite_migrate_meta,
     .table_rows = pier__sqlite_table_rows,
     .schema_sql_set = pier__sqlite_schema_sql_set,
+    .migrate_meta_put = pier__sqlite_migrate_meta_put,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
 };

@@ -246,6 +246,57 @@ pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
 
 /* ---- what migrations keep ---- */
 
+pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
+                                         const pier__migrate_meta *m,
+                                         bool forget, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    const char *sql = NULL;
+    switch (m->kind) {
+    case PIER__META_TABLE:
+        sql = "UPDATE _pier_tables SET managed = ?5 WHERE table_id = ?1";
+        break;
+    case PIER__META_COLUMN:
+        sql = "UPDATE _pier_table_columns SET rules = ?5, dflt = ?3, "
+              "backfill = ?4 WHERE column_id = ?1";
+        break;
+    case PIER__META_COLUMN_TYPE:
+        sql = "UPDATE _pier_table_columns SET type = ?3 WHERE column_id = ?1";
+        break;
+    case PIER__META_VIEW:
+        sql = forget ? "DELETE FROM _pier_views WHERE name = ?2"
+                     : "INSERT OR REPLACE INTO _pier_views(name, columns, "
+                       "managed) VALUES (?2, ?3, ?5)";
+        break;
+    case PIER__META_INDEX:
+        sql = forget ? "DELETE FROM _pier_indexes WHERE name = ?2"
+                     : "INSERT OR REPLACE INTO _pier_indexes(name, managed) "
+                       "VALUES (?2, ?5)";
+        break;
+    case PIER__META_BOARD:
+        sql = "UPDATE _pier_boards SET managed = ?5 WHERE board = ?2";
+        break;
+    }
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a migration in the catalog");
+    sqlite3_bind_int64(st, 1, m->id);
+    if (m->name != NULL)
+        sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
+    if (m->a != NULL)
+        sqlite3_bind_text(st, 3, m->a, -1, SQLITE_STATIC);
+    if (m->b != NULL)
+        sqlite3_bind_text(st, 4, m->b, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, m->flag ? 1 : 0);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a migration in the catalog");
+    return PIER_OK;
+}
+
 /*
  * SQLite documents this edit for changes that leave the stored format
  * alone (lang_altertable.html, "making other kinds of table schema

@@ -318,6 +318,101 @@ static void test_pier_plan(void **state)
     pier_strings_free(tables);
 }
 
+/* pier_migrate applies a plan whole, and a second run has nothing to do;
+ * a step that fails undoes every step before it. */
+static void test_pier_migrate(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    static const char v1[] =
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, label TEXT NOT NULL);\n"
+        "CREATE TABLE children (id INT64 PRIMARY KEY, parent_id INT64 NOT "
+        "NULL REFERENCES parents(id) ON DELETE CASCADE, qty INT64 NOT NULL, "
+        "CONSTRAINT positive_qty CHECK (qty > 0));\n"
+        "CREATE TABLE tickets (id INT64 PRIMARY KEY AUTOINCREMENT, status "
+        "ENUM('open', 'closed') NOT NULL DEFAULT 'open');\n"
+        "CREATE VIEW open_tickets (id INT64) AS SELECT id FROM tickets "
+        "WHERE status = 'open';\n"
+        "CREATE INDEX children_parent ON children (parent_id);\n"
+        "CREATE BOARD events (kind text) STRICT;\n";
+    pier_migration *m = NULL;
+    int64_t wm = -1;
+    assert_int_equal(pier_migrate(&wm, f->e, v1, strlen(v1), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 6);
+    pier_migration_free(m);
+    assert_true(wm >= 1);
+    assert_int_equal(pier_migrate(NULL, f->e, v1, strlen(v1), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    exec_ok(f->e, "INSERT INTO parents VALUES (1, 'a'); INSERT INTO "
+                  "tickets(status) VALUES ('open'), ('closed')");
+    pier_cursor *c = NULL;
+    const pier_row *row = NULL;
+    assert_int_equal(pier_exec(&c, f->e, "SELECT count(*) FROM open_tickets",
+                               NULL, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_int_equal(pier_row_value(row, 0)->as.integer, 1);
+    pier_cursor_close(c);
+    /* the constraints are real */
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO children VALUES (1, "
+                               "1, 0)", NULL, &err),
+                     PIER_E_CONSTRAINT_CHECK);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO children VALUES (1, "
+                               "9, 1)", NULL, &err),
+                     PIER_E_CONSTRAINT_FOREIGN_KEY);
+
+    /* v2: an enum widened, a column renamed and one added, a view
+     * replaced, the index no longer declared dropped */
+    static const char v2[] =
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, name TEXT NOT NULL "
+        "RENAMED FROM label, note TEXT);\n"
+        "CREATE TABLE children (id INT64 PRIMARY KEY, parent_id INT64 NOT "
+        "NULL REFERENCES parents(id) ON DELETE CASCADE, qty INT64 NOT NULL, "
+        "CONSTRAINT positive_qty CHECK (qty > 0));\n"
+        "CREATE TABLE tickets (id INT64 PRIMARY KEY AUTOINCREMENT, status "
+        "ENUM('open', 'closed', 'parked') NOT NULL DEFAULT 'open');\n"
+        "CREATE VIEW open_tickets (id INT64, status TEXT) AS SELECT id, "
+        "status FROM tickets WHERE status <> 'closed';\n"
+        "CREATE BOARD events (kind text) STRICT;\n";
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, &m,
+                                  &err), PIER_OK);
+    char *text = pier_migration_to_text(m);
+    assert_string_equal(text,
+        "metadata     rename_column        parents: name renamed from label\n"
+        "metadata     add_column           parents: note TEXT\n"
+        "metadata     widen_enum           tickets: status ENUM('open',"
+        "'closed') to ENUM('open','closed','parked')\n"
+        "metadata     replace_view         open_tickets: 2 columns\n"
+        "metadata     drop_index           children_parent: \n");
+    pier_free(text);
+    pier_migration_free(m);
+    exec_ok(f->e, "INSERT INTO tickets(status) VALUES ('parked'); "
+                  "UPDATE parents SET name = 'b' WHERE id = 1");
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
+
+    /* a step that cannot be applied undoes the steps before it */
+    static const char v3[] =
+        "CREATE TABLE fresh (a INT64);\n"
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, name TEXT NOT NULL, "
+        "note TEXT NOT NULL);\n";
+    assert_int_equal(pier_migrate(NULL, f->e, v3, strlen(v3), NULL, &m,
+                                  &err), PIER_E_MIGRATION_REFUSED);
+    assert_null(m);
+    char **tables = NULL;
+    assert_int_equal(pier_table_list(&tables, f->e, &err), PIER_OK);
+    for (size_t i = 0; tables[i] != NULL; i++)
+        assert_string_not_equal(tables[i], "fresh");
+    pier_strings_free(tables);
+    assert_int_equal(pier_migrate(NULL, NULL, v3, 3, NULL, NULL, &err),
+                     PIER_E_INVALID_ARGUMENT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +421,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_what_cannot_be_stated, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pier_plan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

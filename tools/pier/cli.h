@@ -87,6 +87,7 @@ extern const cli_command cli_cmd_shell;
 extern const cli_command cli_cmd_sql;
 extern const cli_command cli_cmd_tables;
 extern const cli_command cli_cmd_plan;
+extern const cli_command cli_cmd_migrate;
 
 /* ---- main.c: arguments, engine ---- */
 

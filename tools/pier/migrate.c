@@ -1,7 +1,8 @@
 /*
  * migrate.c: declarative migrations: `plan` reads a declaration (CREATE
  * TABLE, VIEW, BOARD and INDEX statements) and prints the steps that would
- * make the lake what it states (pier_plan), changing nothing.
+ * make the lake what it states (pier_plan), changing nothing; `migrate`
+ * applies them (pier_migrate).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +67,11 @@ static void locate(pier_error *err, const char *text, const char *file)
              strcmp(file, "-") == 0 ? "" : "'");
 }
 
-/* Reads the arguments and the declaration, and plans. */
+/* Reads the arguments and the declaration, and plans (or, with
+ * `apply`, migrates: *watermark then has the head after). */
 static int plan_of(cli_ctx *ctx, const cli_command *cmd, int argc,
-                   char **argv, pier_migration **out)
+                   char **argv, pier_migration **out, bool apply,
+                   int64_t *watermark)
 {
     migrate_args a = { { PIER_MIGRATE_OPTIONS_VERSION, false, false,
                          NULL } };
@@ -88,8 +91,10 @@ static int plan_of(cli_ctx *ctx, const cli_command *cmd, int argc,
     }
     pier_error err;
     cli_error_init(&err);
-    pier_status st = pier_plan(out, ctx->engine, text, len, &a.options,
-                               &err);
+    pier_status st = apply ? pier_migrate(watermark, ctx->engine, text,
+                                          len, &a.options, out, &err)
+                           : pier_plan(out, ctx->engine, text, len,
+                                       &a.options, &err);
     if (st != PIER_OK && err.offset >= 0 && (size_t)err.offset <= len)
         locate(&err, text, file);
     free(text);
@@ -100,7 +105,7 @@ static int run_plan(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
 {
     pier_migration *m = NULL;
-    int rc = plan_of(ctx, cmd, argc, argv, &m);
+    int rc = plan_of(ctx, cmd, argc, argv, &m, false, NULL);
     if (rc != CLI_CONTINUE)
         return rc;
     char *out = ctx->json ? pier_migration_to_json(m)
@@ -153,4 +158,53 @@ const cli_command cli_cmd_plan = {
     "Output: the steps; with --json {\"fingerprint\":...,\"steps\":[...],\n"
     "\"destructive\":[...]}.\n",
     run_plan,
+};
+
+static int run_migrate(cli_ctx *ctx, const cli_command *cmd, int argc,
+                       char **argv)
+{
+    pier_migration *m = NULL;
+    int64_t wm = 0;
+    int rc = plan_of(ctx, cmd, argc, argv, &m, true, &wm);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    char *out = ctx->json ? pier_migration_to_json(m)
+                          : pier_migration_to_text(m);
+    if (out == NULL) {
+        pier_migration_free(m);
+        return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
+                            "out of memory");
+    }
+    if (ctx->json) {
+        /* the plan's object, with the watermark */
+        size_t n = strlen(out);
+        printf("%.*s,\"watermark\":%lld}\n", (int)(n - 1), out,
+               (long long)wm);
+    } else {
+        printf("%s%s%lld\n", out,
+               pier_migration_steps(m) == 0 ? "-- no steps: the lake is "
+                                              "what the declaration states\n"
+                                            : "",
+               (long long)wm);
+    }
+    pier_free(out);
+    pier_migration_free(m);
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_migrate = {
+    "migrate", "Migrate the lake to a declaration",
+    "FILE|- [--allow-destructive] [--schema-owns-database] "
+    "[--expect FINGERPRINT]",
+    "Reads a declaration from FILE (or stdin, with '-'), plans the\n"
+    "migration as `pier plan` does, under the write lock, and applies every\n"
+    "step in one transaction: all of it, or nothing. Running it again does\n"
+    "nothing (no steps). Fails as `pier plan` does, and with the error of\n"
+    "a step the lake refuses.\n"
+    "\n"
+    "Options: as `pier plan`.\n"
+    "\n"
+    "Output: the steps applied, then the watermark; with --json the plan's\n"
+    "object with \"watermark\".\n",
+    run_migrate,
 };
