@@ -273,6 +273,8 @@ static pier_status add_column(applier *a, const pier__step *s)
 /* A widening of a table's column: its value check retyped in the table's
  * SQL and its type in the catalog, no row touched. */
 static pier_status retype(applier *a, const pier__step *s);
+static pier_status put_sql(applier *a, const char *table,
+                           const pier__buf *edited);
 
 /* ---- views, indexes, boards ---- */
 
@@ -462,12 +464,26 @@ static pier_status retype(applier *a, const pier__step *s)
         else if (er != PIER_OK)
             rc = pier__oom(a->err);
     }
-    if (rc == PIER_OK)
-        rc = a->ops->schema_sql_set(a->e->lake, s->object, b.p, a->err);
     pier__migrate_meta m = { PIER__META_COLUMN_TYPE, s->column_id, NULL,
                              s->to, NULL, false };
     if (rc == PIER_OK)
         rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    if (rc == PIER_OK)
+        rc = put_sql(a, s->object, &b);
+    pier__buf_free(&b);
+    free(t.sql);
+    return rc;
+}
+
+/* Replaces a table's SQL with `edited` (already made from it), in the
+ * catalog as Pier made it too. */
+static pier_status put_sql(applier *a, const char *table,
+                           const pier__buf *edited)
+{
+    if (edited->oom)
+        return pier__oom(a->err);
+    pier_status rc = a->ops->schema_sql_set(a->e->lake, table, edited->p,
+                                            a->err);
     if (rc == PIER_OK)
         rc = a->ops->schema_remember(a->e->lake, a->err);
     if (rc == PIER_OK) {
@@ -475,6 +491,48 @@ static pier_status retype(applier *a, const pier__step *s)
         rc = a->ops->catalog_bump(a->e->lake, &version, a->err);
         a->catalog_changed = true;
     }
+    return rc;
+}
+
+/* NOT NULL set (after its proof) or dropped: an edit of the table's SQL.
+ * Rows stored before the column existed read its default, which SQLite
+ * answers for them in the proof's query as for any row. */
+static pier_status nullability(applier *a, const pier__step *s)
+{
+    bool set = s->kind == PIER__STEP_SET_NOT_NULL;
+    pier_status rc = PIER_OK;
+    if (set) {
+        const pier__mkey *pk = single_primary(s->table);
+        const char *key = pk != NULL ? s->table->columns[pk->columns[0]].name
+                                     : NULL;
+        int64_t nulls = 0;
+        pier__buf keys;
+        pier__buf_init(&keys);
+        rc = a->ops->null_witnesses(a->e->lake, s->object, s->column, key,
+                                    &nulls, &keys, a->err);
+        if (rc == PIER_OK && nulls > 0)
+            rc = pier__fail(a->err, PIER_E_PROOF_FAILED, "column '%s' of "
+                            "table '%s' cannot be NOT NULL: %lld rows hold "
+                            "null (%s %s%s)", s->column, s->object,
+                            (long long)nulls, key != NULL ? key : "rowid",
+                            keys.p != NULL ? keys.p : "",
+                            nulls > 5 ? ", ..." : "");
+        pier__buf_free(&keys);
+        if (rc != PIER_OK)
+            return rc;
+    }
+    table_sql t = { s->object, NULL };
+    if (rc == PIER_OK)
+        rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t, a->err);
+    pier__buf b;
+    pier__buf_init(&b);
+    if (rc == PIER_OK && (t.sql == NULL ||
+                          pier__column_edit(&b, t.sql, s->column,
+                                            set ? 1 : 0, NULL, false) !=
+                              PIER_OK))
+        rc = b.oom ? pier__oom(a->err) : not_yet(a, s);
+    if (rc == PIER_OK)
+        rc = put_sql(a, s->object, &b);
     pier__buf_free(&b);
     free(t.sql);
     return rc;
@@ -495,6 +553,9 @@ static pier_status apply_step(applier *a, const pier__step *s)
     case PIER__STEP_WIDEN_ENUM:
     case PIER__STEP_WIDEN_COLUMN:
         return s->on == PIER__OBJ_BOARD ? not_yet(a, s) : retype(a, s);
+    case PIER__STEP_SET_NOT_NULL:
+    case PIER__STEP_DROP_NOT_NULL:
+        return nullability(a, s);
     case PIER__STEP_CREATE_VIEW: return create_view(a, s->view, false);
     case PIER__STEP_REPLACE_VIEW: return create_view(a, s->view, true);
     case PIER__STEP_CREATE_INDEX: return create_index(a, s->index, false);

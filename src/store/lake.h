@@ -413,6 +413,13 @@ typedef struct pier__lake_ops {
     pier_status (*migrate_meta_put)(pier__lake *lake,
                                     const pier__migrate_meta *m, bool forget,
                                     pier_error *err);
+    /* How many rows of declared table `table` hold null in `column`
+     * (*count), and the values of `key` (NULL: the rowid) of up to five
+     * of them, as text separated by ", " (keys). */
+    pier_status (*null_witnesses)(pier__lake *lake, const char *table,
+                                  const char *column, const char *key,
+                                  int64_t *count, pier__buf *keys,
+                                  pier_error *err);
     /* How many rows the declared table `name` holds (a scan). */
     pier_status (*table_rows)(pier__lake *lake, const char *name,
                               int64_t *out, pier_error *err);

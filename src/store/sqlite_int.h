@@ -135,6 +135,10 @@ pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
 pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
                                          const pier__migrate_meta *m,
                                          bool forget, pier_error *err);
+pier_status pier__sqlite_null_witnesses(pier__lake *lake, const char *table,
+                                        const char *column, const char *key,
+                                        int64_t *count, pier__buf *keys,
+                                        pier_error *err);
 pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
                                     int64_t *out, pier_error *err);
 pier_status pier__sqlite_migrate_meta(

@@ -544,6 +544,7 @@ static const pier__lake_ops sqlite_ops = {
     .table_rows = pier__sqlite_table_rows,
     .schema_sql_set = pier__sqlite_schema_sql_set,
     .migrate_meta_put = pier__sqlite_migrate_meta_put,
+    .null_witnesses = pier__sqlite_null_witnesses,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
 };

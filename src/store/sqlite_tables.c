@@ -348,6 +348,47 @@ pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
     return out;
 }
 
+pier_status pier__sqlite_null_witnesses(pier__lake *lake, const char *table,
+                                        const char *column, const char *key,
+                                        int64_t *count, pier__buf *keys,
+                                        pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__buf_puts(&q, "SELECT count(*) OVER (), ");
+    if (key != NULL)
+        pier__sql_ident(&q, key);
+    else
+        pier__buf_puts(&q, "rowid");
+    pier__buf_puts(&q, " FROM ");
+    pier__sql_ident(&q, table);
+    pier__buf_puts(&q, " WHERE ");
+    pier__sql_ident(&q, column);
+    pier__buf_puts(&q, " IS NULL LIMIT 5");
+    if (q.oom) {
+        pier__buf_free(&q);
+        return pier__oom(err);
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, q.p, -1, &st, NULL);
+    pier__buf_free(&q);
+    *count = 0;
+    size_t n = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *count = sqlite3_column_int64(st, 0);
+        const unsigned char *v = sqlite3_column_text(st, 1);
+        pier__buf_printf(keys, "%s%s", n++ > 0 ? ", " : "",
+                         v != NULL ? (const char *)v : "NULL");
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot prove a column holds no null");
+    return keys->oom ? pier__oom(err) : PIER_OK;
+}
+
 pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
                                     int64_t *out, pier_error *err)
 {

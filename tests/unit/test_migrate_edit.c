@@ -49,6 +49,47 @@ static void test_retype(void **state)
     pier__buf_free(&b);
 }
 
+static void test_column_edit(void **state)
+{
+    (void)state;
+    static const char sql[] =
+        "CREATE TABLE \"t\" (\"a\" INTEGER CHECK (_pier_fit(\"a\", 'INT64', "
+        "1)) NOT NULL DEFAULT -1, [b] TEXT DEFAULT ('x' || 'y'),\n"
+        "  c TEXT, \"not null\" TEXT NOT NULL, UNIQUE (\"a\")) STRICT";
+    pier__buf b;
+    pier__buf_init(&b);
+    assert_int_equal(pier__column_edit(&b, sql, "A", 0, NULL, false),
+                     PIER_OK);
+    assert_string_equal(b.p,
+        "CREATE TABLE \"t\" (\"a\" INTEGER CHECK (_pier_fit(\"a\", 'INT64', "
+        "1)) DEFAULT -1, [b] TEXT DEFAULT ('x' || 'y'),\n"
+        "  c TEXT, \"not null\" TEXT NOT NULL, UNIQUE (\"a\")) STRICT");
+    pier__buf_reset(&b);
+    assert_int_equal(pier__column_edit(&b, sql, "c", 1, NULL, false),
+                     PIER_OK);
+    assert_non_null(strstr(b.p, "\n  c TEXT NOT NULL, \"not null\" TEXT "
+                                "NOT NULL, UNIQUE"));
+    pier__buf_reset(&b);
+    assert_int_equal(pier__column_edit(&b, sql, "b", -1, "'z'", false),
+                     PIER_OK);
+    assert_non_null(strstr(b.p, "[b] TEXT DEFAULT 'z',\n"));
+    pier__buf_reset(&b);
+    assert_int_equal(pier__column_edit(&b, sql, "a", -1, NULL, true),
+                     PIER_OK);
+    assert_non_null(strstr(b.p, "1)) NOT NULL, [b]"));
+    pier__buf_reset(&b);
+    assert_int_equal(pier__column_edit(&b, sql, "not null", 0, NULL, false),
+                     PIER_OK);
+    assert_non_null(strstr(b.p, "\"not null\" TEXT, UNIQUE"));
+    pier__buf_reset(&b);
+    assert_int_equal(pier__column_edit(&b, sql, "d", 1, NULL, false),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_int_equal(pier__column_edit(&b, sql, "UNIQUE", 1, NULL, false),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_int_equal(b.len, 0);
+    pier__buf_free(&b);
+}
+
 static int64_t wal_frames(const char *lake)
 {
     char path[4096];
@@ -156,6 +197,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_retype),
+        cmocka_unit_test(test_column_edit),
         cmocka_unit_test(test_widen_enum_writes_no_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

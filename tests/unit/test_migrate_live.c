@@ -396,19 +396,42 @@ static void test_pier_migrate(void **state)
     pier_migration_free(m);
     assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
 
-    /* a step that cannot be applied undoes the steps before it */
+    /* NOT NULL is proved before it is set: a step that fails undoes the
+     * steps before it */
     static const char v3[] =
         "CREATE TABLE fresh (a INT64);\n"
         "CREATE TABLE parents (id INT64 PRIMARY KEY, name TEXT NOT NULL, "
         "note TEXT NOT NULL);\n";
     assert_int_equal(pier_migrate(NULL, f->e, v3, strlen(v3), NULL, &m,
-                                  &err), PIER_E_MIGRATION_REFUSED);
+                                  &err), PIER_E_PROOF_FAILED);
+    assert_string_equal(err.message, "column 'note' of table 'parents' "
+                        "cannot be NOT NULL: 1 rows hold null (id 1)");
     assert_null(m);
     char **tables = NULL;
     assert_int_equal(pier_table_list(&tables, f->e, &err), PIER_OK);
     for (size_t i = 0; tables[i] != NULL; i++)
         assert_string_not_equal(tables[i], "fresh");
     pier_strings_free(tables);
+    /* with the rows fixed, NOT NULL is set, and holds; then dropped */
+    exec_ok(f->e, "UPDATE parents SET note = 'n'");
+    assert_int_equal(pier_migrate(NULL, f->e, v3, strlen(v3), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 2);
+    pier_migration_free(m);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO parents VALUES (2, "
+                               "'x', NULL)", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    static const char v4[] =
+        "CREATE TABLE fresh (a INT64);\n"
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, name TEXT NOT NULL, "
+        "note TEXT);\n";
+    assert_int_equal(pier_migrate(NULL, f->e, v4, strlen(v4), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 1);
+    assert_int_equal(m == NULL, false);
+    pier_migration_free(m);
+    exec_ok(f->e, "INSERT INTO parents VALUES (2, 'x', NULL)");
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
     assert_int_equal(pier_migrate(NULL, NULL, v3, 3, NULL, NULL, &err),
                      PIER_E_INVALID_ARGUMENT);
 }
