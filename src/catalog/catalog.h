@@ -50,6 +50,10 @@ typedef struct pier__tcolumn {
     char *spelling;           /* the type's canonical spelling */
     pier__coltype type;       /* parsed from it; labels owned */
     bool readonly;
+    bool named;               /* an INSERT must name it: NOT NULL with no
+                                 default for new rows, its SQL's default
+                                 being the backfill rows stored before it
+                                 existed read (a migration added it) */
 } pier__tcolumn;
 
 /* A declared table: its name as created (compared case-insensitively, as

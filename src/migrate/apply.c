@@ -153,8 +153,8 @@ static pier_status keep_table(applier *a, const pier__mtable *w)
     if (t == NULL || t->ncolumns != w->ncolumns)
         return pier__fail(a->err, PIER_E_WRITE_FAILED, "table '%s' is not "
                           "as the migration made it", w->name);
-    pier__migrate_meta m = { PIER__META_TABLE, t->id, NULL, NULL, NULL,
-                             true };
+    pier__migrate_meta m = { .kind = PIER__META_TABLE, .id = t->id,
+                             .flag = true };
     pier_status rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
     for (size_t i = 0; rc == PIER_OK && i < w->ncolumns; i++) {
         const pier__mcolumn *c = &w->columns[i];
@@ -165,9 +165,11 @@ static pier_status keep_table(applier *a, const pier__mtable *w)
                      c->dflt.now ? "now()" : c->dflt.sql);
         if (c->backfill.sql != NULL || c->backfill.now)
             rc = literal(a, c, &c->backfill, backfill, sizeof backfill);
-        pier__migrate_meta cm = { PIER__META_COLUMN, t->columns[i].id, NULL,
-                                  dflt[0] ? dflt : NULL,
-                                  backfill[0] ? backfill : NULL, true };
+        pier__migrate_meta cm = { .kind = PIER__META_COLUMN,
+                                  .id = t->columns[i].id,
+                                  .a = dflt[0] ? dflt : NULL,
+                                  .b = backfill[0] ? backfill : NULL,
+                                  .flag = true };
         if (rc == PIER_OK)
             rc = a->ops->migrate_meta_put(a->e->lake, &cm, false, a->err);
     }
@@ -236,9 +238,8 @@ static pier_status add_column(applier *a, const pier__step *s)
     if ((!backfill && c->dflt.now) || (backfill && c->dflt.now))
         return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "DEFAULT now() "
                           "of column '%s' cannot be applied yet", c->name);
-    if (backfill && (c->dflt.sql == NULL ||
-                     strcmp(c->dflt.sql, c->backfill.sql != NULL
-                                             ? c->backfill.sql : "") != 0))
+    if (backfill && c->dflt.sql != NULL &&
+        (c->backfill.sql == NULL || strcmp(c->dflt.sql, c->backfill.sql)))
         return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "column '%s': "
                           "a BACKFILL other than its DEFAULT cannot be "
                           "applied yet", c->name);
@@ -260,10 +261,11 @@ static pier_status add_column(applier *a, const pier__step *s)
             snprintf(dflt, sizeof dflt, "%s", c->dflt.sql);
         if (backfill)
             rc = literal(a, c, &c->backfill, bf, sizeof bf);
-        pier__migrate_meta cm = { PIER__META_COLUMN,
-                                  t->columns[t->ncolumns - 1].id, NULL,
-                                  dflt[0] ? dflt : NULL, bf[0] ? bf : NULL,
-                                  true };
+        pier__migrate_meta cm = { .kind = PIER__META_COLUMN,
+                                  .id = t->columns[t->ncolumns - 1].id,
+                                  .a = dflt[0] ? dflt : NULL,
+                                  .b = bf[0] ? bf : NULL, .flag = true,
+                                  .added = backfill };
         if (rc == PIER_OK)
             rc = a->ops->migrate_meta_put(a->e->lake, &cm, false, a->err);
     }
@@ -315,7 +317,8 @@ static pier_status create_view(applier *a, const pier__mview *v, bool replace)
     char *cols = NULL;
     if (rc == PIER_OK && view_columns_json(v, &cols) != PIER_OK)
         rc = pier__oom(a->err);
-    pier__migrate_meta m = { PIER__META_VIEW, 0, v->name, cols, NULL, true };
+    pier__migrate_meta m = { .kind = PIER__META_VIEW, .name = v->name,
+                             .a = cols, .flag = true };
     if (rc == PIER_OK)
         rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
     free(cols);
@@ -357,7 +360,8 @@ static pier_status create_index(applier *a, const pier__mindex *x,
         rc = run(a, &b);
     }
     pier__buf_free(&b);
-    pier__migrate_meta m = { PIER__META_INDEX, 0, x->name, NULL, NULL, true };
+    pier__migrate_meta m = { .kind = PIER__META_INDEX, .name = x->name,
+                             .flag = true };
     if (rc == PIER_OK)
         rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
     return rc;
@@ -383,7 +387,8 @@ static pier_status create_board(applier *a, const pier__mboard *bd)
         pier__buf_puts(&b, " STRICT");
     pier_status rc = run(a, &b);
     pier__buf_free(&b);
-    pier__migrate_meta m = { PIER__META_BOARD, 0, bd->id, NULL, NULL, true };
+    pier__migrate_meta m = { .kind = PIER__META_BOARD, .name = bd->id,
+                             .flag = true };
     if (rc == PIER_OK)
         rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
     return rc;
@@ -399,7 +404,7 @@ static pier_status drop(applier *a, const char *kind, const char *name,
     pier__sql_quote_ident(&b, name);
     pier_status rc = run(a, &b);
     pier__buf_free(&b);
-    pier__migrate_meta m = { meta, 0, name, NULL, NULL, false };
+    pier__migrate_meta m = { .kind = meta, .name = name };
     if (rc == PIER_OK &&
         (meta == PIER__META_VIEW || meta == PIER__META_INDEX))
         rc = a->ops->migrate_meta_put(a->e->lake, &m, true, a->err);
@@ -464,8 +469,8 @@ static pier_status retype(applier *a, const pier__step *s)
         else if (er != PIER_OK)
             rc = pier__oom(a->err);
     }
-    pier__migrate_meta m = { PIER__META_COLUMN_TYPE, s->column_id, NULL,
-                             s->to, NULL, false };
+    pier__migrate_meta m = { .kind = PIER__META_COLUMN_TYPE,
+                             .id = s->column_id, .a = s->to };
     if (rc == PIER_OK)
         rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
     if (rc == PIER_OK)

@@ -762,6 +762,41 @@ static pier_status keep_row(exec_ctx *x, const pier__tcolumn *const *cols,
     return pier__memrows_add(x->rows, values, err);
 }
 
+/*
+ * An INSERT into a declared table names every column it must: a column a
+ * migration added NOT NULL with a backfill and no default has the backfill
+ * as its SQL's default (what rows stored before it read), which SQLite
+ * would put in a new row that omits it: such a row is refused instead.
+ */
+static pier_status insert_names(const exec_ctx *x, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    const pier__table *t = pier__catalog_find_table(&x->e->catalog,
+                                                    st->name);
+    if (t == NULL || (!st->insert_list && !st->insert_default_values))
+        return PIER_OK;
+    for (size_t i = 0; i < t->ncolumns; i++) {
+        const pier__tcolumn *c = &t->columns[i];
+        if (!c->named)
+            continue;
+        bool given = false;
+        for (size_t k = 0; !given && k < st->ninsert_columns; k++)
+            given = pier__name_eq(st->insert_columns[k],
+                                  strlen(st->insert_columns[k]), c->name,
+                                  strlen(c->name));
+        if (given)
+            continue;
+        fail_at(err, st->offset, PIER_E_CONSTRAINT_NOT_NULL,
+                "column '%s' of table '%s' is NOT NULL and has no default: "
+                "an INSERT gives it a value (rows stored before it was "
+                "added read its backfill)", c->name, t->name);
+        pier__error_board(err, t->name);
+        pier__error_column(err, c->name);
+        return PIER_E_CONSTRAINT_NOT_NULL;
+    }
+    return PIER_OK;
+}
+
 static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
 {
     const pier__sql_stmt *st = x->st;
@@ -772,6 +807,9 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         rc = main_only(x, err);
         if (rc == PIER_OK)
             rc = object_name_check(st->name, st->name_offset, err);
+        break;
+    case PIER__STMT_INSERT:
+        rc = insert_names(x, err);
         break;
     default:
         break;

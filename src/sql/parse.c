@@ -1168,6 +1168,38 @@ static pier_status or_action(parser *p, size_t *i, const char *what)
     return PIER_OK;
 }
 
+/* What an INSERT's target is followed by: [AS alias] then the column
+ * list, DEFAULT VALUES, or neither (every column, in order). A list that
+ * does not read as names is left to SQLite to refuse. */
+static pier_status insert_columns(parser *p, size_t i, pier__sql_stmt *st)
+{
+    if (word(p, i, "as") && name_at(p, i + 1))
+        i += 2;
+    if (word(p, i, "default") && word(p, i + 1, "values")) {
+        st->insert_default_values = true;
+        return PIER_OK;
+    }
+    if (!kind_at(p, i, PIER__TK_LP))
+        return PIER_OK;
+    size_t after = i, cap = 0;
+    if (!skip_group(p, &after))
+        return PIER_OK;                 /* the token fault says so */
+    for (size_t k = i + 1; k < after - 1; k += 2) {
+        if (!name_at(p, k) ||
+            (k + 1 < after - 1 && !kind_at(p, k + 1, PIER__TK_COMMA)))
+            return PIER_OK;             /* not a column list */
+        st->insert_columns = grow(p, st->insert_columns,
+                                  st->ninsert_columns, &cap,
+                                  sizeof *st->insert_columns);
+        if (st->insert_columns == NULL ||
+            (st->insert_columns[st->ninsert_columns++] = unquote(p, k)) ==
+                NULL)
+            return pier__oom(p->err);
+    }
+    st->insert_list = true;
+    return PIER_OK;
+}
+
 /* INSERT, REPLACE, UPDATE or DELETE at i (alone or after WITH). */
 static pier_status write_stmt(parser *p, size_t i, pier__sql_stmt *st)
 {
@@ -1203,7 +1235,10 @@ static pier_status write_stmt(parser *p, size_t i, pier__sql_stmt *st)
     if (!word(p, i, "into"))
         return expected(p, i, "INTO");
     i++;
-    return qualified_name(p, &i, st, "the table's name after INTO");
+    rc = qualified_name(p, &i, st, "the table's name after INTO");
+    if (rc != PIER_OK)
+        return rc;
+    return insert_columns(p, i, st);
 }
 
 /* WITH [RECURSIVE] name [(cols)] AS [[NOT] MATERIALIZED] (...), ...

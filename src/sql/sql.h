@@ -166,6 +166,12 @@ typedef struct pier__sql_stmt {
     pier__sql_table *create;   /* CREATE TABLE; CREATE BOARD (columns
                                   with their types only, `strict`) */
     pier__sql_column *add;     /* ADD COLUMN */
+    /* INSERT: the columns it names (insert_list), or DEFAULT VALUES; with
+     * neither it gives every column. */
+    bool insert_list;
+    char **insert_columns;
+    size_t ninsert_columns;
+    bool insert_default_values;
     /* Declarations only: */
     pier__sql_column *view_columns; /* CREATE VIEW v (name TYPE, ...) */
     size_t nview_columns;

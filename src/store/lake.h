@@ -173,6 +173,7 @@ typedef struct pier__migrate_meta {
     const char *name;
     const char *a, *b;
     bool flag;
+    bool added;                /* COLUMN: added to a table holding rows */
 } pier__migrate_meta;
 
 typedef struct pier__lake_ops {

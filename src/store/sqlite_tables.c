@@ -14,6 +14,8 @@
  *                       declared (a migration made it); 0: its default
  *                       is the one its SQL says, and it has no backfill
  *   _pier_table_columns.dflt, .backfill  SQL literals, or now() (dflt)
+ *   _pier_table_columns.added  1: a migration added it to a table that
+ *                       held rows (its SQL's default is its backfill)
  *   _pier_views(name, columns, managed)  a view's declared columns, as
  *                       JSON [[name, type], ...]
  *   _pier_indexes(name, managed)  indexes a migration made
@@ -57,6 +59,8 @@ const char pier__sqlite_migrations_schema[] =
     "  ADD COLUMN rules INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE _pier_table_columns ADD COLUMN dflt TEXT;"
     "ALTER TABLE _pier_table_columns ADD COLUMN backfill TEXT;"
+    "ALTER TABLE _pier_table_columns"
+    "  ADD COLUMN added INTEGER NOT NULL DEFAULT 0;"
     "CREATE TABLE _pier_views("
     "  name TEXT PRIMARY KEY COLLATE NOCASE,"
     "  columns TEXT NOT NULL,"
@@ -90,7 +94,9 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
                            "SELECT table_id, name FROM _pier_tables",
                            -1, &tables, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(l->db,
-                           "SELECT column_id, name, type, readonly "
+                           "SELECT column_id, name, type, readonly, "
+                           "rules AND added AND backfill IS NOT NULL AND "
+                           "dflt IS NULL "
                            "FROM _pier_table_columns WHERE table_id = ?1 "
                            "ORDER BY position", -1, &cols, NULL) !=
             SQLITE_OK) {
@@ -116,9 +122,12 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
                 !pier__table_append(t, cname, type,
                                     sqlite3_column_int(cols, 3) != 0))
                 rc = damaged(err, t->name, "a column has an unknown type");
-            else
+            else {
                 t->columns[t->ncolumns - 1].id =
                     sqlite3_column_int64(cols, 0);
+                t->columns[t->ncolumns - 1].named =
+                    sqlite3_column_int(cols, 4) != 0;
+            }
         }
         sqlite3_reset(cols);
         /* A read that fails part-way must not leave a table with half its
@@ -258,7 +267,7 @@ pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
         break;
     case PIER__META_COLUMN:
         sql = "UPDATE _pier_table_columns SET rules = ?5, dflt = ?3, "
-              "backfill = ?4 WHERE column_id = ?1";
+              "backfill = ?4, added = ?6 WHERE column_id = ?1";
         break;
     case PIER__META_COLUMN_TYPE:
         sql = "UPDATE _pier_table_columns SET type = ?3 WHERE column_id = ?1";
@@ -289,6 +298,7 @@ pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
     if (m->b != NULL)
         sqlite3_bind_text(st, 4, m->b, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 5, m->flag ? 1 : 0);
+    sqlite3_bind_int(st, 6, m->added ? 1 : 0);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)

@@ -646,6 +646,7 @@ static const char to_format_2[] =
     "ALTER TABLE _pier_table_columns DROP COLUMN rules; "
     "ALTER TABLE _pier_table_columns DROP COLUMN dflt; "
     "ALTER TABLE _pier_table_columns DROP COLUMN backfill; "
+    "ALTER TABLE _pier_table_columns DROP COLUMN added; "
     "DROP TABLE _pier_views; DROP TABLE _pier_indexes; "
     "PRAGMA user_version = 2";
 

@@ -436,6 +436,67 @@ static void test_pier_migrate(void **state)
                      PIER_E_INVALID_ARGUMENT);
 }
 
+/* A NOT NULL column added to a table holding rows: those rows read its
+ * backfill (in filters too), nothing is rewritten, and a new row must give
+ * it a value. */
+static void test_backfill(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    static const char v1[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, body TEXT NOT NULL)";
+    assert_int_equal(pier_migrate(NULL, f->e, v1, strlen(v1), NULL, NULL,
+                                  &err), PIER_OK);
+    exec_ok(f->e, "INSERT INTO notes VALUES (1, 'old'), (2, 'older')");
+    static const char v2[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, body TEXT NOT NULL, "
+        "status TEXT NOT NULL BACKFILL 'archived', "
+        "at INSTANT NOT NULL BACKFILL now(), "
+        "kind TEXT NOT NULL DEFAULT 'note' BACKFILL 'note')";
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, NULL,
+                                  &err), PIER_OK);
+    pier_cursor *c = NULL;
+    const pier_row *row = NULL;
+    assert_int_equal(pier_exec(&c, f->e, "SELECT count(*), min(at), "
+                               "min(kind) FROM notes WHERE status = "
+                               "'archived'", NULL, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_int_equal(pier_row_value(row, 0)->as.integer, 2);
+    assert_string_equal(pier_row_value(row, 1)->text, FIXTURE_NOW_TEXT);
+    assert_string_equal(pier_row_value(row, 2)->text, "note");
+    pier_cursor_close(c);
+    /* status and at have no default: a new row names them */
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO notes(id, body) "
+                               "VALUES (3, 'new')", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    assert_non_null(strstr(err.message, "column 'status' of table 'notes' "
+                                        "is NOT NULL and has no default"));
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO notes DEFAULT "
+                               "VALUES", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    exec_ok(f->e, "INSERT INTO notes(id, body, status, at) VALUES (3, "
+                  "'new', 'draft', '2026-02-01T00:00:00Z')");
+    exec_ok(f->e, "INSERT INTO notes VALUES (4, 'all', 'x', "
+                  "'2026-02-01T00:00:00Z', 'memo')");
+    assert_int_equal(pier_exec(&c, f->e, "SELECT kind FROM notes WHERE id = "
+                               "3", NULL, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_string_equal(pier_row_value(row, 0)->text, "note");
+    pier_cursor_close(c);
+    /* again: nothing to do */
+    pier_migration *m = NULL;
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    /* another engine knows the rule too */
+    pier_engine *other = fixture_engine(f);
+    assert_int_equal(pier_exec(NULL, other, "INSERT INTO notes(id, body) "
+                               "VALUES (5, 'x')", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    pier_close(&other);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +506,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pier_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
