@@ -88,11 +88,16 @@ typedef enum pier_status {
     PIER_E_CONSTRAINT_PRIMARY_KEY = 29, /* "ConstraintPrimaryKey" */
     PIER_E_SCHEMA_DRIFT = 30,         /* "SchemaDrift" */
     PIER_E_TABLE_NOT_FOUND = 31,      /* "TableNotFound" */
-    PIER_E_INTERRUPTED = 32           /* "Interrupted" */
+    PIER_E_INTERRUPTED = 32,          /* "Interrupted" */
+    PIER_E_INVALID_SCHEMA = 33,       /* "InvalidSchema" */
+    PIER_E_MIGRATION_REFUSED = 34,    /* "MigrationRefused" */
+    PIER_E_DESTRUCTIVE_CHANGE = 35,   /* "DestructiveChange" */
+    PIER_E_MIGRATION_CONFLICT = 36,   /* "MigrationConflict" */
+    PIER_E_PROOF_FAILED = 37          /* "ProofFailed" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 33
+#define PIER_STATUS_COUNT 38
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
@@ -1084,6 +1089,71 @@ PIER_API void pier_table_info_free(pier_table_info *info);
  */
 PIER_API pier_status pier_schema_dump(char **out, pier_engine *engine,
                                       pier_error *err);
+
+/* ---- declarative migrations ---- */
+
+#define PIER_MIGRATE_OPTIONS_VERSION 1
+
+typedef struct pier_migrate_options {
+    int version;               /* PIER_MIGRATE_OPTIONS_VERSION */
+    bool allow_destructive;    /* drops may destroy data */
+    bool schema_owns_database; /* managed tables, views and boards the
+                                  declaration does not name are dropped */
+    const char *expect;        /* the catalog fingerprint the plan must be
+                                  made against, or NULL */
+} pier_migrate_options;
+
+/* A plan: the steps that make the lake what a declaration states. */
+typedef struct pier_migration pier_migration;
+
+/*
+ * Plans the migration of the lake to `declaration` (CREATE TABLE, VIEW,
+ * BOARD and INDEX statements in the dialect, `len` bytes; see
+ * docs/migrations.md), changing nothing. `options` may be NULL (nothing
+ * destroyed, the declaration speaks for the objects it names).
+ * @return PIER_OK (*out: the plan, possibly of no steps; release with
+ *         pier_migration_free);
+ *         PIER_E_INVALID_SCHEMA (err->offset in the declaration) for a
+ *         declaration that cannot mean anything;
+ *         PIER_E_MIGRATION_REFUSED naming every change a migration does
+ *         not make; PIER_E_DESTRUCTIVE_CHANGE naming what would be
+ *         destroyed, unless allowed; PIER_E_MIGRATION_CONFLICT if
+ *         options->expect is not the catalog's fingerprint;
+ *         PIER_E_INVALID_ARGUMENT, PIER_E_OUT_OF_MEMORY, PIER_E_READ_FAILED.
+ */
+PIER_API pier_status pier_plan(pier_migration **out, pier_engine *engine,
+                               const char *declaration, size_t len,
+                               const pier_migrate_options *options,
+                               pier_error *err);
+/* The fingerprint of the catalog the plan was made against (16 hex
+ * digits): pass it as options->expect to apply exactly this plan. */
+PIER_API const char *pier_migration_fingerprint(const pier_migration *m);
+PIER_API size_t pier_migration_steps(const pier_migration *m);
+/* The plan as JSON, for pier_free():
+ * {"fingerprint":"...","steps":[{"step":"add_column","class":"metadata",
+ * "table":"notes","column":"status","column_id":7,...}],"destructive":[...]}
+ * (a step names its "table", "view", "index" or "board", and where they
+ * apply "column", "table_id", "column_id", "from", "to", "rows" and
+ * "rewrite"). */
+PIER_API char *pier_migration_to_json(const pier_migration *m);
+/* The plan as text, one step a line: "class  step  object: detail". For
+ * pier_free(). */
+PIER_API char *pier_migration_to_text(const pier_migration *m);
+PIER_API void pier_migration_free(pier_migration *m);
+/*
+ * Plans the migration to `declaration` as pier_plan does, under the write
+ * lock (a second migrator plans on what the first made), and applies every
+ * step in one write transaction: all of it, or nothing. *watermark (may be
+ * NULL): the lake's head after it; *applied (may be NULL): the plan that
+ * was applied, for pier_migration_free. A second run is zero steps.
+ * @return as pier_plan; PIER_E_SCHEMA_DRIFT if the SQL schema was changed
+ *         without Pier; PIER_E_WRITE_FAILED; a step SQLite refuses.
+ */
+PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
+                                  const char *declaration, size_t len,
+                                  const pier_migrate_options *options,
+                                  pier_migration **applied,
+                                  pier_error *err);
 
 /* Compares the lake's SQL schema with the one Pier made.
  * @return PIER_OK, or PIER_E_SCHEMA_DRIFT naming every table, index, view

@@ -93,3 +93,20 @@ char *pier__arena_strndup(pier__arena *a, const char *s, size_t n)
     p[n] = '\0';
     return p;
 }
+
+void *pier__arena_grow(pier__arena *a, void *items, size_t n, size_t *cap,
+                       size_t size)
+{
+    if (n < *cap)
+        return items;
+    size_t ncap = *cap > 0 ? *cap * 2 : 8;
+    if (ncap > SIZE_MAX / size)
+        return NULL;
+    void *m = pier__arena_alloc(a, ncap * size);
+    if (m == NULL)
+        return NULL;
+    if (n > 0)
+        memcpy(m, items, n * size);
+    *cap = ncap;
+    return m;
+}

@@ -68,6 +68,8 @@ void pier__buf_append(pier__buf *b, const void *p, size_t n);
 void pier__buf_puts(pier__buf *b, const char *s);
 void pier__buf_putc(pier__buf *b, char c);
 void pier__buf_printf(pier__buf *b, const char *fmt, ...) PIER__PRINTF(2, 3);
+void pier__buf_vprintf(pier__buf *b, const char *fmt, va_list ap)
+    PIER__PRINTF(2, 0);
 /* Appends `s` as a JSON string literal, quotes included. A byte that is
  * not part of well-formed UTF-8 becomes U+FFFD, so that the output is
  * always valid JSON. */
@@ -88,6 +90,12 @@ void pier__arena_free(pier__arena *a);
 void pier__arena_reset(pier__arena *a);        /* frees all but one block */
 void *pier__arena_alloc(pier__arena *a, size_t n);   /* 8-aligned; NULL=OOM */
 char *pier__arena_strndup(pier__arena *a, const char *s, size_t n);
+/* Room for one more of `size`-byte items in an array of the arena holding
+ * n of them in *cap: the array itself, or when full a copy twice as large
+ * (the old one stays in the arena, unused; doubling bounds that waste by
+ * what is kept). NULL when out of memory. */
+void *pier__arena_grow(pier__arena *a, void *items, size_t n, size_t *cap,
+                       size_t size);
 
 /* ---- UTF-8 and names (utf8.c) ---- */
 

@@ -75,20 +75,27 @@ void pier__buf_putc(pier__buf *b, char c)
     pier__buf_append(b, &c, 1);
 }
 
+void pier__buf_vprintf(pier__buf *b, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0 || !pier__buf_reserve(b, (size_t)n)) {
+        b->oom = true;
+        va_end(again);
+        return;
+    }
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, again);
+    va_end(again);
+    b->len += (size_t)n;
+}
+
 void pier__buf_printf(pier__buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    pier__buf_vprintf(b, fmt, ap);
     va_end(ap);
-    if (n < 0 || !pier__buf_reserve(b, (size_t)n)) {
-        b->oom = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
 }
 
 void pier__buf_json_string(pier__buf *b, const char *s, size_t n)

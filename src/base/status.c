@@ -43,6 +43,11 @@ static const char *const tags[PIER_STATUS_COUNT] = {
     [PIER_E_SCHEMA_DRIFT] = "SchemaDrift",
     [PIER_E_TABLE_NOT_FOUND] = "TableNotFound",
     [PIER_E_INTERRUPTED] = "Interrupted",
+    [PIER_E_INVALID_SCHEMA] = "InvalidSchema",
+    [PIER_E_MIGRATION_REFUSED] = "MigrationRefused",
+    [PIER_E_DESTRUCTIVE_CHANGE] = "DestructiveChange",
+    [PIER_E_MIGRATION_CONFLICT] = "MigrationConflict",
+    [PIER_E_PROOF_FAILED] = "ProofFailed",
 };
 
 PIER_API const char *pier_status_tag(pier_status status)

@@ -50,6 +50,10 @@ typedef struct pier__tcolumn {
     char *spelling;           /* the type's canonical spelling */
     pier__coltype type;       /* parsed from it; labels owned */
     bool readonly;
+    bool named;               /* an INSERT must name it: NOT NULL with no
+                                 default for new rows, its SQL's default
+                                 being the backfill rows stored before it
+                                 existed read (a migration added it) */
 } pier__tcolumn;
 
 /* A declared table: its name as created (compared case-insensitively, as
@@ -84,6 +88,12 @@ pier_status pier__board_id_check(const char *id, pier_error *err);
  */
 pier_status pier__column_name_check(const char *name, size_t len,
                                     const char *board, pier_error *err);
+/* Why `name` cannot name a table, view or index (1 to 63 bytes of UTF-8
+ * without control characters), or NULL if it can. */
+const char *pier__object_name_why(const char *name);
+/* The reserved prefix `name` starts with ("_pier_", the engine's, or
+ * "sqlite_", SQLite's), compared in ASCII case, or NULL. */
+const char *pier__object_name_reserved(const char *name);
 /* Whether `name` is one of the base columns (case-insensitive); if so its
  * index (PIER__COL_*). */
 int pier__base_column_index(const char *name, size_t len);

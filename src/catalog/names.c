@@ -127,3 +127,33 @@ int pier__base_column_index(const char *name, size_t len)
             return i;
     return -1;
 }
+
+const char *pier__object_name_why(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0)
+        return "a name cannot be empty";
+    if (n > PIER__NAME_MAX)
+        return "a name is at most 63 bytes";
+    if (!pier__utf8_valid(name, n))
+        return "a name must be valid UTF-8";
+    if (has_control(name, n))
+        return "a name cannot hold control characters";
+    return NULL;
+}
+
+/* Whether `name` starts with `prefix`, compared in ASCII case. */
+static bool has_prefix(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strlen(name) >= n && pier__name_eq(name, n, prefix, n);
+}
+
+const char *pier__object_name_reserved(const char *name)
+{
+    if (has_prefix(name, "_pier_"))
+        return "_pier_";
+    if (has_prefix(name, "sqlite_"))
+        return "sqlite_";
+    return NULL;
+}

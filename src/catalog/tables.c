@@ -66,6 +66,7 @@ pier__table *pier__table_clone(const pier__table *src)
             return NULL;
         }
         t->columns[i].id = c->id;
+        t->columns[i].named = c->named;
     }
     return t;
 }

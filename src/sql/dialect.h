@@ -12,4 +12,12 @@
  * PIER_OK when the schema is the one Pier made. */
 pier_status pier__schema_drift(pier_engine *e, pier_error *err);
 
+/* Runs a script of the dialect inside the engine's open write
+ * transaction (no limits, no parameters, no result): how migrations make
+ * tables, views, indexes and boards as pier_exec would. *catalog_changed
+ * becomes true when DDL ran (the caller drops the cache if it then rolls
+ * back). */
+pier_status pier__exec_in_write(pier_engine *e, const char *sql,
+                                bool *catalog_changed, pier_error *err);
+
 #endif /* PIER_SQL_DIALECT_H */

@@ -60,43 +60,26 @@ static pier_status fail_at(pier_error *err, size_t offset, pier_status st,
 
 /* ---- names ---- */
 
-static bool has_prefix(const char *name, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return strlen(name) >= n && pier__name_eq(name, n, prefix, n);
-}
-
 /* A table, index or view name: 1 to 63 bytes of UTF-8 without control
  * characters, not in the engine's namespace (_pier_) or SQLite's. */
 static pier_status object_name_check(const char *name, size_t offset,
                                      pier_error *err)
 {
-    size_t n = strlen(name);
-    const char *why = NULL;
-    if (n == 0)
-        why = "a name cannot be empty";
-    else if (n > PIER__NAME_MAX)
-        why = "a name is at most 63 bytes";
-    else if (!pier__utf8_valid(name, n))
-        why = "a name must be valid UTF-8";
-    for (size_t i = 0; why == NULL && i < n; i++)
-        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-            why = "a name cannot hold control characters";
+    const char *why = pier__object_name_why(name);
     if (why != NULL) {
         pier__buf q;                 /* control bytes shown as \xNN */
         pier__buf_init(&q);
-        pier__quote_name(&q, name, n);
+        pier__quote_name(&q, name, strlen(name));
         fail_at(err, offset, PIER_E_QUERY_FAILED, "invalid name '%s': %s",
                 q.p != NULL ? q.p : "", why);
         pier__buf_free(&q);
         return PIER_E_QUERY_FAILED;
     }
-    if (has_prefix(name, "_pier_") || has_prefix(name, "sqlite_"))
+    const char *prefix = pier__object_name_reserved(name);
+    if (prefix != NULL)
         return fail_at(err, offset, PIER_E_ENTITY_NOT_ALLOWED,
                        "the name '%s' is reserved: names starting with "
-                       "%s belong to the engine",
-                       name, has_prefix(name, "_pier_") ? "_pier_"
-                                                        : "sqlite_");
+                       "%s belong to the engine", name, prefix);
     return PIER_OK;
 }
 
@@ -534,7 +517,7 @@ static pier_status drop_table(exec_ctx *x, pier_error *err)
         return rc;
     pier__table *t = pier__catalog_find_table(&x->e->catalog, st->name);
     if (t == NULL) {
-        if (has_prefix(st->name, "_pier_") || has_prefix(st->name, "sqlite_"))
+        if (pier__object_name_reserved(st->name) != NULL)
             return object_name_check(st->name, st->name_offset, err);
         if (st->if_exists)
             return PIER_OK;
@@ -779,6 +762,41 @@ static pier_status keep_row(exec_ctx *x, const pier__tcolumn *const *cols,
     return pier__memrows_add(x->rows, values, err);
 }
 
+/*
+ * An INSERT into a declared table names every column it must: a column a
+ * migration added NOT NULL with a backfill and no default has the backfill
+ * as its SQL's default (what rows stored before it read), which SQLite
+ * would put in a new row that omits it: such a row is refused instead.
+ */
+static pier_status insert_names(const exec_ctx *x, pier_error *err)
+{
+    const pier__sql_stmt *st = x->st;
+    const pier__table *t = pier__catalog_find_table(&x->e->catalog,
+                                                    st->name);
+    if (t == NULL || (!st->insert_list && !st->insert_default_values))
+        return PIER_OK;
+    for (size_t i = 0; i < t->ncolumns; i++) {
+        const pier__tcolumn *c = &t->columns[i];
+        if (!c->named)
+            continue;
+        bool given = false;
+        for (size_t k = 0; !given && k < st->ninsert_columns; k++)
+            given = pier__name_eq(st->insert_columns[k],
+                                  strlen(st->insert_columns[k]), c->name,
+                                  strlen(c->name));
+        if (given)
+            continue;
+        fail_at(err, st->offset, PIER_E_CONSTRAINT_NOT_NULL,
+                "column '%s' of table '%s' is NOT NULL and has no default: "
+                "an INSERT gives it a value (rows stored before it was "
+                "added read its backfill)", c->name, t->name);
+        pier__error_board(err, t->name);
+        pier__error_column(err, c->name);
+        return PIER_E_CONSTRAINT_NOT_NULL;
+    }
+    return PIER_OK;
+}
+
 static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
 {
     const pier__sql_stmt *st = x->st;
@@ -789,6 +807,9 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         rc = main_only(x, err);
         if (rc == PIER_OK)
             rc = object_name_check(st->name, st->name_offset, err);
+        break;
+    case PIER__STMT_INSERT:
+        rc = insert_names(x, err);
         break;
     default:
         break;
@@ -966,6 +987,23 @@ static pier_status where(pier_status rc, pier_error *err)
                  " (at byte %lld of the script)", (long long)err->offset);
     }
     return rc;
+}
+
+pier_status pier__exec_in_write(pier_engine *e, const char *sql,
+                                bool *catalog_changed, pier_error *err)
+{
+    pier__sql_script script;
+    pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
+    exec_ctx x = { .e = e, .sql = sql, .params = NULL };
+    for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
+        x.st = &script.stmts[i];
+        rc = run_stmt(&x, i + 1 == script.nstmts, err);
+    }
+    pier__memrows_free(x.rows);
+    pier__sql_script_free(&script);
+    if (x.catalog_changed)
+        *catalog_changed = true;
+    return where(rc, err);
 }
 
 PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,

@@ -33,6 +33,9 @@ typedef struct parser {
     size_t cap;
     size_t fail_offset;        /* where the last QueryFailed points (err
                                   may be NULL) */
+    bool declaration;          /* pier__sql_parse_declaration: its
+                                  clauses, and InvalidSchema for faults */
+    bool refused;              /* the statement's kind was refused */
 } parser;
 
 /* A fault found while tokenizing a statement, reported only if the
@@ -64,14 +67,16 @@ static pier_status fail_at(parser *p, size_t offset, const char *fmt, ...)
 
 static pier_status fail_at(parser *p, size_t offset, const char *fmt, ...)
 {
+    pier_status status = p->declaration ? PIER_E_INVALID_SCHEMA
+                                        : PIER_E_QUERY_FAILED;
     va_list ap;
     va_start(ap, fmt);
-    pier__failv(p->err, PIER_E_QUERY_FAILED, fmt, ap);
+    pier__failv(p->err, status, fmt, ap);
     va_end(ap);
     if (p->err != NULL)
         p->err->offset = (int64_t)offset;
     p->fail_offset = offset;
-    return PIER_E_QUERY_FAILED;
+    return status;
 }
 
 /* The statement's end: where "found the end of the statement" points. */
@@ -104,11 +109,14 @@ static pier_status expected(parser *p, size_t i, const char *what)
 /* EntityNotAllowed for the statement, pointing at its start. */
 static pier_status refuse(parser *p, const char *what, const char *why)
 {
-    pier__fail(p->err, PIER_E_ENTITY_NOT_ALLOWED,
-               "%s statements are not allowed: %s", what, why);
+    pier_status status = p->declaration ? PIER_E_INVALID_SCHEMA
+                                        : PIER_E_ENTITY_NOT_ALLOWED;
+    pier__fail(p->err, status, "%s statements are not allowed%s: %s", what,
+               p->declaration ? " in a declaration" : "", why);
     if (p->err != NULL)
         p->err->offset = (int64_t)p->toks[0].start;
-    return PIER_E_ENTITY_NOT_ALLOWED;
+    p->refused = true;
+    return status;
 }
 
 /* As refuse(), naming the statement by its first `count` words as
@@ -186,23 +194,9 @@ static void *zalloc(parser *p, size_t size)
     return m;
 }
 
-/* Room for one more of `size`-byte items in an array of the arena: a
- * larger copy when full (the old one stays in the arena, unused; doubling
- * bounds that waste by what is kept). NULL when out of memory. */
 static void *grow(parser *p, void *items, size_t n, size_t *cap, size_t size)
 {
-    if (n < *cap)
-        return items;
-    size_t ncap = *cap > 0 ? *cap * 2 : 8;
-    if (ncap > SIZE_MAX / size)
-        return NULL;
-    void *m = pier__arena_alloc(p->arena, ncap * size);
-    if (m == NULL)
-        return NULL;
-    if (n > 0)
-        memcpy(m, items, n * size);
-    *cap = ncap;
-    return m;
+    return pier__arena_grow(p->arena, items, n, cap, size);
 }
 
 /* sql[from..to) copied into the arena. */
@@ -293,7 +287,9 @@ static bool column_keyword(const parser *p, size_t i)
     for (size_t k = 0; k < sizeof words / sizeof *words; k++)
         if (word(p, i, words[k]))
             return true;
-    return false;
+    return p->declaration &&
+           (word(p, i, "renamed") || word(p, i, "backfill") ||
+            word(p, i, "autoincrement"));
 }
 
 /* Whether the clause toks[s..e) of a table body is a table constraint:
@@ -381,9 +377,340 @@ static pier_status column_constraints(parser *p, size_t j, size_t e,
     return PIER_OK;
 }
 
+/* ---- declarations: every constraint, read ---- */
+
+/* Adds an empty item to one of t's arrays. */
+#define DECL_PUSH(p, arr, n, cap)                                         \
+    ((arr) = grow((p), (arr), (n), (cap), sizeof *(arr)),                 \
+     (arr) == NULL ? NULL : memset(&(arr)[(n)++], 0, sizeof *(arr)))
+
+/* A DEFAULT or BACKFILL value at *i: a literal, a signed number, an
+ * expression in parentheses or now(). */
+static pier_status decl_value(parser *p, size_t *i, size_t e,
+                              pier__sql_value *v, const char *what)
+{
+    size_t k = *i;
+    if (v->text != NULL)
+        return fail_at(p, p->toks[k - 1].start, "%s is given twice", what);
+    if (k >= e)
+        return expected(p, k, "a value (a literal, an expression in "
+                              "parentheses, or now())");
+    const pier__token *t = &p->toks[k];
+    size_t last = k;
+    if (word(p, k, "now") && k + 2 < e && kind_at(p, k + 1, PIER__TK_LP) &&
+        kind_at(p, k + 2, PIER__TK_RP)) {
+        v->now = true;
+        last = k + 2;
+    } else if (t->kind == PIER__TK_LP) {
+        size_t after = k;
+        if (!skip_group(p, &after) || after > e)
+            return expected(p, e, "')'");
+        last = after - 1;
+    } else if (t->kind == PIER__TK_OP && t->end - t->start == 1 &&
+               (p->sql[t->start] == '-' || p->sql[t->start] == '+') &&
+               k + 1 < e && kind_at(p, k + 1, PIER__TK_NUMBER)) {
+        last = k + 1;
+    } else if (!(t->kind == PIER__TK_STRING || t->kind == PIER__TK_NUMBER ||
+                 t->kind == PIER__TK_BLOB || word(p, k, "null") ||
+                 word(p, k, "true") || word(p, k, "false"))) {
+        return expected(p, k, "a value (a literal, an expression in "
+                              "parentheses, or now())");
+    }
+    v->offset = t->start;
+    v->text = slice(p, t->start, p->toks[last].end);
+    if (v->text == NULL)
+        return pier__oom(p->err);
+    *i = last + 1;
+    return PIER_OK;
+}
+
+/* ( name, ... ) at *i into a key's columns; `one`: exactly one name. */
+static pier_status decl_names(parser *p, size_t *i, size_t e, char ***out,
+                              size_t *n, bool one, const char *what)
+{
+    size_t k = *i;
+    if (k >= e || !kind_at(p, k, PIER__TK_LP))
+        return expected(p, k, what);
+    size_t after = k;
+    if (!skip_group(p, &after) || after > e)
+        return expected(p, e, "')'");
+    size_t cap = 0;
+    *n = 0;
+    /* name, name, ... name: a name every other token */
+    for (k++; k < after - 1; k += 2) {
+        if (!name_at(p, k))
+            return expected(p, k, "a column's name");
+        *out = grow(p, *out, *n, &cap, sizeof **out);
+        if (*out == NULL || ((*out)[(*n)++] = unquote(p, k)) == NULL)
+            return pier__oom(p->err);
+        if (k + 1 < after - 1 && !kind_at(p, k + 1, PIER__TK_COMMA))
+            return expected(p, k + 1, "',' or ')' after a column's name");
+        if (k + 2 == after - 1 && kind_at(p, k + 1, PIER__TK_COMMA))
+            return expected(p, k + 2, "a column's name");
+    }
+    if (*n == 0 || (one && *n != 1))
+        return fail_at(p, p->toks[*i].start, one ? "%s names one column"
+                                                 : "%s names its columns",
+                       what);
+    *i = after;
+    return PIER_OK;
+}
+
+/* REFERENCES table [(column)] [ON DELETE RESTRICT|CASCADE|SET NULL] at *i
+ * (on REFERENCES). */
+static pier_status decl_references(parser *p, size_t *i, size_t e,
+                                   pier__sql_fk *fk)
+{
+    size_t k = *i;
+    fk->offset = p->toks[k].start;
+    k++;
+    if (k >= e || !name_at(p, k))
+        return expected(p, k, "the parent table's name after REFERENCES");
+    if ((fk->table = unquote(p, k)) == NULL)
+        return pier__oom(p->err);
+    k++;
+    if (k < e && kind_at(p, k, PIER__TK_LP)) {
+        char **cols = NULL;
+        size_t n = 0;
+        pier_status rc = decl_names(p, &k, e, &cols, &n, true,
+                                    "REFERENCES table (column)");
+        if (rc != PIER_OK)
+            return rc;
+        fk->parent = cols[0];
+    }
+    while (k < e && word(p, k, "on")) {
+        if (!word(p, k + 1, "delete"))
+            return expected(p, k + 1, "DELETE after ON (a declaration's "
+                                      "references take ON DELETE only)");
+        k += 2;
+        if (word(p, k, "restrict")) {
+            fk->on_delete = PIER__FK_RESTRICT;
+            k++;
+        } else if (word(p, k, "cascade")) {
+            fk->on_delete = PIER__FK_CASCADE;
+            k++;
+        } else if (word(p, k, "set") && word(p, k + 1, "null")) {
+            fk->on_delete = PIER__FK_SET_NULL;
+            k += 2;
+        } else {
+            return expected(p, k, "RESTRICT, CASCADE or SET NULL after ON "
+                                  "DELETE");
+        }
+    }
+    *i = k;
+    return PIER_OK;
+}
+
+/* CHECK (expr) at *i (on CHECK). */
+static pier_status decl_check(parser *p, size_t *i, size_t e,
+                              pier__sql_check *c)
+{
+    size_t k = *i + 1;
+    if (k >= e || !kind_at(p, k, PIER__TK_LP))
+        return expected(p, k, "'(' and an expression after CHECK");
+    size_t after = k;
+    if (!skip_group(p, &after) || after > e)
+        return expected(p, e, "')'");
+    if (after == k + 2)
+        return expected(p, k + 1, "an expression");
+    c->expr = slice(p, p->toks[k + 1].start, p->toks[after - 2].end);
+    if (c->expr == NULL)
+        return pier__oom(p->err);
+    *i = after;
+    return PIER_OK;
+}
+
+/* A key, a check or a foreign key, named by CONSTRAINT `name` (or NULL),
+ * added to t. */
+static pier_status decl_push_key(parser *p, pier__sql_table *t, size_t *cap,
+                                 char *name, bool primary, size_t at,
+                                 pier__sql_key **out)
+{
+    pier__sql_key *key = DECL_PUSH(p, t->keys, t->nkeys, cap);
+    if (key == NULL)
+        return pier__oom(p->err);
+    key->name = name;
+    key->primary = primary;
+    key->offset = p->toks[at].start;
+    *out = key;
+    return PIER_OK;
+}
+
+/* The capacities of a table's arrays while its body is read. */
+typedef struct decl_caps {
+    size_t keys, checks, fks;
+} decl_caps;
+
+/*
+ * The constraints toks[j..e) of column `col` of table `t`, read whole:
+ * [CONSTRAINT name] then PRIMARY KEY [AUTOINCREMENT], NOT NULL, NULL,
+ * UNIQUE, CHECK (expr), DEFAULT value, REFERENCES ..., READONLY, and the
+ * declarations' AUTOINCREMENT, BACKFILL value, RENAMED FROM name.
+ */
+static pier_status decl_constraints(parser *p, size_t j, size_t e,
+                                    pier__sql_column *col,
+                                    pier__sql_table *t, decl_caps *caps)
+{
+    size_t k = j;
+    while (k < e) {
+        char *name = NULL;
+        size_t at = k;
+        if (word(p, k, "constraint")) {
+            if (!name_at(p, k + 1) || k + 1 >= e)
+                return expected(p, k + 1, "the constraint's name");
+            if ((name = unquote(p, k + 1)) == NULL)
+                return pier__oom(p->err);
+            k += 2;
+        }
+        pier_status rc = PIER_OK;
+        if (word(p, k, "primary") && word(p, k + 1, "key")) {
+            pier__sql_key *key;
+            rc = decl_push_key(p, t, &caps->keys, name, true, at, &key);
+            if (rc != PIER_OK)
+                return rc;
+            key->columns = pier__arena_alloc(p->arena, sizeof *key->columns);
+            if (key->columns == NULL)
+                return pier__oom(p->err);
+            key->columns[0] = col->name;
+            key->ncolumns = 1;
+            k += 2;
+            if (word(p, k, "autoincrement")) {
+                col->autoincrement = true;
+                k++;
+            }
+        } else if (word(p, k, "unique")) {
+            pier__sql_key *key;
+            rc = decl_push_key(p, t, &caps->keys, name, false, at, &key);
+            if (rc != PIER_OK)
+                return rc;
+            key->columns = pier__arena_alloc(p->arena, sizeof *key->columns);
+            if (key->columns == NULL)
+                return pier__oom(p->err);
+            key->columns[0] = col->name;
+            key->ncolumns = 1;
+            k++;
+        } else if (word(p, k, "not") && word(p, k + 1, "null")) {
+            col->not_null = true;
+            k += 2;
+        } else if (word(p, k, "null")) {
+            col->null = true;
+            k++;
+        } else if (word(p, k, "check")) {
+            pier__sql_check *c = DECL_PUSH(p, t->checks, t->nchecks,
+                                           &caps->checks);
+            if (c == NULL)
+                return pier__oom(p->err);
+            c->name = name;
+            c->offset = p->toks[at].start;
+            rc = decl_check(p, &k, e, c);
+        } else if (word(p, k, "default") || word(p, k, "backfill")) {
+            bool dflt = word(p, k, "default");
+            k++;
+            rc = decl_value(p, &k, e, dflt ? &col->dflt : &col->backfill,
+                            dflt ? "DEFAULT" : "BACKFILL");
+        } else if (word(p, k, "references")) {
+            pier__sql_fk *fk = DECL_PUSH(p, t->fks, t->nfks, &caps->fks);
+            if (fk == NULL)
+                return pier__oom(p->err);
+            fk->name = name;
+            fk->column = col->name;
+            rc = decl_references(p, &k, e, fk);
+        } else if (name == NULL && word(p, k, "readonly")) {
+            k++;
+        } else if (name == NULL && word(p, k, "autoincrement")) {
+            col->autoincrement = true;
+            k++;
+        } else if (name == NULL && word(p, k, "renamed")) {
+            if (!word(p, k + 1, "from"))
+                return expected(p, k + 1, "FROM after RENAMED");
+            if (k + 2 >= e || !name_at(p, k + 2))
+                return expected(p, k + 2, "the column's old name after "
+                                          "RENAMED FROM");
+            if (col->renamed_from != NULL)
+                return fail_at(p, p->toks[k].start,
+                               "RENAMED FROM is given twice");
+            if ((col->renamed_from = unquote(p, k + 2)) == NULL)
+                return pier__oom(p->err);
+            col->renamed_from_offset = p->toks[k + 2].start;
+            k += 3;
+        } else {
+            return expected(p, k, "a column constraint of a declaration "
+                                  "(NOT NULL, NULL, UNIQUE, PRIMARY KEY, "
+                                  "CHECK, DEFAULT, BACKFILL, REFERENCES, "
+                                  "AUTOINCREMENT, READONLY or RENAMED "
+                                  "FROM)");
+        }
+        if (rc != PIER_OK)
+            return rc;
+        if (k < e && word(p, k, "on") && word(p, k + 1, "conflict"))
+            return fail_at(p, p->toks[k].start,
+                           "ON CONFLICT has no place in a declaration");
+    }
+    if (col->not_null && col->null)
+        return fail_at(p, col->name_offset, "column '%s' is declared both "
+                       "NULL and NOT NULL", col->name);
+    return PIER_OK;
+}
+
+/* A table constraint toks[s..e) of a declaration: [CONSTRAINT name] then
+ * PRIMARY KEY (columns), UNIQUE (columns), CHECK (expr) or FOREIGN KEY
+ * (column) REFERENCES ... */
+static pier_status decl_table_constraint(parser *p, size_t s, size_t e,
+                                         pier__sql_table *t,
+                                         decl_caps *caps)
+{
+    size_t k = s;
+    char *name = NULL;
+    if (word(p, k, "constraint")) {
+        if ((name = unquote(p, k + 1)) == NULL)
+            return pier__oom(p->err);
+        k += 2;
+    }
+    pier_status rc;
+    if (word(p, k, "primary") || word(p, k, "unique")) {
+        bool primary = word(p, k, "primary");
+        pier__sql_key *key;
+        rc = decl_push_key(p, t, &caps->keys, name, primary, s, &key);
+        if (rc != PIER_OK)
+            return rc;
+        k += primary ? 2 : 1;
+        rc = decl_names(p, &k, e, &key->columns, &key->ncolumns, false,
+                        primary ? "PRIMARY KEY" : "UNIQUE");
+    } else if (word(p, k, "check")) {
+        pier__sql_check *c = DECL_PUSH(p, t->checks, t->nchecks,
+                                       &caps->checks);
+        if (c == NULL)
+            return pier__oom(p->err);
+        c->name = name;
+        c->offset = p->toks[s].start;
+        rc = decl_check(p, &k, e, c);
+    } else {
+        /* FOREIGN KEY (table_constraint said so) */
+        pier__sql_fk *fk = DECL_PUSH(p, t->fks, t->nfks, &caps->fks);
+        if (fk == NULL)
+            return pier__oom(p->err);
+        fk->name = name;
+        k += 2;
+        char **cols = NULL;
+        size_t n = 0;
+        rc = decl_names(p, &k, e, &cols, &n, true, "FOREIGN KEY (column)");
+        if (rc != PIER_OK)
+            return rc;
+        fk->column = cols[0];
+        if (!word(p, k, "references"))
+            return expected(p, k, "REFERENCES after FOREIGN KEY (column)");
+        rc = decl_references(p, &k, e, fk);
+    }
+    if (rc != PIER_OK)
+        return rc;
+    return k < e ? expected(p, k, "',' or ')' after a table constraint")
+                 : PIER_OK;
+}
+
 /* The column definition toks[s..e): name, type spelling, constraints. */
 static pier_status column_def(parser *p, size_t s, size_t e,
-                              pier__sql_column *col)
+                              pier__sql_column *col, pier__sql_table *t,
+                              decl_caps *caps)
 {
     if (!name_at(p, s))
         return expected(p, s, "a column's name");
@@ -406,7 +733,10 @@ static pier_status column_def(parser *p, size_t s, size_t e,
     }
     if (col->type == NULL)
         return pier__oom(p->err);
-    return column_constraints(p, k, e, name->depth, col);
+    pier_status rc = column_constraints(p, k, e, name->depth, col);
+    if (rc == PIER_OK && p->declaration)
+        rc = decl_constraints(p, k, e, col, t, caps);
+    return rc;
 }
 
 /* ---- statements ---- */
@@ -418,6 +748,7 @@ static pier_status table_body(parser *p, size_t lp, size_t rp,
     size_t depth = p->toks[lp].depth + 1;
     size_t start = lp + 1, cons = 0, cap = 0;
     bool constraints = false;
+    decl_caps caps = { 0, 0, 0 };
     for (size_t k = lp + 1; k <= rp; k++) {
         if (k < rp && !(p->toks[k].kind == PIER__TK_COMMA &&
                         p->toks[k].depth == depth))
@@ -438,7 +769,11 @@ static pier_status table_body(parser *p, size_t lp, size_t rp,
                 return pier__oom(p->err);
             pier__sql_column *col = &t->columns[t->ncolumns++];
             memset(col, 0, sizeof *col);
-            pier_status rc = column_def(p, start, k, col);
+            pier_status rc = column_def(p, start, k, col, t, &caps);
+            if (rc != PIER_OK)
+                return rc;
+        } else if (p->declaration) {
+            pier_status rc = decl_table_constraint(p, start, k, t, &caps);
             if (rc != PIER_OK)
                 return rc;
         }
@@ -492,6 +827,21 @@ static pier_status create_table(parser *p, size_t i, pier__sql_stmt *st)
     if (t == NULL)
         return pier__oom(p->err);
     st->create = t;
+    if (p->declaration && word(p, i, "renamed")) {
+        if (!word(p, i + 1, "from"))
+            return expected(p, i + 1, "FROM after RENAMED");
+        if (!name_at(p, i + 2))
+            return expected(p, i + 2, "the table's old name after RENAMED "
+                                      "FROM");
+        if ((t->renamed_from = unquote(p, i + 2)) == NULL)
+            return pier__oom(p->err);
+        t->renamed_from_offset = p->toks[i + 2].start;
+        i += 3;
+    }
+    if (p->declaration && word(p, i, "as"))
+        return fail_at(p, p->toks[i].start, "a declared table lists its "
+                       "columns: CREATE TABLE ... AS SELECT has no place in "
+                       "a declaration");
     if (word(p, i, "as")) {
         t->as_select = true;
         t->constraints = slice(p, 0, 0);
@@ -529,7 +879,83 @@ static pier_status create_index(parser *p, size_t i, pier__sql_stmt *st)
     if (!kind_at(p, i, PIER__TK_LP))
         return expected(p, i, "'(' and the indexed columns after the "
                               "table's name");
+    if (p->declaration) {
+        st->body_offset = p->toks[i].start;
+        st->body = slice(p, p->toks[i].start, stmt_end(p));
+        if (st->body == NULL)
+            return pier__oom(p->err);
+    }
     return PIER_OK;
+}
+
+/*
+ * (name type, ...) from the '(' at *i to the token after its ')', into
+ * *out: a board's columns (a type may be followed by INFERRED) or a
+ * declared view's. The type is everything between the name and INFERRED
+ * or the ',' (such types take no constraints).
+ */
+static pier_status typed_columns(parser *p, size_t *i, pier__sql_column **out,
+                                 size_t *n, bool board, const char *what)
+{
+    size_t after = *i, cap = 0;
+    if (!skip_group(p, &after))
+        return fail_at(p, stmt_end(p), "expected ')' after %s, found the "
+                       "end of the statement", what);
+    size_t rp = after - 1, depth = p->toks[*i].depth + 1, start = *i + 1;
+    for (size_t k = *i + 1; k <= rp; k++) {
+        if (k < rp && !(p->toks[k].kind == PIER__TK_COMMA &&
+                        p->toks[k].depth == depth))
+            continue;
+        if (start == k || !name_at(p, start))
+            return expected(p, start, "a column's name and type");
+        *out = grow(p, *out, *n, &cap, sizeof **out);
+        if (*out == NULL)
+            return pier__oom(p->err);
+        pier__sql_column *col = &(*out)[(*n)++];
+        memset(col, 0, sizeof *col);
+        col->name = unquote(p, start);
+        col->name_offset = p->toks[start].start;
+        size_t end = k;
+        if (board && end > start + 2 && word(p, end - 1, "inferred")) {
+            col->inferred = true;
+            end--;
+        }
+        if (!board && end == start + 1)
+            return expected(p, end, "the column's type");
+        col->type_offset = end > start + 1 ? p->toks[start + 1].start
+                                           : p->toks[start].end;
+        col->type = end > start + 1
+                        ? slice(p, p->toks[start + 1].start,
+                                p->toks[end - 1].end)
+                        : slice(p, p->toks[start].end, p->toks[start].end);
+        col->constraints = slice(p, 0, 0);
+        if (col->name == NULL || col->type == NULL ||
+            col->constraints == NULL)
+            return pier__oom(p->err);
+        start = k + 1;
+    }
+    *i = after;
+    return PIER_OK;
+}
+
+/* A declaration's view after its name at i: (name TYPE, ...) AS select. */
+static pier_status decl_view(parser *p, size_t i, pier__sql_stmt *st)
+{
+    if (!kind_at(p, i, PIER__TK_LP))
+        return expected(p, i, "'(' and the view's columns with their types "
+                              "(a declared view says what it produces)");
+    pier_status rc = typed_columns(p, &i, &st->view_columns,
+                                   &st->nview_columns, false,
+                                   "the view's columns");
+    if (rc != PIER_OK)
+        return rc;
+    if (!word(p, i, "as"))
+        return expected(p, i, "AS and the view's SELECT after its columns");
+    if (i + 1 >= p->ntoks)
+        return expected(p, i + 1, "the view's SELECT after AS");
+    st->body_offset = p->toks[i + 1].start;
+    st->body = slice(p, st->body_offset, stmt_end(p));
+    return st->body != NULL ? PIER_OK : pier__oom(p->err);
 }
 
 /* CREATE BOARD [IF NOT EXISTS] id [(column type [INFERRED], ...)]
@@ -552,42 +978,11 @@ static pier_status create_board(parser *p, size_t i, pier__sql_stmt *st)
         return pier__oom(p->err);
     st->create = t;
     if (kind_at(p, i, PIER__TK_LP)) {
-        size_t after = i, cap = 0;
-        if (!skip_group(p, &after))
-            return expected(p, p->ntoks, "')' after the board's columns");
-        size_t rp = after - 1, depth = p->toks[i].depth + 1, start = i + 1;
-        for (size_t k = i + 1; k <= rp; k++) {
-            if (k < rp && !(p->toks[k].kind == PIER__TK_COMMA &&
-                            p->toks[k].depth == depth))
-                continue;
-            if (start == k || !name_at(p, start))
-                return expected(p, start, "a column's name and type");
-            t->columns = grow(p, t->columns, t->ncolumns, &cap,
-                              sizeof *t->columns);
-            if (t->columns == NULL)
-                return pier__oom(p->err);
-            pier__sql_column *col = &t->columns[t->ncolumns++];
-            memset(col, 0, sizeof *col);
-            col->name = unquote(p, start);
-            col->name_offset = p->toks[start].start;
-            size_t end = k;
-            if (end > start + 2 && word(p, end - 1, "inferred")) {
-                col->inferred = true;
-                end--;
-            }
-            col->type_offset = end > start + 1 ? p->toks[start + 1].start
-                                               : p->toks[start].end;
-            col->type = end > start + 1
-                            ? slice(p, p->toks[start + 1].start,
-                                    p->toks[end - 1].end)
-                            : slice(p, p->toks[start].end,
-                                    p->toks[start].end);
-            col->constraints = slice(p, 0, 0);
-            if (col->name == NULL || col->type == NULL ||
-                col->constraints == NULL)
-                return pier__oom(p->err);
-            start = k + 1;
-        }
+        size_t after = i;
+        rc = typed_columns(p, &after, &t->columns, &t->ncolumns, true,
+                           "the board's columns");
+        if (rc != PIER_OK)
+            return rc;
         i = after;
     }
     if (word(p, i, "strict")) {
@@ -616,8 +1011,11 @@ static pier_status create(parser *p, pier__sql_stmt *st)
         pier_status rc = if_exists(p, &i, true, &st->if_not_exists);
         if (rc != PIER_OK)
             return rc;
-        return qualified_name(p, &i, st, "the view's name after CREATE "
-                                         "VIEW");
+        rc = qualified_name(p, &i, st, "the view's name after CREATE "
+                                       "VIEW");
+        if (rc != PIER_OK || !p->declaration)
+            return rc;
+        return decl_view(p, i, st);
     }
     if (st->temp) {
         /* An index is temporary when its table is; VIRTUAL takes no
@@ -689,7 +1087,7 @@ static pier_status add_column(parser *p, size_t i, pier__sql_stmt *st)
     st->add = zalloc(p, sizeof *st->add);
     if (st->add == NULL)
         return pier__oom(p->err);
-    return column_def(p, i, p->ntoks, st->add);
+    return column_def(p, i, p->ntoks, st->add, NULL, NULL);
 }
 
 /* A column's name at *i into *out. */
@@ -770,6 +1168,38 @@ static pier_status or_action(parser *p, size_t *i, const char *what)
     return PIER_OK;
 }
 
+/* What an INSERT's target is followed by: [AS alias] then the column
+ * list, DEFAULT VALUES, or neither (every column, in order). A list that
+ * does not read as names is left to SQLite to refuse. */
+static pier_status insert_columns(parser *p, size_t i, pier__sql_stmt *st)
+{
+    if (word(p, i, "as") && name_at(p, i + 1))
+        i += 2;
+    if (word(p, i, "default") && word(p, i + 1, "values")) {
+        st->insert_default_values = true;
+        return PIER_OK;
+    }
+    if (!kind_at(p, i, PIER__TK_LP))
+        return PIER_OK;
+    size_t after = i, cap = 0;
+    if (!skip_group(p, &after))
+        return PIER_OK;                 /* the token fault says so */
+    for (size_t k = i + 1; k < after - 1; k += 2) {
+        if (!name_at(p, k) ||
+            (k + 1 < after - 1 && !kind_at(p, k + 1, PIER__TK_COMMA)))
+            return PIER_OK;             /* not a column list */
+        st->insert_columns = grow(p, st->insert_columns,
+                                  st->ninsert_columns, &cap,
+                                  sizeof *st->insert_columns);
+        if (st->insert_columns == NULL ||
+            (st->insert_columns[st->ninsert_columns++] = unquote(p, k)) ==
+                NULL)
+            return pier__oom(p->err);
+    }
+    st->insert_list = true;
+    return PIER_OK;
+}
+
 /* INSERT, REPLACE, UPDATE or DELETE at i (alone or after WITH). */
 static pier_status write_stmt(parser *p, size_t i, pier__sql_stmt *st)
 {
@@ -805,7 +1235,10 @@ static pier_status write_stmt(parser *p, size_t i, pier__sql_stmt *st)
     if (!word(p, i, "into"))
         return expected(p, i, "INTO");
     i++;
-    return qualified_name(p, &i, st, "the table's name after INTO");
+    rc = qualified_name(p, &i, st, "the table's name after INTO");
+    if (rc != PIER_OK)
+        return rc;
+    return insert_columns(p, i, st);
 }
 
 /* WITH [RECURSIVE] name [(cols)] AS [[NOT] MATERIALIZED] (...), ...
@@ -901,9 +1334,32 @@ static const struct refusal {
     { "explain", "EXPLAIN", "query plans are not part of the dialect" },
 };
 
+/* A declaration's statement: CREATE TABLE, VIEW, BOARD or [UNIQUE]
+ * INDEX, of objects named without a schema. */
+static pier_status parse_decl_stmt(parser *p, pier__sql_stmt *st)
+{
+    static const char why[] = "a declaration holds CREATE TABLE, CREATE "
+                              "VIEW, CREATE BOARD and CREATE INDEX "
+                              "statements";
+    if (!kind_at(p, 0, PIER__TK_WORD))
+        return expected(p, 0, "CREATE TABLE, VIEW, BOARD or INDEX");
+    if (!word(p, 0, "create"))
+        return refuse_words(p, 1, why);
+    if (word(p, 1, "temp") || word(p, 1, "temporary"))
+        return refuse_words(p, 2, why);
+    pier_status rc = create(p, st);
+    if (rc == PIER_OK && st->schema != NULL)
+        return fail_at(p, st->name_offset, "a declaration names its "
+                       "objects without a schema ('%s.%s')", st->schema,
+                       st->name);
+    return rc;
+}
+
 /* Reads the head of the statement in p->toks into st. */
 static pier_status parse_stmt(parser *p, pier__sql_stmt *st)
 {
+    if (p->declaration)
+        return parse_decl_stmt(p, st);
     if (!kind_at(p, 0, PIER__TK_WORD))
         return expected(p, 0, "a statement (SELECT, INSERT, CREATE ...)");
     if (word(p, 0, "select") || word(p, 0, "values")) {
@@ -999,14 +1455,16 @@ static pier_status report_fault(parser *p, const token_fault *f)
                    p->sql + f->offset, len < p->n - f->offset ? "..." : "");
 }
 
-pier_status pier__sql_parse(pier__sql_script *out, const char *sql,
-                            size_t len, pier_error *err)
+static pier_status parse_script(pier__sql_script *out, const char *sql,
+                                size_t len, bool declaration,
+                                pier_error *err)
 {
     out->stmts = NULL;
     out->nstmts = 0;
     pier__arena_init(&out->arena);
     assert(sql != NULL || len == 0);
-    parser p = { sql, len, &out->arena, err, NULL, 0, 0, 0 };
+    parser p = { sql, len, &out->arena, err, NULL, 0, 0, 0, declaration,
+                 false };
     pier__sql_stmt *stmts = NULL;
     size_t n = 0, cap = 0, pos = 0;
     bool more = true;
@@ -1026,7 +1484,7 @@ pier_status pier__sql_parse(pier__sql_script *out, const char *sql,
         st.offset = p.toks[0].start;
         st.len = p.toks[p.ntoks - 1].end - st.offset;
         rc = parse_stmt(&p, &st);
-        if (rc == PIER_E_ENTITY_NOT_ALLOWED || rc == PIER_E_OUT_OF_MEMORY)
+        if (p.refused || rc == PIER_E_OUT_OF_MEMORY)
             break;
         /* A head that ran out of tokens ran into the fault, which ended
          * them. */
@@ -1048,6 +1506,19 @@ pier_status pier__sql_parse(pier__sql_script *out, const char *sql,
         out->nstmts = n;
     }
     return rc;
+}
+
+pier_status pier__sql_parse(pier__sql_script *out, const char *sql,
+                            size_t len, pier_error *err)
+{
+    return parse_script(out, sql, len, false, err);
+}
+
+pier_status pier__sql_parse_declaration(pier__sql_script *out,
+                                        const char *sql, size_t len,
+                                        pier_error *err)
+{
+    return parse_script(out, sql, len, true, err);
 }
 
 void pier__sql_script_free(pier__sql_script *s)

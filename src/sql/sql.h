@@ -42,6 +42,50 @@ typedef enum pier__stmt_kind {
                                      makes one (what schema dump writes) */
 } pier__stmt_kind;
 
+/* A value of DEFAULT or BACKFILL in a declaration, as written: a literal
+ * ('text', 12, -1.5, x'00', NULL, TRUE, FALSE), an expression in
+ * parentheses, or now(). */
+typedef struct pier__sql_value {
+    char *text;                /* NULL: none given */
+    size_t offset;
+    bool now;                  /* now() */
+} pier__sql_value;
+
+/* ON DELETE of a declaration's REFERENCES. */
+typedef enum pier__fk_action {
+    PIER__FK_RESTRICT = 0,     /* also when none is written */
+    PIER__FK_CASCADE,
+    PIER__FK_SET_NULL
+} pier__fk_action;
+
+/* REFERENCES table [(column)] [ON DELETE action], of a column or of a
+ * table's FOREIGN KEY (column). */
+typedef struct pier__sql_fk {
+    char *name;                /* CONSTRAINT name, or NULL */
+    char *column;              /* the referencing column */
+    char *table;               /* the parent table */
+    char *parent;              /* its column; NULL: its unique key */
+    size_t offset;             /* REFERENCES */
+    pier__fk_action on_delete;
+} pier__sql_fk;
+
+/* CONSTRAINT name CHECK (expr), or an unnamed CHECK (name NULL). */
+typedef struct pier__sql_check {
+    char *name;
+    char *expr;                /* between the parentheses, as written */
+    size_t offset;             /* CHECK (or CONSTRAINT) */
+} pier__sql_check;
+
+/* UNIQUE (columns) or PRIMARY KEY (columns) of a declaration's table, or
+ * of one column (ncolumns 1). */
+typedef struct pier__sql_key {
+    char *name;                /* CONSTRAINT name, or NULL */
+    char **columns;
+    size_t ncolumns;
+    size_t offset;
+    bool primary;
+} pier__sql_key;
+
 /* A column definition of CREATE TABLE or ADD COLUMN. Strings live in the
  * script's arena, NUL-terminated. */
 typedef struct pier__sql_column {
@@ -62,6 +106,17 @@ typedef struct pier__sql_column {
     bool references_update;    /* REFERENCES ... ON UPDATE CASCADE,
                                   SET NULL or SET DEFAULT */
     bool inferred;             /* CREATE BOARD: INFERRED after the type */
+    /* Read in declarations only (pier__sql_parse_declaration), where
+     * every constraint is read (the table's keys, checks and foreign keys
+     * are in its pier__sql_table): */
+    bool not_null;             /* NOT NULL */
+    bool null;                 /* NULL written */
+    bool autoincrement;        /* AUTOINCREMENT, alone or after PRIMARY
+                                  KEY */
+    pier__sql_value dflt;      /* DEFAULT */
+    pier__sql_value backfill;  /* BACKFILL */
+    char *renamed_from;        /* RENAMED FROM name, or NULL */
+    size_t renamed_from_offset;
 } pier__sql_column;
 
 /* CREATE TABLE. */
@@ -75,6 +130,16 @@ typedef struct pier__sql_table {
     bool strict;               /* STRICT among the options (tables are
                                   STRICT either way) */
     bool as_select;            /* CREATE TABLE ... AS SELECT */
+    /* Declarations only: */
+    char *renamed_from;        /* CREATE TABLE t RENAMED FROM old */
+    size_t renamed_from_offset;
+    pier__sql_key *keys;       /* PRIMARY KEY and UNIQUE, of columns and
+                                  of the table, in order */
+    size_t nkeys;
+    pier__sql_check *checks;   /* of columns and of the table, in order */
+    size_t nchecks;
+    pier__sql_fk *fks;         /* REFERENCES and FOREIGN KEY, in order */
+    size_t nfks;
 } pier__sql_table;
 
 typedef struct pier__sql_stmt {
@@ -101,6 +166,19 @@ typedef struct pier__sql_stmt {
     pier__sql_table *create;   /* CREATE TABLE; CREATE BOARD (columns
                                   with their types only, `strict`) */
     pier__sql_column *add;     /* ADD COLUMN */
+    /* INSERT: the columns it names (insert_list), or DEFAULT VALUES; with
+     * neither it gives every column. */
+    bool insert_list;
+    char **insert_columns;
+    size_t ninsert_columns;
+    bool insert_default_values;
+    /* Declarations only: */
+    pier__sql_column *view_columns; /* CREATE VIEW v (name TYPE, ...) */
+    size_t nview_columns;
+    char *body;                /* CREATE VIEW: the SELECT after AS;
+                                  CREATE INDEX: from the '(' after the
+                                  table's name to the end */
+    size_t body_offset;
 } pier__sql_stmt;
 
 /* A script split into statements; everything in its arena. */
@@ -133,6 +211,20 @@ typedef struct pier__sql_script {
 pier_status pier__sql_parse(pier__sql_script *out, const char *sql,
                             size_t len, pier_error *err);
 void pier__sql_script_free(pier__sql_script *s);
+
+/*
+ * Reads a declaration (pier migrate): CREATE TABLE, CREATE VIEW, CREATE
+ * BOARD and CREATE [UNIQUE] INDEX statements, in any order, with every
+ * constraint read (the fields marked "declarations only") and the clauses
+ * of declarations: RENAMED FROM (tables and columns), BACKFILL,
+ * AUTOINCREMENT, DEFAULT now(), typed view columns.
+ * @return PIER_OK; PIER_E_INVALID_SCHEMA (err->offset at the fault) for
+ *         any other statement, clause or malformed head; as
+ *         pier__sql_parse otherwise.
+ */
+pier_status pier__sql_parse_declaration(pier__sql_script *out,
+                                        const char *sql, size_t len,
+                                        pier_error *err);
 
 /* A statement kind's name for messages ("CREATE TABLE", "INSERT"). */
 const char *pier__stmt_kind_name(pier__stmt_kind kind);

@@ -153,6 +153,29 @@ typedef struct pier__schema_object {
     const char *sql;           /* NULL for an index SQLite made itself */
 } pier__schema_object;
 
+/* What the catalog keeps for migrations beside the SQL (format 3), one
+ * entry at a time. */
+typedef enum pier__meta_kind {
+    PIER__META_TABLE,          /* id: table id; flag: managed */
+    PIER__META_COLUMN,         /* id: column id; flag: rules (a, b: the
+                                  declared default and backfill, or NULL) */
+    PIER__META_VIEW,           /* name; a: its declared columns (JSON);
+                                  flag: managed */
+    PIER__META_INDEX,          /* name; flag: managed */
+    PIER__META_BOARD,          /* name: the board id; flag: managed */
+    PIER__META_COLUMN_TYPE     /* migrate_meta_put only: id: column id;
+                                  a: its type's new spelling */
+} pier__meta_kind;
+
+typedef struct pier__migrate_meta {
+    pier__meta_kind kind;
+    int64_t id;
+    const char *name;
+    const char *a, *b;
+    bool flag;
+    bool added;                /* COLUMN: added to a table holding rows */
+} pier__migrate_meta;
+
 typedef struct pier__lake_ops {
     const char *name;                                  /* "sqlite" */
     void (*close)(pier__lake *lake);
@@ -380,6 +403,33 @@ typedef struct pier__lake_ops {
                                   int (*cb)(const pier__schema_object *o,
                                             void *payload),
                                   void *payload, pier_error *err);
+    /* Replaces the SQL of the schema object `name` (a table or a view)
+     * in sqlite_schema, in the open write transaction, and moves the
+     * schema's version so that every connection reads it again: a change
+     * the stored records do not see (a value check, a default). */
+    pier_status (*schema_sql_set)(pier__lake *lake, const char *name,
+                                  const char *sql, pier_error *err);
+    /* Records one entry of what migrations keep (as migrate_meta gives
+     * them); a VIEW or INDEX with `forget` is removed. */
+    pier_status (*migrate_meta_put)(pier__lake *lake,
+                                    const pier__migrate_meta *m, bool forget,
+                                    pier_error *err);
+    /* How many rows of declared table `table` hold null in `column`
+     * (*count), and the values of `key` (NULL: the rowid) of up to five
+     * of them, as text separated by ", " (keys). */
+    pier_status (*null_witnesses)(pier__lake *lake, const char *table,
+                                  const char *column, const char *key,
+                                  int64_t *count, pier__buf *keys,
+                                  pier_error *err);
+    /* How many rows the declared table `name` holds (a scan). */
+    pier_status (*table_rows)(pier__lake *lake, const char *name,
+                              int64_t *out, pier_error *err);
+    /* Calls cb for every entry migrations keep beside the SQL: tables,
+     * then columns, views, indexes and boards. A non-zero return stops. */
+    pier_status (*migrate_meta)(pier__lake *lake,
+                                int (*cb)(const pier__migrate_meta *m,
+                                          void *payload),
+                                void *payload, pier_error *err);
     /* Records the SQL schema as it is now as the schema Pier made (after
      * every DDL statement of the dialect, in its transaction). */
     pier_status (*schema_remember)(pier__lake *lake, pier_error *err);

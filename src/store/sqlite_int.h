@@ -29,9 +29,10 @@
 /* "PIER" in ASCII, in the header's application_id field. */
 #define PIER__APPLICATION_ID 0x50494552
 /* The on-disk format this code writes and reads: 2 added declared tables
- * (_pier_tables, _pier_table_columns, _pier_schema); a format 1 lake is
- * upgraded when it is opened. */
-#define PIER__FORMAT 2
+ * (_pier_tables, _pier_table_columns, _pier_schema), 3 what migrations
+ * keep (managed flags, declared defaults and backfills, views' declared
+ * columns, indexes); an older lake is upgraded when it is opened. */
+#define PIER__FORMAT 3
 
 /* A statement kept prepared, keyed by its SQL text: the text says all a
  * statement does, so a cached one is valid as long as SQLite can re-prepare
@@ -129,11 +130,28 @@ pier_status pier__sqlite_schema_objects(
     pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
     void *payload, pier_error *err);
 pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err);
+pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
+                                       const char *sql, pier_error *err);
+pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
+                                         const pier__migrate_meta *m,
+                                         bool forget, pier_error *err);
+pier_status pier__sqlite_null_witnesses(pier__lake *lake, const char *table,
+                                        const char *column, const char *key,
+                                        int64_t *count, pier__buf *keys,
+                                        pier_error *err);
+pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
+                                    int64_t *out, pier_error *err);
+pier_status pier__sqlite_migrate_meta(
+    pier__lake *lake, int (*cb)(const pier__migrate_meta *m, void *payload),
+    void *payload, pier_error *err);
 pier_status pier__sqlite_schema_compare(pier__lake *lake, pier__buf *report,
                                         pier_error *err);
 /* The catalog tables of format 2 (declared tables and the remembered
  * schema), for a new lake and for upgrading a format 1 lake. */
 extern const char pier__sqlite_tables_schema[];
+/* What format 3 adds to a format 2 lake (migrations), for a new lake and
+ * for upgrading an older one. */
+extern const char pier__sqlite_migrations_schema[];
 
 /* sqlite_exec.c */
 pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,

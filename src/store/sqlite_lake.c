@@ -199,6 +199,9 @@ static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
             rc = pier__sqlite_exec(l, pier__sqlite_tables_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_migrations_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragmas, PIER_E_LAKE_UNAVAILABLE, err);
     }
     if (rc == PIER_OK)
@@ -232,7 +235,8 @@ static pier_status read_header(pier__sqlite_lake *l, int64_t *app,
     return rc;
 }
 
-/* Brings a format 1 lake to format 2 (the declared tables' catalog),
+/* Brings an older lake to the current format in one transaction: format
+ * 1 gains the declared tables' catalog (2), then what migrations keep (3);
  * unless another process just did. */
 static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
 {
@@ -241,12 +245,16 @@ static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
         return rc;
     int64_t format = 0;
     rc = pragma_int(l, "PRAGMA user_version", &format, err);
-    if (rc == PIER_OK && format == 1) {
+    if (rc == PIER_OK && format >= 1 && format < PIER__FORMAT) {
         char pragma[48];
         snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d",
                  PIER__FORMAT);
-        rc = pier__sqlite_exec(l, pier__sqlite_tables_schema,
-                               PIER_E_LAKE_UNAVAILABLE, err);
+        if (format < 2)
+            rc = pier__sqlite_exec(l, pier__sqlite_tables_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_migrations_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragma, PIER_E_LAKE_UNAVAILABLE, err);
     }
@@ -532,6 +540,11 @@ static const pier__lake_ops sqlite_ops = {
     .stmt_guard = pier__sqlite_stmt_guard,
     .guard_check = pier__sqlite_guard_check,
     .schema_objects = pier__sqlite_schema_objects,
+    .migrate_meta = pier__sqlite_migrate_meta,
+    .table_rows = pier__sqlite_table_rows,
+    .schema_sql_set = pier__sqlite_schema_sql_set,
+    .migrate_meta_put = pier__sqlite_migrate_meta_put,
+    .null_witnesses = pier__sqlite_null_witnesses,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
 };

@@ -8,6 +8,17 @@
  *   _pier_schema(name, type, tbl_name, sql) sqlite_schema's rows for the
  *                       dialect's objects, as the last DDL statement of
  *                       pier_exec left them
+ * and, from format 3, what migrations keep beside the SQL:
+ *   _pier_tables.managed, _pier_boards.managed  a migration made it
+ *   _pier_table_columns.rules   1: dflt and backfill are the column's as
+ *                       declared (a migration made it); 0: its default
+ *                       is the one its SQL says, and it has no backfill
+ *   _pier_table_columns.dflt, .backfill  SQL literals, or now() (dflt)
+ *   _pier_table_columns.added  1: a migration added it to a table that
+ *                       held rows (its SQL's default is its backfill)
+ *   _pier_views(name, columns, managed)  a view's declared columns, as
+ *                       JSON [[name, type], ...]
+ *   _pier_indexes(name, managed)  indexes a migration made
  *
  * A table's physical definition (in sqlite_schema) carries its columns'
  * checks, collations and read-only triggers; the catalog carries what the
@@ -41,6 +52,23 @@ const char pier__sqlite_tables_schema[] =
     "  tbl_name TEXT NOT NULL,"
     "  sql TEXT) STRICT;";
 
+const char pier__sqlite_migrations_schema[] =
+    "ALTER TABLE _pier_tables ADD COLUMN managed INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE _pier_boards ADD COLUMN managed INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE _pier_table_columns"
+    "  ADD COLUMN rules INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE _pier_table_columns ADD COLUMN dflt TEXT;"
+    "ALTER TABLE _pier_table_columns ADD COLUMN backfill TEXT;"
+    "ALTER TABLE _pier_table_columns"
+    "  ADD COLUMN added INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE _pier_views("
+    "  name TEXT PRIMARY KEY COLLATE NOCASE,"
+    "  columns TEXT NOT NULL,"
+    "  managed INTEGER NOT NULL) STRICT;"
+    "CREATE TABLE _pier_indexes("
+    "  name TEXT PRIMARY KEY COLLATE NOCASE,"
+    "  managed INTEGER NOT NULL) STRICT;";
+
 /* The rows of sqlite_schema that belong to the dialect: everything but
  * the engine's own objects (their table's name starts with _pier_) and
  * SQLite's (sqlite_sequence, sqlite_stat1). Indexes SQLite makes for a
@@ -66,7 +94,9 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
                            "SELECT table_id, name FROM _pier_tables",
                            -1, &tables, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(l->db,
-                           "SELECT column_id, name, type, readonly "
+                           "SELECT column_id, name, type, readonly, "
+                           "rules AND added AND backfill IS NOT NULL AND "
+                           "dflt IS NULL "
                            "FROM _pier_table_columns WHERE table_id = ?1 "
                            "ORDER BY position", -1, &cols, NULL) !=
             SQLITE_OK) {
@@ -92,9 +122,12 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
                 !pier__table_append(t, cname, type,
                                     sqlite3_column_int(cols, 3) != 0))
                 rc = damaged(err, t->name, "a column has an unknown type");
-            else
+            else {
                 t->columns[t->ncolumns - 1].id =
                     sqlite3_column_int64(cols, 0);
+                t->columns[t->ncolumns - 1].named =
+                    sqlite3_column_int(cols, 4) != 0;
+            }
         }
         sqlite3_reset(cols);
         /* A read that fails part-way must not leave a table with half its
@@ -218,6 +251,230 @@ pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
              "DELETE FROM _pier_tables WHERE table_id = %lld;",
              (long long)table_id, (long long)table_id);
     return pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
+}
+
+/* ---- what migrations keep ---- */
+
+pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
+                                         const pier__migrate_meta *m,
+                                         bool forget, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    const char *sql = NULL;
+    switch (m->kind) {
+    case PIER__META_TABLE:
+        sql = "UPDATE _pier_tables SET managed = ?5 WHERE table_id = ?1";
+        break;
+    case PIER__META_COLUMN:
+        sql = "UPDATE _pier_table_columns SET rules = ?5, dflt = ?3, "
+              "backfill = ?4, added = ?6 WHERE column_id = ?1";
+        break;
+    case PIER__META_COLUMN_TYPE:
+        sql = "UPDATE _pier_table_columns SET type = ?3 WHERE column_id = ?1";
+        break;
+    case PIER__META_VIEW:
+        sql = forget ? "DELETE FROM _pier_views WHERE name = ?2"
+                     : "INSERT OR REPLACE INTO _pier_views(name, columns, "
+                       "managed) VALUES (?2, ?3, ?5)";
+        break;
+    case PIER__META_INDEX:
+        sql = forget ? "DELETE FROM _pier_indexes WHERE name = ?2"
+                     : "INSERT OR REPLACE INTO _pier_indexes(name, managed) "
+                       "VALUES (?2, ?5)";
+        break;
+    case PIER__META_BOARD:
+        sql = "UPDATE _pier_boards SET managed = ?5 WHERE board = ?2";
+        break;
+    }
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a migration in the catalog");
+    sqlite3_bind_int64(st, 1, m->id);
+    if (m->name != NULL)
+        sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
+    if (m->a != NULL)
+        sqlite3_bind_text(st, 3, m->a, -1, SQLITE_STATIC);
+    if (m->b != NULL)
+        sqlite3_bind_text(st, 4, m->b, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, m->flag ? 1 : 0);
+    sqlite3_bind_int(st, 6, m->added ? 1 : 0);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                                 "cannot record a migration in the catalog");
+    return PIER_OK;
+}
+
+/*
+ * SQLite documents this edit for changes that leave the stored format
+ * alone (lang_altertable.html, "making other kinds of table schema
+ * changes"): sqlite_schema's text rewritten under writable_schema, then
+ * schema_version moved on, in one transaction.
+ */
+pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
+                                       const char *sql, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    int64_t version = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, "PRAGMA schema_version", -1, &st,
+                                NULL);
+    if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int64(st, 0);
+    else
+        rc = SQLITE_ERROR;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(l->db, "PRAGMA writable_schema = ON", NULL, NULL,
+                          NULL);
+    bool writable = rc == SQLITE_OK;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(l->db, "UPDATE sqlite_schema SET sql = ?1 "
+                                "WHERE name = ?2 COLLATE NOCASE AND type IN "
+                                "('table', 'view')", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, sql, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(l->db) == 1
+                 ? SQLITE_OK : SQLITE_ERROR;
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_OK) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA schema_version = %lld",
+                 (long long)version + 1);
+        rc = sqlite3_exec(l->db, pragma, NULL, NULL, NULL);
+    }
+    pier_status out = rc == SQLITE_OK
+        ? PIER_OK
+        : pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
+                            "cannot change the SQL of a table");
+    if (writable)
+        sqlite3_exec(l->db, "PRAGMA writable_schema = OFF", NULL, NULL,
+                     NULL);
+    return out;
+}
+
+pier_status pier__sqlite_null_witnesses(pier__lake *lake, const char *table,
+                                        const char *column, const char *key,
+                                        int64_t *count, pier__buf *keys,
+                                        pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__buf_puts(&q, "SELECT count(*) OVER (), ");
+    if (key != NULL)
+        pier__sql_ident(&q, key);
+    else
+        pier__buf_puts(&q, "rowid");
+    pier__buf_puts(&q, " FROM ");
+    pier__sql_ident(&q, table);
+    pier__buf_puts(&q, " WHERE ");
+    pier__sql_ident(&q, column);
+    pier__buf_puts(&q, " IS NULL LIMIT 5");
+    if (q.oom) {
+        pier__buf_free(&q);
+        return pier__oom(err);
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, q.p, -1, &st, NULL);
+    pier__buf_free(&q);
+    *count = 0;
+    size_t n = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *count = sqlite3_column_int64(st, 0);
+        const unsigned char *v = sqlite3_column_text(st, 1);
+        pier__buf_printf(keys, "%s%s", n++ > 0 ? ", " : "",
+                         v != NULL ? (const char *)v : "NULL");
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot prove a column holds no null");
+    return keys->oom ? pier__oom(err) : PIER_OK;
+}
+
+pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
+                                    int64_t *out, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "SELECT count(*) FROM ");
+    pier__sql_ident(&sql, name);
+    if (sql.oom) {
+        pier__buf_free(&sql);
+        return pier__oom(err);
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, sql.p, -1, &st, NULL);
+    pier__buf_free(&sql);
+    if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        return PIER_OK;
+    }
+    sqlite3_finalize(st);
+    return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                             "cannot count the rows of a table");
+}
+
+pier_status pier__sqlite_migrate_meta(
+    pier__lake *lake, int (*cb)(const pier__migrate_meta *m, void *payload),
+    void *payload, pier_error *err)
+{
+    static const struct {
+        pier__meta_kind kind;
+        const char *sql;
+    } reads[] = {
+        { PIER__META_TABLE, "SELECT table_id, NULL, NULL, NULL, managed "
+                            "FROM _pier_tables ORDER BY table_id" },
+        { PIER__META_COLUMN, "SELECT column_id, NULL, dflt, backfill, rules "
+                             "FROM _pier_table_columns ORDER BY column_id" },
+        { PIER__META_VIEW, "SELECT 0, name, columns, NULL, managed "
+                           "FROM _pier_views ORDER BY name" },
+        { PIER__META_INDEX, "SELECT 0, name, NULL, NULL, managed "
+                            "FROM _pier_indexes ORDER BY name" },
+        { PIER__META_BOARD, "SELECT 0, board, NULL, NULL, managed "
+                            "FROM _pier_boards ORDER BY board" },
+    };
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    for (size_t k = 0; k < sizeof reads / sizeof *reads; k++) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(l->db, reads[k].sql, -1, &st, NULL) !=
+            SQLITE_OK)
+            return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                     "cannot read the catalog");
+        int rc;
+        bool stop = false;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            pier__migrate_meta m = {
+                .kind = reads[k].kind,
+                .id = sqlite3_column_int64(st, 0),
+                .name = (const char *)sqlite3_column_text(st, 1),
+                .a = (const char *)sqlite3_column_text(st, 2),
+                .b = (const char *)sqlite3_column_text(st, 3),
+                .flag = sqlite3_column_int64(st, 4) != 0,
+            };
+            if (cb(&m, payload) != 0) {
+                stop = true;
+                rc = SQLITE_DONE;
+                break;
+            }
+        }
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE)
+            return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                     "cannot read the catalog");
+        if (stop)
+            break;
+    }
+    return PIER_OK;
 }
 
 /* ---- the remembered schema ---- */

@@ -26,6 +26,8 @@ Commands:
   shell         Query boards interactively
   sql           Run SQL statements on the lake's declared tables
   tables        List the declared tables
+  plan          Show the steps that would migrate the lake to a declaration
+  migrate       Migrate the lake to a declaration
   changes       Print one page of a board's change feed
   watch         Follow a board's change feed until interrupted
   add-column    Declare a column on an existing board

@@ -545,7 +545,7 @@ static void foreign_db(const char *dir, bool forged)
 {
     char *p = lakedir_join(dir, "lake.sqlite");
     assert_int_equal(lakedir_sql_exec(p, forged
-        ? "PRAGMA application_id = 1346978130; PRAGMA user_version = 2; "
+        ? "PRAGMA application_id = 1346978130; PRAGMA user_version = 3; "
           "CREATE TABLE _pier_meta(key TEXT, value TEXT);"
           "INSERT INTO _pier_meta VALUES ('catalog_version', 'x');"
           "CREATE TABLE _pier_boards(board, strict, created_at);"
@@ -607,8 +607,8 @@ static const char *const catalog_damage[] = {
     "WHERE board = 'tasks'",
     "UPDATE _pier_boards SET strict = 7, created_at = -9223372036854775808",
     "UPDATE _pier_boards SET created_at = 9223372036854775807",
-    "INSERT INTO _pier_boards VALUES ('ghost', 0, 0)",
-    "INSERT INTO _pier_boards VALUES ('ghost', 0, 0);"
+    "INSERT INTO _pier_boards(board, strict, created_at) VALUES ('ghost', 0, 0)",
+    "INSERT INTO _pier_boards(board, strict, created_at) VALUES ('ghost', 0, 0);"
     "INSERT INTO _pier_columns(board, position, name, type, origin) VALUES "
     "('ghost', 0, 'id', 'text', 'base'), ('ghost', 1, 'updated_at', "
     "'timestamp', 'base'), ('ghost', 2, 'state', 'text', 'base')",

@@ -639,12 +639,39 @@ static void test_schema_drift(void **state)
     assert_int_equal(count_rows(f->e, "t"), 0);
 }
 
-/* A lake of format 1 (before declared tables) is upgraded on open. */
+/* What format 3 added, taken away again: a format 2 lake. */
+static const char to_format_2[] =
+    "ALTER TABLE _pier_tables DROP COLUMN managed; "
+    "ALTER TABLE _pier_boards DROP COLUMN managed; "
+    "ALTER TABLE _pier_table_columns DROP COLUMN rules; "
+    "ALTER TABLE _pier_table_columns DROP COLUMN dflt; "
+    "ALTER TABLE _pier_table_columns DROP COLUMN backfill; "
+    "ALTER TABLE _pier_table_columns DROP COLUMN added; "
+    "DROP TABLE _pier_views; DROP TABLE _pier_indexes; "
+    "PRAGMA user_version = 2";
+
+static int lake_format(const char *lake)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(lake, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st,
+                                        NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int format = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return format;
+}
+
+/* A lake of format 1 (before declared tables) is upgraded on open, to
+ * the current format in one step. */
 static void test_format_upgrade(void **state)
 {
     fixture *f = *state;
     fixture_insert(f->e, "b", "{\"id\":\"x\",\"n\":1}");
     pier_close(&f->e);
+    sqlite_exec(f->lake, to_format_2);
     sqlite_exec(f->lake, "DROP TABLE _pier_table_columns; "
                          "DROP TABLE _pier_tables; DROP TABLE _pier_schema; "
                          "PRAGMA user_version = 1");
@@ -655,15 +682,26 @@ static void test_format_upgrade(void **state)
     pier_error err;
     assert_int_equal(pier_row_count(&n, f->e, "b", &err), PIER_OK);
     assert_int_equal(n, 1);
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_open(f->lake, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st,
-                                        NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 2);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    assert_int_equal(lake_format(f->lake), 3);
+}
+
+/* A lake of format 2 keeps its declared tables and gains what migrations
+ * keep (format 3). */
+static void test_format_2_upgrade(void **state)
+{
+    fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE t (a INT8 READONLY); INSERT INTO t VALUES "
+                  "(7)");
+    pier_close(&f->e);
+    sqlite_exec(f->lake, to_format_2);
+    assert_int_equal(lake_format(f->lake), 2);
+    f->e = fixture_engine(f);
+    assert_int_equal(lake_format(f->lake), 3);
+    assert_int_equal(count_rows(f->e, "t"), 1);
+    exec_ok(f->e, "CREATE TABLE u (b TEXT); INSERT INTO u VALUES ('x')");
+    assert_int_equal(count_rows(f->e, "u"), 1);
+    pier_error err;
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
 }
 
 /* Bad arguments and statements outside the dialect change nothing. */
@@ -755,6 +793,7 @@ int main(void)
         T(test_second_engine),
         T(test_schema_drift),
         T(test_format_upgrade),
+        T(test_format_2_upgrade),
         T(test_refusals),
         T(test_blob_parameters),
     };

@@ -382,6 +382,59 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Planning a migration: the declaration read, the live catalog read,
+ * the plan made and rendered; every failure is OutOfMemory and leaves
+ * nothing behind. */
+static void planning_survives_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    assert_int_equal(pier_exec(NULL, e, "CREATE TABLE p (id INT64 PRIMARY "
+                               "KEY, label TEXT NOT NULL); CREATE TABLE c "
+                               "(id INT64 PRIMARY KEY, p INT64 REFERENCES "
+                               "p(id), q DECIMAL(6,2), CONSTRAINT pos CHECK "
+                               "(q > 0)); CREATE INDEX c_q ON c (q); "
+                               "INSERT INTO p VALUES (1, 'a'); "
+                               "CREATE BOARD events (kind text)", NULL,
+                               &err),
+                     PIER_OK);
+    static const char decl[] =
+        "CREATE TABLE p (id INT64 PRIMARY KEY, label TEXT NOT NULL, "
+        "note VARCHAR(10) NOT NULL BACKFILL 'none');\n"
+        "CREATE TABLE c (id INT64 PRIMARY KEY, p INT64 REFERENCES p(id), "
+        "q DECIMAL(8,2), CONSTRAINT pos CHECK (q > 0));\n"
+        "CREATE VIEW v (label TEXT) AS SELECT label FROM p;\n"
+        "CREATE INDEX c_p ON c (p);\n"
+        "CREATE BOARD events (kind text);\n";
+    long n;
+    for (n = 1;; n++) {
+        pier_migration *m = NULL;
+        arm(n);
+        pier_status rc = pier_plan(&m, e, decl, sizeof decl - 1, NULL, &err);
+        check_failure(rc, &err);
+        char *text = rc == PIER_OK ? pier_migration_to_text(m) : NULL;
+        char *json = rc == PIER_OK ? pier_migration_to_json(m) : NULL;
+        bool hit = disarm();
+        if (rc == PIER_OK && text != NULL)
+            assert_non_null(strstr(text, "add_column"));
+        if (rc == PIER_OK && !hit) {
+            assert_int_equal(pier_migration_steps(m), 4);
+            assert_non_null(text);
+            assert_non_null(json);
+        }
+        pier_free(text);
+        pier_free(json);
+        pier_migration_free(m);
+        if (!hit)
+            break;
+    }
+    print_message("planning: %ld allocation points\n", n - 1);
+    pier_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +445,8 @@ int main(void)
         cmocka_unit_test_teardown(writes_and_feed_survive_every_failure,
                                   teardown),
         cmocka_unit_test_teardown(the_sql_dialect_survives_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(planning_survives_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
     };

@@ -3,7 +3,8 @@
  * SQLite would, the kind of every statement, the refused ones with where
  * they start, CREATE TABLE's columns and constraints as written, ALTER
  * TABLE's forms, the malformed heads and unterminated tokens with the
- * byte they point at, and the quoting helpers.
+ * byte they point at, the quoting helpers, and declarations (every
+ * constraint read, the clauses of pier migrate, what they refuse).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,12 +52,16 @@ static const pier__sql_stmt *one(pier__sql_script *s, const char *sql,
 
 /* Asserts that `sql` fails with `status` at `offset`, with a message
  * holding `why`; freeing the script afterwards is safe. */
-static void parse_bad(const char *sql, size_t len, pier_status status,
-                      size_t offset, const char *why)
+typedef pier_status (*parse_fn)(pier__sql_script *, const char *, size_t,
+                                pier_error *);
+
+static void parse_bad_with(parse_fn parse, const char *sql, size_t len,
+                           pier_status status, size_t offset,
+                           const char *why)
 {
     pier__sql_script s;
     pier_error err;
-    pier_status rc = pier__sql_parse(&s, sql, len, &err);
+    pier_status rc = parse(&s, sql, len, &err);
     if (rc != status)
         fail_msg("'%s': %s (%s), want %s", sql, pier_status_tag(rc),
                  err.message, pier_status_tag(status));
@@ -72,8 +77,14 @@ static void parse_bad(const char *sql, size_t len, pier_status status,
     assert_null(s.stmts);
     pier__sql_script_free(&s);
     /* Without an error struct too. */
-    assert_int_equal(pier__sql_parse(&s, sql, len, NULL), status);
+    assert_int_equal(parse(&s, sql, len, NULL), status);
     pier__sql_script_free(&s);
+}
+
+static void parse_bad(const char *sql, size_t len, pier_status status,
+                      size_t offset, const char *why)
+{
+    parse_bad_with(pier__sql_parse, sql, len, status, offset, why);
 }
 
 static void bad(const char *sql, pier_status status, size_t offset,
@@ -1039,6 +1050,235 @@ static void test_quote(void **state)
     pier__buf_free(&b);
 }
 
+/* ---- declarations ---- */
+
+/* Parses the declaration `sql`, which must hold `n` statements. */
+static void decl_ok(pier__sql_script *s, const char *sql, size_t n)
+{
+    pier_error err;
+    pier_status rc = pier__sql_parse_declaration(s, sql, strlen(sql), &err);
+    if (rc != PIER_OK)
+        fail_msg("'%s': %s: %s (at %lld)", sql, err.tag, err.message,
+                 (long long)err.offset);
+    if (s->nstmts != n)
+        fail_msg("'%s': %zu statements, want %zu", sql, s->nstmts, n);
+}
+
+static void decl_bad(const char *sql, size_t offset, const char *why)
+{
+    parse_bad_with(pier__sql_parse_declaration, sql, strlen(sql),
+                   PIER_E_INVALID_SCHEMA, offset, why);
+}
+
+static void test_declaration_columns(void **state)
+{
+    (void)state;
+    static const char sql[] =
+        "CREATE TABLE notes RENAMED FROM memos (\n"
+        "  id INT64 PRIMARY KEY AUTOINCREMENT,\n"
+        "  slug TEXT NOT NULL UNIQUE DEFAULT 'x',\n"
+        "  status ENUM('draft', 'done') NOT NULL DEFAULT 'draft' "
+        "BACKFILL 'done',\n"
+        "  created INSTANT NOT NULL DEFAULT now() BACKFILL now(),\n"
+        "  score DECIMAL(10,2) NULL DEFAULT -1.5 RENAMED FROM points,\n"
+        "  qty INT32 NOT NULL BACKFILL (1 + 1) "
+        "CONSTRAINT positive_qty CHECK (qty > 0),\n"
+        "  parent INT64 REFERENCES parents(id) ON DELETE CASCADE,\n"
+        "  other INT64 NULL REFERENCES others ON DELETE SET NULL,\n"
+        "  seq INT64 UNIQUE AUTOINCREMENT READONLY,\n"
+        "  CONSTRAINT two UNIQUE (slug, status),\n"
+        "  CHECK (score < 100),\n"
+        "  CONSTRAINT owner_fkey FOREIGN KEY (qty) REFERENCES owners(n) "
+        "ON DELETE RESTRICT\n"
+        ") STRICT";
+    pier__sql_script s;
+    decl_ok(&s, sql, 1);
+    const pier__sql_stmt *st = &s.stmts[0];
+    assert_int_equal(st->kind, PIER__STMT_CREATE_TABLE);
+    assert_string_equal(st->name, "notes");
+    const pier__sql_table *t = st->create;
+    assert_string_equal(t->renamed_from, "memos");
+    assert_int_equal(t->renamed_from_offset, at(sql, "memos"));
+    assert_true(t->strict);
+    assert_int_equal(t->ncolumns, 9);
+    const pier__sql_column *c = t->columns;
+    assert_true(c[0].primary_key && c[0].autoincrement);
+    assert_null(c[0].dflt.text);
+    assert_true(c[1].not_null && !c[1].null);
+    assert_string_equal(c[1].dflt.text, "'x'");
+    assert_string_equal(c[2].type, "ENUM('draft', 'done')");
+    assert_string_equal(c[2].dflt.text, "'draft'");
+    assert_string_equal(c[2].backfill.text, "'done'");
+    assert_int_equal(c[2].backfill.offset, at(sql, "'done',\n"));
+    assert_true(c[3].dflt.now && c[3].backfill.now);
+    assert_string_equal(c[3].dflt.text, "now()");
+    assert_true(c[4].null && !c[4].not_null);
+    assert_string_equal(c[4].dflt.text, "-1.5");
+    assert_string_equal(c[4].renamed_from, "points");
+    assert_int_equal(c[4].renamed_from_offset, at(sql, "points"));
+    assert_string_equal(c[5].backfill.text, "(1 + 1)");
+    assert_false(c[5].backfill.now);
+    assert_true(c[8].autoincrement && c[8].readonly && !c[8].primary_key);
+    assert_string_equal(c[8].type, "INT64");
+
+    /* keys: id's PRIMARY KEY, slug's UNIQUE, seq's UNIQUE, then two */
+    assert_int_equal(t->nkeys, 4);
+    assert_true(t->keys[0].primary);
+    assert_int_equal(t->keys[0].ncolumns, 1);
+    assert_string_equal(t->keys[0].columns[0], "id");
+    assert_false(t->keys[1].primary);
+    assert_string_equal(t->keys[1].columns[0], "slug");
+    assert_string_equal(t->keys[2].columns[0], "seq");
+    assert_string_equal(t->keys[3].name, "two");
+    assert_int_equal(t->keys[3].ncolumns, 2);
+    assert_string_equal(t->keys[3].columns[1], "status");
+
+    assert_int_equal(t->nchecks, 2);
+    assert_string_equal(t->checks[0].name, "positive_qty");
+    assert_string_equal(t->checks[0].expr, "qty > 0");
+    assert_int_equal(t->checks[0].offset, at(sql, "CONSTRAINT positive"));
+    assert_null(t->checks[1].name);
+    assert_string_equal(t->checks[1].expr, "score < 100");
+
+    assert_int_equal(t->nfks, 3);
+    assert_string_equal(t->fks[0].column, "parent");
+    assert_string_equal(t->fks[0].table, "parents");
+    assert_string_equal(t->fks[0].parent, "id");
+    assert_int_equal(t->fks[0].on_delete, PIER__FK_CASCADE);
+    assert_int_equal(t->fks[0].offset, at(sql, "REFERENCES parents"));
+    assert_string_equal(t->fks[1].column, "other");
+    assert_null(t->fks[1].parent);
+    assert_int_equal(t->fks[1].on_delete, PIER__FK_SET_NULL);
+    assert_string_equal(t->fks[2].name, "owner_fkey");
+    assert_string_equal(t->fks[2].column, "qty");
+    assert_string_equal(t->fks[2].table, "owners");
+    assert_string_equal(t->fks[2].parent, "n");
+    assert_int_equal(t->fks[2].on_delete, PIER__FK_RESTRICT);
+    pier__sql_script_free(&s);
+}
+
+static void test_declaration_kinds(void **state)
+{
+    (void)state;
+    static const char sql[] =
+        "CREATE VIEW active (id INT64, name TEXT) AS\n"
+        "  SELECT id, name FROM people WHERE active;\n"
+        "CREATE UNIQUE INDEX people_name ON people (lower(name)) "
+        "WHERE name IS NOT NULL;\n"
+        "CREATE INDEX IF NOT EXISTS people_score ON people (score DESC);\n"
+        "CREATE BOARD events (kind text, n bigint INFERRED) STRICT;\n"
+        "CREATE TABLE people (id INT64 PRIMARY KEY, name TEXT, "
+        "score INT32, active BOOLEAN)";
+    pier__sql_script s;
+    decl_ok(&s, sql, 5);
+    const pier__sql_stmt *v = &s.stmts[0];
+    assert_int_equal(v->kind, PIER__STMT_CREATE_VIEW);
+    assert_string_equal(v->name, "active");
+    assert_int_equal(v->nview_columns, 2);
+    assert_string_equal(v->view_columns[0].name, "id");
+    assert_string_equal(v->view_columns[0].type, "INT64");
+    assert_string_equal(v->view_columns[1].type, "TEXT");
+    assert_string_equal(v->body, "SELECT id, name FROM people WHERE active");
+    assert_int_equal(v->body_offset, at(sql, "SELECT"));
+    const pier__sql_stmt *i = &s.stmts[1];
+    assert_int_equal(i->kind, PIER__STMT_CREATE_INDEX);
+    assert_true(i->unique);
+    assert_string_equal(i->table, "people");
+    assert_string_equal(i->body, "(lower(name)) WHERE name IS NOT NULL");
+    assert_string_equal(s.stmts[2].body, "(score DESC)");
+    assert_true(s.stmts[2].if_not_exists);
+    const pier__sql_stmt *b = &s.stmts[3];
+    assert_int_equal(b->kind, PIER__STMT_CREATE_BOARD);
+    assert_true(b->create->strict);
+    assert_int_equal(b->create->ncolumns, 2);
+    assert_true(b->create->columns[1].inferred);
+    assert_int_equal(s.stmts[4].kind, PIER__STMT_CREATE_TABLE);
+    pier__sql_script_free(&s);
+
+    /* The same words are plain SQL outside a declaration: RENAMED and
+     * BACKFILL are not the dialect's (SQLite judges the constraints). */
+    pier__sql_script x;
+    parse_ok(&x, "CREATE TABLE t (a INT64 DEFAULT 1)", 1);
+    assert_null(x.stmts[0].create->columns[0].dflt.text);
+    assert_int_equal(x.stmts[0].create->nkeys, 0);
+    pier__sql_script_free(&x);
+    parse_ok(&x, "CREATE VIEW v AS SELECT 1", 1);
+    assert_null(x.stmts[0].body);
+    pier__sql_script_free(&x);
+    bad("CREATE TABLE t RENAMED FROM u (a INT64)", PIER_E_QUERY_FAILED, 15,
+        "expected '(' and the table's columns");
+}
+
+static void test_declaration_refusals(void **state)
+{
+    (void)state;
+    decl_bad("CREATE TABLE t (a INT64);\nINSERT INTO t VALUES (1)", 26,
+             "INSERT statements are not allowed in a declaration: a "
+             "declaration holds CREATE TABLE, CREATE VIEW, CREATE BOARD and "
+             "CREATE INDEX statements");
+    decl_bad("SELECT 1", 0, "SELECT statements are not allowed");
+    decl_bad("DROP TABLE t", 0, "DROP statements are not allowed");
+    decl_bad("ALTER TABLE t ADD COLUMN b INT64", 0, "ALTER statements");
+    decl_bad("CREATE TEMP TABLE t (a INT64)", 0,
+             "CREATE TEMP statements are not allowed in a declaration");
+    decl_bad("CREATE TRIGGER x AFTER INSERT ON t BEGIN SELECT 1; END", 0,
+             "CREATE TRIGGER statements are not allowed in a declaration");
+    decl_bad("PRAGMA foreign_keys = 1", 0, "PRAGMA statements");
+    decl_bad("CREATE TABLE main.t (a INT64)", 18,
+             "a declaration names its objects without a schema ('main.t')");
+    decl_bad("CREATE TABLE t AS SELECT 1", 15,
+             "CREATE TABLE ... AS SELECT has no place in a declaration");
+    decl_bad("CREATE TABLE t RENAMED u (a INT64)", 23, "expected FROM after "
+             "RENAMED");
+    decl_bad("CREATE TABLE t RENAMED FROM (a INT64)", 28,
+             "the table's old name after RENAMED FROM");
+    decl_bad("CREATE TABLE t (a INT64 COLLATE NOCASE)", 24,
+             "expected a column constraint of a declaration");
+    decl_bad("CREATE TABLE t (a INT64 GENERATED ALWAYS AS (1))", 24,
+             "expected a column constraint of a declaration");
+    decl_bad("CREATE TABLE t (a INT64 NOT NULL ON CONFLICT REPLACE)", 33,
+             "ON CONFLICT has no place in a declaration");
+    decl_bad("CREATE TABLE t (a INT64 NULL NOT NULL)", 16,
+             "column 'a' is declared both NULL and NOT NULL");
+    decl_bad("CREATE TABLE t (a INT64 DEFAULT 1 DEFAULT 2)", 34,
+             "DEFAULT is given twice");
+    decl_bad("CREATE TABLE t (a INT64 BACKFILL)", 32,
+             "expected a value (a literal, an expression in parentheses, or "
+             "now()), found ')'");
+    decl_bad("CREATE TABLE t (a INT64 DEFAULT b)", 32, "expected a value");
+    decl_bad("CREATE TABLE t (a INT64 RENAMED FROM b RENAMED FROM c)", 39,
+             "RENAMED FROM is given twice");
+    decl_bad("CREATE TABLE t (a INT64 REFERENCES p(a, b))", 36,
+             "REFERENCES table (column) names one column");
+    decl_bad("CREATE TABLE t (a INT64 REFERENCES p ON UPDATE CASCADE)", 40,
+             "expected DELETE after ON");
+    decl_bad("CREATE TABLE t (a INT64 REFERENCES p ON DELETE SET DEFAULT)",
+             47, "expected RESTRICT, CASCADE or SET NULL after ON DELETE");
+    decl_bad("CREATE TABLE t (a INT64 CHECK a > 0)", 30,
+             "expected '(' and an expression after CHECK");
+    decl_bad("CREATE TABLE t (a INT64 CHECK ())", 31, "expected an expression");
+    decl_bad("CREATE TABLE t (a INT64, UNIQUE ())", 32,
+             "UNIQUE names its columns");
+    decl_bad("CREATE TABLE t (a INT64, UNIQUE (a,))", 35,
+             "expected a column's name, found ')'");
+    decl_bad("CREATE TABLE t (a INT64, UNIQUE (a b))", 35,
+             "expected ',' or ')' after a column's name, found 'b'");
+    decl_bad("CREATE TABLE t (a INT64, FOREIGN KEY (a) p(a))", 41,
+             "expected REFERENCES after FOREIGN KEY (column)");
+    decl_bad("CREATE TABLE t (a INT64, CHECK (a > 0) x)", 39,
+             "expected ',' or ')' after a table constraint");
+    decl_bad("CREATE VIEW v AS SELECT 1", 14,
+             "expected '(' and the view's columns with their types");
+    decl_bad("CREATE VIEW v (a) AS SELECT 1", 16,
+             "expected the column's type");
+    decl_bad("CREATE VIEW v (a INT64) SELECT 1", 24,
+             "expected AS and the view's SELECT after its columns");
+    decl_bad("CREATE VIEW v (a INT64) AS", 26,
+             "expected the view's SELECT after AS");
+    decl_bad("CREATE TABLE t (a INT64", 15, "'(' is never closed");
+    decl_bad("CREATE TABLE t (a 'unterminated)", 18, "unterminated");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1059,6 +1299,9 @@ int main(void)
         cmocka_unit_test(test_unbalanced),
         cmocka_unit_test(test_unterminated),
         cmocka_unit_test(test_quote),
+        cmocka_unit_test(test_declaration_columns),
+        cmocka_unit_test(test_declaration_kinds),
+        cmocka_unit_test(test_declaration_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

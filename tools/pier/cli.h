@@ -86,6 +86,8 @@ extern const cli_command cli_cmd_query;
 extern const cli_command cli_cmd_shell;
 extern const cli_command cli_cmd_sql;
 extern const cli_command cli_cmd_tables;
+extern const cli_command cli_cmd_plan;
+extern const cli_command cli_cmd_migrate;
 
 /* ---- main.c: arguments, engine ---- */
 
@@ -290,6 +292,10 @@ pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
 pier_status cli_read_all(FILE *in, const char *name, const char *what,
                          size_t max, char **out, size_t *len,
                          pier_error *err);
+/* Reads the file `path` ("-": stdin) whole, as cli_read_all does.
+ * @return CLI_CONTINUE, or the exit code after printing why. */
+int cli_read_path(cli_ctx *ctx, const char *path, const char *what,
+                  size_t max, char **out, size_t *len);
 
 /* ---- rows.c: writing JSON rows ---- */
 

@@ -70,22 +70,11 @@ static int sql_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
 /* Reads a whole script from `path` ("-": stdin). */
 static int read_script(cli_ctx *ctx, const char *path, char **out)
 {
-    pier_error err;
-    cli_error_init(&err);
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (f == NULL) {
-        cli_error_set(&err, PIER_E_READ_FAILED, "cannot read '%.300s': %s",
-                      path, strerror(errno));
-        return cli_fail(ctx, &err);
-    }
     size_t len = 0;
-    pier_status rc = cli_read_all(f, strcmp(path, "-") == 0 ? "stdin" : path,
-                                  "a script", CLI_MAX_SCRIPT_BYTES, out, &len,
-                                  &err);
-    if (f != stdin)
-        fclose(f);
-    if (rc != PIER_OK)
-        return cli_fail(ctx, &err);
+    int rc = cli_read_path(ctx, path, "a script", CLI_MAX_SCRIPT_BYTES, out,
+                           &len);
+    if (rc != CLI_CONTINUE)
+        return rc;
     if (strlen(*out) != len)
         return cli_fail_msg(ctx, pier_status_tag(PIER_E_INVALID_ARGUMENT),
                             "the script holds a NUL byte");

@@ -381,3 +381,22 @@ pier_status cli_read_all(FILE *in, const char *name, const char *what,
     *len = n;
     return PIER_OK;
 }
+
+int cli_read_path(cli_ctx *ctx, const char *path, const char *what,
+                  size_t max, char **out, size_t *len)
+{
+    pier_error err;
+    cli_error_init(&err);
+    bool from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (f == NULL) {
+        cli_error_set(&err, PIER_E_READ_FAILED, "cannot read '%.300s': %s",
+                      path, strerror(errno));
+        return cli_fail(ctx, &err);
+    }
+    pier_status rc = cli_read_all(f, from_stdin ? "stdin" : path, what, max,
+                                  out, len, &err);
+    if (!from_stdin)
+        fclose(f);
+    return rc == PIER_OK ? CLI_CONTINUE : cli_fail(ctx, &err);
+}

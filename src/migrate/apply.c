@@ -1,0 +1,630 @@
+/*
+ * apply.c: pier_migrate: a plan made and applied in one write transaction
+ * of the engine.
+ *
+ * The plan is made under the write lock, against the catalog as it is
+ * then, so that two migrators never interleave: the second plans on what
+ * the first made. Each step becomes statements of the dialect run as
+ * pier_exec would (pier__exec_in_write: tables, views, indexes, boards,
+ * renames and drops keep the catalog as pier sql keeps it), or an edit of
+ * a table's SQL (pier__fit_retype, schema_sql_set) for what the stored
+ * records do not see; then what migrations keep beside the SQL is
+ * recorded (managed flags, declared defaults and backfills, a view's
+ * declared columns). Any failure rolls the whole migration back.
+ *
+ * Steps not applied yet fail the migration, naming themselves: adding a
+ * board's column and widening one, the nullability, default, READONLY and
+ * AUTOINCREMENT steps of an existing column, DEFAULT now().
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "engine/engine.h"
+#include "migrate/edit.h"
+#include "migrate/migration.h"
+#include "sql/dialect.h"
+#include "types/codecs.h"
+#include "types/spelling.h"
+
+typedef struct applier {
+    pier_engine *e;
+    const pier__lake_ops *ops;
+    bool catalog_changed;
+    pier_error *err;
+} applier;
+
+static pier_status not_yet(applier *a, const pier__step *s)
+{
+    return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "step %s of %s "
+                      "'%s'%s%s cannot be applied yet", pier__step_name(
+                          s->kind),
+                      s->on == PIER__OBJ_BOARD ? "board" : "table",
+                      s->object, s->column != NULL ? ", column " : "",
+                      s->column != NULL ? s->column : "");
+}
+
+static pier_status run(applier *a, const pier__buf *sql)
+{
+    if (sql->oom)
+        return pier__oom(a->err);
+    return pier__exec_in_write(a->e, sql->p, &a->catalog_changed, a->err);
+}
+
+/* The literal a value is physically: now() frozen to the instant the
+ * migration runs (INSTANT, DATE), else as declared. */
+static pier_status literal(applier *a, const pier__mcolumn *c,
+                           const pier__mvalue *v, char *out, size_t cap)
+{
+    if (!v->now) {
+        snprintf(out, cap, "%s", v->sql);
+        return PIER_OK;
+    }
+    int64_t us = pier__engine_now(a->e);
+    char text[64];
+    if (c->type.t.base == PIER__B_INSTANT) {
+        char buf[PIER__TIMESTAMP_BUF];
+        pier__timestamp_format(us, buf);
+        snprintf(text, sizeof text, "%s", buf);
+    } else if (c->type.t.base == PIER__B_DATE) {
+        char buf[PIER__DATE_BUF];
+        int64_t days = us / INT64_C(86400000000);
+        if (us < 0 && us % INT64_C(86400000000) != 0)
+            days--;
+        pier__date_format((int32_t)days, buf);
+        snprintf(text, sizeof text, "%s", buf);
+    } else {
+        return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "now() of a %s "
+                          "column cannot be applied yet", c->spelling);
+    }
+    snprintf(out, cap, "'%s'", text);
+    return PIER_OK;
+}
+
+/* ---- tables ---- */
+
+static const char *on_delete(pier__fk_action x)
+{
+    switch (x) {
+    case PIER__FK_CASCADE: return "CASCADE";
+    case PIER__FK_SET_NULL: return "SET NULL";
+    case PIER__FK_RESTRICT: return "RESTRICT";
+    }
+    return "RESTRICT";
+}
+
+static const pier__mkey *single_primary(const pier__mtable *t)
+{
+    for (size_t k = 0; k < t->nkeys; k++)
+        if (t->keys[k].primary && t->keys[k].ncolumns == 1)
+            return &t->keys[k];
+    return NULL;
+}
+
+/* A column's definition as the dialect writes it. */
+static pier_status column_sql(applier *a, pier__buf *b, const pier__mtable *t,
+                              size_t i, const pier__mvalue *physical)
+{
+    const pier__mcolumn *c = &t->columns[i];
+    pier__sql_quote_ident(b, c->name);
+    pier__buf_printf(b, " %s", c->spelling);
+    const pier__mkey *pk = single_primary(t);
+    if (pk != NULL && pk->columns[0] == i)
+        pier__buf_puts(b, c->autoincrement ? " PRIMARY KEY AUTOINCREMENT"
+                                           : " PRIMARY KEY");
+    if (c->not_null)
+        pier__buf_puts(b, " NOT NULL");
+    if (physical != NULL && (physical->sql != NULL || physical->now)) {
+        char lit[128];
+        pier_status rc = literal(a, c, physical, lit, sizeof lit);
+        if (rc != PIER_OK)
+            return rc;
+        pier__buf_printf(b, " DEFAULT %s", lit);
+    }
+    for (size_t f = 0; f < t->nfks; f++) {
+        const pier__mfk *fk = &t->fks[f];
+        if (fk->column != i)
+            continue;
+        if (fk->name != NULL) {
+            pier__buf_puts(b, " CONSTRAINT ");
+            pier__sql_quote_ident(b, fk->name);
+        }
+        pier__buf_puts(b, " REFERENCES ");
+        pier__sql_quote_ident(b, fk->table);
+        if (fk->parent != NULL) {
+            pier__buf_puts(b, " (");
+            pier__sql_quote_ident(b, fk->parent);
+            pier__buf_putc(b, ')');
+        }
+        pier__buf_printf(b, " ON DELETE %s", on_delete(fk->on_delete));
+    }
+    if (c->readonly)
+        pier__buf_puts(b, " READONLY");
+    return PIER_OK;
+}
+
+/* What migrations keep of a table and its columns. */
+static pier_status keep_table(applier *a, const pier__mtable *w)
+{
+    const pier__table *t = pier__catalog_find_table(&a->e->catalog, w->name);
+    if (t == NULL || t->ncolumns != w->ncolumns)
+        return pier__fail(a->err, PIER_E_WRITE_FAILED, "table '%s' is not "
+                          "as the migration made it", w->name);
+    pier__migrate_meta m = { .kind = PIER__META_TABLE, .id = t->id,
+                             .flag = true };
+    pier_status rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    for (size_t i = 0; rc == PIER_OK && i < w->ncolumns; i++) {
+        const pier__mcolumn *c = &w->columns[i];
+        char dflt[128], backfill[128];
+        dflt[0] = backfill[0] = '\0';
+        if (c->dflt.sql != NULL || c->dflt.now)
+            snprintf(dflt, sizeof dflt, "%s",
+                     c->dflt.now ? "now()" : c->dflt.sql);
+        if (c->backfill.sql != NULL || c->backfill.now)
+            rc = literal(a, c, &c->backfill, backfill, sizeof backfill);
+        pier__migrate_meta cm = { .kind = PIER__META_COLUMN,
+                                  .id = t->columns[i].id,
+                                  .a = dflt[0] ? dflt : NULL,
+                                  .b = backfill[0] ? backfill : NULL,
+                                  .flag = true };
+        if (rc == PIER_OK)
+            rc = a->ops->migrate_meta_put(a->e->lake, &cm, false, a->err);
+    }
+    return rc;
+}
+
+static pier_status create_table(applier *a, const pier__mtable *w)
+{
+    for (size_t i = 0; i < w->ncolumns; i++)
+        if (w->columns[i].dflt.now)
+            return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "DEFAULT "
+                              "now() of column '%s' cannot be applied yet",
+                              w->columns[i].name);
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "CREATE TABLE ");
+    pier__sql_quote_ident(&b, w->name);
+    pier__buf_puts(&b, " (");
+    pier_status rc = PIER_OK;
+    for (size_t i = 0; rc == PIER_OK && i < w->ncolumns; i++) {
+        if (i > 0)
+            pier__buf_puts(&b, ", ");
+        rc = column_sql(a, &b, w, i, &w->columns[i].dflt);
+    }
+    const pier__mkey *pk = single_primary(w);
+    for (size_t k = 0; k < w->nkeys; k++) {
+        const pier__mkey *key = &w->keys[k];
+        if (key == pk)
+            continue;
+        pier__buf_puts(&b, ", ");
+        if (key->name != NULL) {
+            pier__buf_puts(&b, "CONSTRAINT ");
+            pier__sql_quote_ident(&b, key->name);
+            pier__buf_putc(&b, ' ');
+        }
+        pier__buf_puts(&b, key->primary ? "PRIMARY KEY (" : "UNIQUE (");
+        for (size_t c = 0; c < key->ncolumns; c++) {
+            if (c > 0)
+                pier__buf_puts(&b, ", ");
+            pier__sql_quote_ident(&b, w->columns[key->columns[c]].name);
+        }
+        pier__buf_putc(&b, ')');
+    }
+    for (size_t k = 0; k < w->nchecks; k++) {
+        pier__buf_puts(&b, ", ");
+        if (w->checks[k].name != NULL) {
+            pier__buf_puts(&b, "CONSTRAINT ");
+            pier__sql_quote_ident(&b, w->checks[k].name);
+            pier__buf_putc(&b, ' ');
+        }
+        pier__buf_printf(&b, "CHECK (%s)", w->checks[k].expr);
+    }
+    pier__buf_putc(&b, ')');
+    if (rc == PIER_OK)
+        rc = run(a, &b);
+    pier__buf_free(&b);
+    return rc == PIER_OK ? keep_table(a, w) : rc;
+}
+
+static pier_status add_column(applier *a, const pier__step *s)
+{
+    const pier__mtable *w = s->table;
+    const pier__mcolumn *c = s->def;
+    size_t i = (size_t)(c - w->columns);
+    bool backfill = c->backfill.sql != NULL || c->backfill.now;
+    if ((!backfill && c->dflt.now) || (backfill && c->dflt.now))
+        return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "DEFAULT now() "
+                          "of column '%s' cannot be applied yet", c->name);
+    if (backfill && c->dflt.sql != NULL &&
+        (c->backfill.sql == NULL || strcmp(c->dflt.sql, c->backfill.sql)))
+        return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "column '%s': "
+                          "a BACKFILL other than its DEFAULT cannot be "
+                          "applied yet", c->name);
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "ALTER TABLE ");
+    pier__sql_quote_ident(&b, s->object);
+    pier__buf_puts(&b, " ADD COLUMN ");
+    pier_status rc = column_sql(a, &b, w, i,
+                                backfill ? &c->backfill : &c->dflt);
+    if (rc == PIER_OK)
+        rc = run(a, &b);
+    pier__buf_free(&b);
+    const pier__table *t = pier__catalog_find_table(&a->e->catalog,
+                                                    s->object);
+    if (rc == PIER_OK && t != NULL && (backfill || c->dflt.sql != NULL)) {
+        char dflt[128] = "", bf[128] = "";
+        if (c->dflt.sql != NULL)
+            snprintf(dflt, sizeof dflt, "%s", c->dflt.sql);
+        if (backfill)
+            rc = literal(a, c, &c->backfill, bf, sizeof bf);
+        pier__migrate_meta cm = { .kind = PIER__META_COLUMN,
+                                  .id = t->columns[t->ncolumns - 1].id,
+                                  .a = dflt[0] ? dflt : NULL,
+                                  .b = bf[0] ? bf : NULL, .flag = true,
+                                  .added = backfill };
+        if (rc == PIER_OK)
+            rc = a->ops->migrate_meta_put(a->e->lake, &cm, false, a->err);
+    }
+    return rc;
+}
+
+/* A widening of a table's column: its value check retyped in the table's
+ * SQL and its type in the catalog, no row touched. */
+static pier_status retype(applier *a, const pier__step *s);
+static pier_status put_sql(applier *a, const char *table,
+                           const pier__buf *edited);
+
+/* ---- views, indexes, boards ---- */
+
+static pier_status view_columns_json(const pier__mview *v, char **out)
+{
+    json_t *list = json_array();
+    bool ok = list != NULL;
+    for (size_t i = 0; ok && i < v->ncolumns; i++)
+        ok = json_array_append_new(list, json_pack("[ss]",
+                                                   v->columns[i].name,
+                                                   v->columns[i].spelling))
+             == 0;
+    *out = ok ? json_dumps(list, JSON_COMPACT) : NULL;
+    json_decref(list);
+    return *out != NULL ? PIER_OK : PIER_E_OUT_OF_MEMORY;
+}
+
+static pier_status create_view(applier *a, const pier__mview *v, bool replace)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    if (replace) {
+        pier__buf_puts(&b, "DROP VIEW ");
+        pier__sql_quote_ident(&b, v->name);
+        pier__buf_puts(&b, "; ");
+    }
+    pier__buf_puts(&b, "CREATE VIEW ");
+    pier__sql_quote_ident(&b, v->name);
+    pier__buf_puts(&b, " (");
+    for (size_t i = 0; i < v->ncolumns; i++) {
+        if (i > 0)
+            pier__buf_puts(&b, ", ");
+        pier__sql_quote_ident(&b, v->columns[i].name);
+    }
+    pier__buf_printf(&b, ") AS %s", v->body);
+    pier_status rc = run(a, &b);
+    pier__buf_free(&b);
+    char *cols = NULL;
+    if (rc == PIER_OK && view_columns_json(v, &cols) != PIER_OK)
+        rc = pier__oom(a->err);
+    pier__migrate_meta m = { .kind = PIER__META_VIEW, .name = v->name,
+                             .a = cols, .flag = true };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    free(cols);
+    return rc;
+}
+
+static pier_status create_index(applier *a, const pier__mindex *x,
+                                bool replace)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    bool board = pier__catalog_find(&a->e->catalog, x->table) != NULL &&
+                 pier__catalog_find_table(&a->e->catalog, x->table) == NULL;
+    if (replace) {
+        pier__buf_puts(&b, "DROP INDEX ");
+        pier__sql_quote_ident(&b, x->name);
+        pier__buf_puts(&b, "; ");
+    }
+    pier__buf_printf(&b, "CREATE %sINDEX ", x->unique ? "UNIQUE " : "");
+    pier__sql_quote_ident(&b, x->name);
+    pier__buf_puts(&b, " ON ");
+    if (board) {
+        char phys[80];
+        snprintf(phys, sizeof phys, "_pier_b_%s", x->table);
+        pier__sql_quote_ident(&b, phys);
+    } else {
+        pier__sql_quote_ident(&b, x->table);
+    }
+    pier__buf_printf(&b, " %s", x->body);
+    pier_status rc;
+    if (b.oom) {
+        rc = pier__oom(a->err);
+    } else if (board) {
+        /* A board's table is the engine's: the dialect does not reach it. */
+        rc = a->ops->ddl(a->e->lake, b.p, a->err);
+        if (rc == PIER_OK)
+            rc = a->ops->schema_remember(a->e->lake, a->err);
+    } else {
+        rc = run(a, &b);
+    }
+    pier__buf_free(&b);
+    pier__migrate_meta m = { .kind = PIER__META_INDEX, .name = x->name,
+                             .flag = true };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    return rc;
+}
+
+static pier_status create_board(applier *a, const pier__mboard *bd)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_printf(&b, "CREATE BOARD %s", bd->id);
+    if (bd->ncolumns > 0) {
+        pier__buf_puts(&b, " (");
+        for (size_t i = 0; i < bd->ncolumns; i++) {
+            if (i > 0)
+                pier__buf_puts(&b, ", ");
+            pier__sql_quote_ident(&b, bd->columns[i].name);
+            pier__buf_printf(&b, " %s",
+                             pier__type_name(bd->columns[i].type));
+        }
+        pier__buf_putc(&b, ')');
+    }
+    if (bd->strict)
+        pier__buf_puts(&b, " STRICT");
+    pier_status rc = run(a, &b);
+    pier__buf_free(&b);
+    pier__migrate_meta m = { .kind = PIER__META_BOARD, .name = bd->id,
+                             .flag = true };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    return rc;
+}
+
+/* DROP kind "name", and what migrations kept of it. */
+static pier_status drop(applier *a, const char *kind, const char *name,
+                        pier__meta_kind meta)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_printf(&b, "DROP %s ", kind);
+    pier__sql_quote_ident(&b, name);
+    pier_status rc = run(a, &b);
+    pier__buf_free(&b);
+    pier__migrate_meta m = { .kind = meta, .name = name };
+    if (rc == PIER_OK &&
+        (meta == PIER__META_VIEW || meta == PIER__META_INDEX))
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, true, a->err);
+    return rc;
+}
+
+static pier_status alter(applier *a, const pier__step *s)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "ALTER TABLE ");
+    if (s->kind == PIER__STEP_RENAME_TABLE) {
+        pier__sql_quote_ident(&b, s->from);
+        pier__buf_puts(&b, " RENAME TO ");
+        pier__sql_quote_ident(&b, s->object);
+    } else if (s->kind == PIER__STEP_RENAME_COLUMN) {
+        pier__sql_quote_ident(&b, s->object);
+        pier__buf_puts(&b, " RENAME COLUMN ");
+        pier__sql_quote_ident(&b, s->from);
+        pier__buf_puts(&b, " TO ");
+        pier__sql_quote_ident(&b, s->column);
+    } else {
+        pier__sql_quote_ident(&b, s->object);
+        pier__buf_puts(&b, " DROP COLUMN ");
+        pier__sql_quote_ident(&b, s->column);
+    }
+    pier_status rc = run(a, &b);
+    pier__buf_free(&b);
+    return rc;
+}
+
+typedef struct table_sql {
+    const char *name;
+    char *sql;
+} table_sql;
+
+static int find_table_sql(const pier__schema_object *o, void *payload)
+{
+    table_sql *t = payload;
+    if (strcmp(o->type, "table") == 0 && o->sql != NULL &&
+        pier__name_eq(o->name, strlen(o->name), t->name, strlen(t->name))) {
+        t->sql = pier__strdup(o->sql);
+        return 1;
+    }
+    return 0;
+}
+
+static pier_status retype(applier *a, const pier__step *s)
+{
+    table_sql t = { s->object, NULL };
+    pier_status rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t,
+                                            a->err);
+    if (rc == PIER_OK && t.sql == NULL)
+        rc = pier__fail(a->err, PIER_E_WRITE_FAILED, "table '%s' has no "
+                        "SQL", s->object);
+    pier__buf b;
+    pier__buf_init(&b);
+    if (rc == PIER_OK) {
+        pier_status er = pier__fit_retype(&b, t.sql, s->column_id, s->to);
+        if (er == PIER_E_INVALID_ARGUMENT)
+            rc = not_yet(a, s);      /* a column with no value check */
+        else if (er != PIER_OK)
+            rc = pier__oom(a->err);
+    }
+    pier__migrate_meta m = { .kind = PIER__META_COLUMN_TYPE,
+                             .id = s->column_id, .a = s->to };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    if (rc == PIER_OK)
+        rc = put_sql(a, s->object, &b);
+    pier__buf_free(&b);
+    free(t.sql);
+    return rc;
+}
+
+/* Replaces a table's SQL with `edited` (already made from it), in the
+ * catalog as Pier made it too. */
+static pier_status put_sql(applier *a, const char *table,
+                           const pier__buf *edited)
+{
+    if (edited->oom)
+        return pier__oom(a->err);
+    pier_status rc = a->ops->schema_sql_set(a->e->lake, table, edited->p,
+                                            a->err);
+    if (rc == PIER_OK)
+        rc = a->ops->schema_remember(a->e->lake, a->err);
+    if (rc == PIER_OK) {
+        int64_t version;
+        rc = a->ops->catalog_bump(a->e->lake, &version, a->err);
+        a->catalog_changed = true;
+    }
+    return rc;
+}
+
+/* NOT NULL set (after its proof) or dropped: an edit of the table's SQL.
+ * Rows stored before the column existed read its default, which SQLite
+ * answers for them in the proof's query as for any row. */
+static pier_status nullability(applier *a, const pier__step *s)
+{
+    bool set = s->kind == PIER__STEP_SET_NOT_NULL;
+    pier_status rc = PIER_OK;
+    if (set) {
+        const pier__mkey *pk = single_primary(s->table);
+        const char *key = pk != NULL ? s->table->columns[pk->columns[0]].name
+                                     : NULL;
+        int64_t nulls = 0;
+        pier__buf keys;
+        pier__buf_init(&keys);
+        rc = a->ops->null_witnesses(a->e->lake, s->object, s->column, key,
+                                    &nulls, &keys, a->err);
+        if (rc == PIER_OK && nulls > 0)
+            rc = pier__fail(a->err, PIER_E_PROOF_FAILED, "column '%s' of "
+                            "table '%s' cannot be NOT NULL: %lld rows hold "
+                            "null (%s %s%s)", s->column, s->object,
+                            (long long)nulls, key != NULL ? key : "rowid",
+                            keys.p != NULL ? keys.p : "",
+                            nulls > 5 ? ", ..." : "");
+        pier__buf_free(&keys);
+        if (rc != PIER_OK)
+            return rc;
+    }
+    table_sql t = { s->object, NULL };
+    if (rc == PIER_OK)
+        rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t, a->err);
+    pier__buf b;
+    pier__buf_init(&b);
+    if (rc == PIER_OK && (t.sql == NULL ||
+                          pier__column_edit(&b, t.sql, s->column,
+                                            set ? 1 : 0, NULL, false) !=
+                              PIER_OK))
+        rc = b.oom ? pier__oom(a->err) : not_yet(a, s);
+    if (rc == PIER_OK)
+        rc = put_sql(a, s->object, &b);
+    pier__buf_free(&b);
+    free(t.sql);
+    return rc;
+}
+
+/* ---- the steps ---- */
+
+static pier_status apply_step(applier *a, const pier__step *s)
+{
+    switch (s->kind) {
+    case PIER__STEP_CREATE_TABLE: return create_table(a, s->table);
+    case PIER__STEP_ADD_COLUMN:
+        return s->on == PIER__OBJ_BOARD ? not_yet(a, s) : add_column(a, s);
+    case PIER__STEP_RENAME_TABLE:
+    case PIER__STEP_RENAME_COLUMN:
+    case PIER__STEP_DROP_COLUMN:
+        return alter(a, s);
+    case PIER__STEP_WIDEN_ENUM:
+    case PIER__STEP_WIDEN_COLUMN:
+        return s->on == PIER__OBJ_BOARD ? not_yet(a, s) : retype(a, s);
+    case PIER__STEP_SET_NOT_NULL:
+    case PIER__STEP_DROP_NOT_NULL:
+        return nullability(a, s);
+    case PIER__STEP_CREATE_VIEW: return create_view(a, s->view, false);
+    case PIER__STEP_REPLACE_VIEW: return create_view(a, s->view, true);
+    case PIER__STEP_CREATE_INDEX: return create_index(a, s->index, false);
+    case PIER__STEP_REPLACE_INDEX: return create_index(a, s->index, true);
+    case PIER__STEP_CREATE_BOARD: return create_board(a, s->board);
+    case PIER__STEP_DROP_INDEX:
+        return drop(a, "INDEX", s->object, PIER__META_INDEX);
+    case PIER__STEP_DROP_VIEW:
+        return drop(a, "VIEW", s->object, PIER__META_VIEW);
+    case PIER__STEP_DROP_TABLE:
+        return drop(a, "TABLE", s->object, PIER__META_TABLE);
+    default:
+        return not_yet(a, s);
+    }
+}
+
+PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
+                                  const char *declaration, size_t len,
+                                  const pier_migrate_options *options,
+                                  pier_migration **applied, pier_error *err)
+{
+    pier__error_clear(err);
+    if (applied != NULL)
+        *applied = NULL;
+    if (engine == NULL || (declaration == NULL && len > 0))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_migrate "
+                          "needs an engine and a declaration");
+    if (options != NULL && options->version != PIER_MIGRATE_OPTIONS_VERSION)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_migrate: "
+                          "options version %d is not %d", options->version,
+                          PIER_MIGRATE_OPTIONS_VERSION);
+    pier_migration *m = pier__migration_new();
+    if (m == NULL)
+        return pier__oom(err);
+    pier_status rc = pier__engine_begin(engine, true, err);
+    if (rc != PIER_OK) {
+        pier_migration_free(m);
+        return rc;
+    }
+    applier a = { engine, engine->lake->ops, false, err };
+    rc = pier__schema_drift(engine, err);
+    if (rc == PIER_OK)
+        rc = pier__migration_plan(m, engine,
+                                  declaration != NULL ? declaration : "",
+                                  len, options, err);
+    for (size_t i = 0; rc == PIER_OK && i < m->plan.nsteps; i++)
+        rc = apply_step(&a, &m->plan.steps[i]);
+    int64_t head = 0;
+    if (rc == PIER_OK)
+        rc = a.ops->head(engine->lake, &head, err);
+    /* Steps that edit SQL leave the cached types behind; a failure may
+     * leave rolled-back tables in the cache: either way it is read again. */
+    if (a.catalog_changed)
+        engine->catalog.version = -1;
+    rc = pier__engine_end(engine, rc, err);
+    if (rc != PIER_OK) {
+        pier_migration_free(m);
+        return rc;
+    }
+    if (watermark != NULL)
+        *watermark = head;
+    if (applied != NULL)
+        *applied = m;
+    else
+        pier_migration_free(m);
+    return PIER_OK;
+}

@@ -1,0 +1,512 @@
+/*
+ * test_migrate_live.c: a lake's catalog read into the migrations' model
+ * (src/migrate/live.c): tables made with pier sql keep their ids and read
+ * back with the constraints their SQL holds, indexes and boards too; what
+ * a declaration cannot state is listed as opaque; and the declaration a
+ * user would write for that lake plans to zero steps against it. Then
+ * pier_plan, the public face of planning: its text, JSON, fingerprint and
+ * refusals, and that planning writes nothing.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <jansson.h>
+
+#include "engine/engine.h"
+#include "migrate/plan.h"
+#include "support/engine_fixture.h"
+
+static int setup(void **state)
+{
+    *state = fixture_open();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    return fixture_close(*state);
+}
+
+static void exec_ok(pier_engine *e, const char *sql)
+{
+    pier_error err;
+    if (pier_exec(NULL, e, sql, NULL, &err) != PIER_OK)
+        fail_msg("%s: %s: %s", sql, err.tag, err.message);
+}
+
+/* The live model of e's lake. */
+static void live(pier_engine *e, pier__schema *s)
+{
+    pier_error err;
+    assert_int_equal(pier__engine_begin(e, false, &err), PIER_OK);
+    pier_status rc = pier__schema_from_lake(s, e, &err);
+    pier__engine_end(e, PIER_OK, NULL);
+    if (rc != PIER_OK)
+        fail_msg("live: %s: %s", err.tag, err.message);
+}
+
+static const char shop[] =
+    "CREATE TABLE parents (id INT64 PRIMARY KEY, label TEXT NOT NULL);\n"
+    "CREATE TABLE children (id INT64 PRIMARY KEY AUTOINCREMENT,\n"
+    "  parent_id INT64 NOT NULL REFERENCES parents(id) ON DELETE CASCADE,\n"
+    "  qty DECIMAL(10,2) NOT NULL DEFAULT 1,\n"
+    "  note VARCHAR(20) READONLY,\n"
+    "  kind ENUM('a', 'b') UNIQUE,\n"
+    "  CONSTRAINT positive_qty CHECK (qty > 0));\n"
+    "CREATE UNIQUE INDEX children_note ON children (note) WHERE note IS "
+    "NOT NULL;\n";
+
+static void test_tables_read_back(void **state)
+{
+    engine_fixture *f = *state;
+    exec_ok(f->e, shop);
+    exec_ok(f->e, "CREATE BOARD events (kind text, n decimal(12,2)) STRICT");
+    fixture_insert(f->e, "loose", "{\"id\":\"1\",\"n\":1.5}");
+    pier__schema s;
+    live(f->e, &s);
+    assert_int_equal(s.ntables, 2);
+    assert_int_equal(s.nopaque, 0);
+    const pier__mtable *c = pier__schema_table(&s, "children");
+    assert_non_null(c);
+    assert_true(c->id > 0);
+    assert_false(c->managed);
+    assert_int_equal(c->ncolumns, 5);
+    assert_true(c->columns[0].id > 0);
+    assert_true(c->columns[0].autoincrement);
+    assert_true(c->columns[1].not_null);
+    assert_string_equal(c->columns[2].spelling, "DECIMAL(10,2)");
+    assert_string_equal(c->columns[2].dflt.sql, "1");
+    assert_true(c->columns[3].readonly);
+    assert_false(c->columns[3].not_null);
+    assert_int_equal(c->nfks, 1);
+    assert_string_equal(c->fks[0].table, "parents");
+    assert_int_equal(c->fks[0].on_delete, PIER__FK_CASCADE);
+    assert_int_equal(c->nchecks, 1);
+    assert_string_equal(c->checks[0].name, "positive_qty");
+    assert_int_equal(c->nkeys, 2);
+    const pier__mindex *x = pier__schema_index(&s, "children_note");
+    assert_non_null(x);
+    assert_true(x->unique);
+    assert_false(x->managed);
+    assert_string_equal(x->body, "(note) WHERE note IS NOT NULL");
+    assert_int_equal(s.nboards, 2);
+    const pier__mboard *b = pier__schema_board(&s, "events");
+    assert_true(b->strict);
+    assert_int_equal(b->ncolumns, 2);
+    const pier__mboard *loose = pier__schema_board(&s, "loose");
+    assert_false(loose->strict);
+    assert_int_equal(loose->ncolumns, 1);
+    assert_string_equal(loose->columns[0].name, "n");
+    assert_int_equal(loose->columns[0].type.kind, PIER_KIND_DOUBLE);
+
+    /* The declaration a user would write plans to nothing. */
+    pier__schema want;
+    pier_error err;
+    static const char declared[] =
+        "CREATE BOARD loose (n double);\n"
+        "CREATE BOARD events (kind text, n decimal(12,2)) STRICT;\n";
+    char text[2048];
+    strcpy(text, shop);
+    strcat(text, declared);
+    assert_int_equal(pier__schema_from_declaration(&want, text, strlen(text),
+                                                   &err), PIER_OK);
+    pier__plan p;
+    pier__plan_options owns = { true, true };
+    assert_int_equal(pier__plan_make(&p, &s, &want, &owns, &err), PIER_OK);
+    assert_int_equal(p.nsteps, 0);
+    pier__plan_free(&p);
+    pier__schema_free(&want);
+
+    /* A change to it plans its steps, by the live ids. */
+    static const char changed[] =
+        "CREATE TABLE children (id INT64 PRIMARY KEY AUTOINCREMENT,\n"
+        "  parent_id INT64 NOT NULL REFERENCES parents(id) ON DELETE "
+        "CASCADE,\n"
+        "  qty DECIMAL(12,2) NOT NULL DEFAULT 1,\n"
+        "  memo VARCHAR(40) RENAMED FROM note READONLY,\n"
+        "  kind ENUM('a', 'b', 'c') UNIQUE,\n"
+        "  CONSTRAINT positive_qty CHECK (qty > 0));\n";
+    assert_int_equal(pier__schema_from_declaration(
+                         &want, changed, strlen(changed), &err), PIER_OK);
+    assert_int_equal(pier__plan_make(&p, &s, &want, NULL, &err), PIER_OK);
+    assert_int_equal(p.nsteps, 4);
+    assert_int_equal(p.steps[0].kind, PIER__STEP_WIDEN_COLUMN);
+    assert_string_equal(p.steps[0].column, "qty");
+    assert_string_equal(p.steps[0].from, "DECIMAL(10,2)");
+    assert_int_equal(p.steps[0].column_id, c->columns[2].id);
+    assert_int_equal(p.steps[1].kind, PIER__STEP_RENAME_COLUMN);
+    assert_string_equal(p.steps[1].from, "note");
+    assert_int_equal(p.steps[1].column_id, c->columns[3].id);
+    assert_int_equal(p.steps[1].table_id, c->id);
+    assert_int_equal(p.steps[2].kind, PIER__STEP_WIDEN_COLUMN);
+    assert_int_equal(p.steps[3].kind, PIER__STEP_WIDEN_ENUM);
+    pier__plan_free(&p);
+    pier__schema_free(&want);
+    pier__schema_free(&s);
+}
+
+static void test_what_cannot_be_stated(void **state)
+{
+    engine_fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE odd (a TEXT COLLATE NOCASE, b INT64);\n"
+                  "CREATE TABLE plain (a INT64);\n"
+                  "CREATE VIEW v AS SELECT a FROM plain;");
+    pier__schema s;
+    live(f->e, &s);
+    assert_int_equal(s.ntables, 1);
+    assert_non_null(pier__schema_table(&s, "plain"));
+    assert_int_equal(s.nopaque, 2);
+    const pier__mopaque *odd = pier__schema_opaque(&s, "ODD");
+    assert_non_null(odd);
+    assert_false(odd->view);
+    assert_non_null(strstr(odd->why, "COLLATE"));
+    const pier__mopaque *v = pier__schema_opaque(&s, "v");
+    assert_true(v->view);
+
+    /* declaring the view replaces it; declaring the table is refused */
+    pier__schema want;
+    pier_error err;
+    static const char text[] =
+        "CREATE TABLE plain (a INT64);\n"
+        "CREATE VIEW v (a INT64) AS SELECT a FROM plain;\n"
+        "CREATE TABLE odd (a TEXT, b INT64);\n";
+    assert_int_equal(pier__schema_from_declaration(&want, text, strlen(text),
+                                                   &err), PIER_OK);
+    pier__plan p;
+    assert_int_equal(pier__plan_make(&p, &s, &want, NULL, &err),
+                     PIER_E_MIGRATION_REFUSED);
+    assert_non_null(strstr(err.message, "table 'odd' of the lake cannot be "
+                                        "stated as a declaration"));
+    pier__plan_free(&p);
+    pier__schema_free(&want);
+    size_t first_two = (size_t)(strstr(text, "CREATE TABLE odd") - text);
+    assert_int_equal(pier__schema_from_declaration(&want, text, first_two,
+                                                   &err), PIER_OK);
+    assert_int_equal(pier__plan_make(&p, &s, &want, NULL, &err), PIER_OK);
+    assert_int_equal(p.nsteps, 1);
+    assert_int_equal(p.steps[0].kind, PIER__STEP_REPLACE_VIEW);
+    pier__plan_free(&p);
+    pier__schema_free(&want);
+    pier__schema_free(&s);
+}
+
+static pier_status plan_of(pier_engine *e, const char *decl,
+                           const pier_migrate_options *o,
+                           pier_migration **m, pier_error *err)
+{
+    return pier_plan(m, e, decl, strlen(decl), o, err);
+}
+
+static void test_pier_plan(void **state)
+{
+    engine_fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, b TEXT);\n"
+                  "INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, NULL);");
+    int64_t head = 0;
+    pier_error err;
+    assert_int_equal(pier_head_from_catalog(&head, f->e, &err), PIER_OK);
+
+    pier_migration *m = NULL;
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT, c INT32 NOT NULL BACKFILL 0 DEFAULT "
+                             "5);\nCREATE TABLE u (x TEXT);", NULL, &m,
+                             &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 2);
+    const char *fp = pier_migration_fingerprint(m);
+    assert_int_equal(strlen(fp), 16);
+    assert_true(strspn(fp, "0123456789abcdef") == 16);
+    char *text = pier_migration_to_text(m);
+    assert_string_equal(text,
+        "metadata     create_table         u: 1 column\n"
+        "metadata     add_column           t: c INT32 NOT NULL BACKFILL 0 "
+        "DEFAULT 5\n");
+    pier_free(text);
+    char *json = pier_migration_to_json(m);
+    json_error_t je;
+    json_t *doc = json_loads(json, 0, &je);
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(json_object_get(doc,
+                                                          "fingerprint")),
+                        fp);
+    json_t *steps = json_object_get(doc, "steps");
+    assert_int_equal(json_array_size(steps), 2);
+    json_t *add = json_array_get(steps, 1);
+    assert_string_equal(json_string_value(json_object_get(add, "step")),
+                        "add_column");
+    assert_string_equal(json_string_value(json_object_get(add, "class")),
+                        "metadata");
+    assert_string_equal(json_string_value(json_object_get(add, "table")),
+                        "t");
+    assert_string_equal(json_string_value(json_object_get(add, "column")),
+                        "c");
+    assert_true(json_integer_value(json_object_get(add, "table_id")) > 0);
+    assert_int_equal(json_array_size(json_object_get(doc, "destructive")),
+                     0);
+    json_decref(doc);
+    pier_free(json);
+
+    /* the same plan, expected against this catalog */
+    char expect[17];
+    strcpy(expect, fp);
+    pier_migration_free(m);
+    pier_migrate_options o = { PIER_MIGRATE_OPTIONS_VERSION, false, false,
+                               expect };
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT)", &o, &m, &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    /* the catalog changes: the fingerprint with it */
+    exec_ok(f->e, "CREATE TABLE w (z INT64)");
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT)", &o, &m, &err),
+                     PIER_E_MIGRATION_CONFLICT);
+    assert_null(m);
+    assert_string_equal(err.tag, "MigrationConflict");
+    assert_non_null(strstr(err.message, expect));
+
+    /* a drop is destructive, with the rows it destroys */
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY)",
+                             NULL, &m, &err), PIER_E_DESTRUCTIVE_CHANGE);
+    assert_string_equal(err.message, "the migration would destroy data, "
+                        "and destruction is not allowed: column 'b' of "
+                        "table 't' (3 rows)");
+    o.expect = NULL;
+    o.allow_destructive = true;
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY)",
+                             &o, &m, &err), PIER_OK);
+    text = pier_migration_to_text(m);
+    assert_string_equal(text, "destructive  drop_column          t: b (3 "
+                              "rows; rewrites every row)\n");
+    pier_free(text);
+    pier_migration_free(m);
+
+    /* refusals and bad declarations */
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT32 PRIMARY KEY, "
+                             "b TEXT)", NULL, &m, &err),
+                     PIER_E_MIGRATION_REFUSED);
+    assert_non_null(strstr(err.message, "INT64 to INT32"));
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT BACKFILL 'x')", NULL, &m, &err),
+                     PIER_E_INVALID_SCHEMA);
+    assert_int_equal(err.offset, 53);          /* the backfill's value */
+    assert_int_equal(pier_plan(&m, f->e, NULL, 3, NULL, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_int_equal(pier_plan(NULL, f->e, "", 0, NULL, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    o.version = 99;
+    assert_int_equal(plan_of(f->e, "", &o, &m, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_null(pier_migration_to_text(NULL));
+    assert_null(pier_migration_to_json(NULL));
+    assert_int_equal(pier_migration_steps(NULL), 0);
+    pier_migration_free(NULL);
+
+    /* planning wrote nothing */
+    int64_t after = 0;
+    assert_int_equal(pier_head_from_catalog(&after, f->e, &err), PIER_OK);
+    assert_int_equal(after, head);
+    char **tables = NULL;
+    assert_int_equal(pier_table_list(&tables, f->e, &err), PIER_OK);
+    assert_string_equal(tables[0], "t");
+    assert_string_equal(tables[1], "w");
+    assert_null(tables[2]);
+    pier_strings_free(tables);
+}
+
+/* pier_migrate applies a plan whole, and a second run has nothing to do;
+ * a step that fails undoes every step before it. */
+static void test_pier_migrate(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    static const char v1[] =
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, label TEXT NOT NULL);\n"
+        "CREATE TABLE children (id INT64 PRIMARY KEY, parent_id INT64 NOT "
+        "NULL REFERENCES parents(id) ON DELETE CASCADE, qty INT64 NOT NULL, "
+        "CONSTRAINT positive_qty CHECK (qty > 0));\n"
+        "CREATE TABLE tickets (id INT64 PRIMARY KEY AUTOINCREMENT, status "
+        "ENUM('open', 'closed') NOT NULL DEFAULT 'open');\n"
+        "CREATE VIEW open_tickets (id INT64) AS SELECT id FROM tickets "
+        "WHERE status = 'open';\n"
+        "CREATE INDEX children_parent ON children (parent_id);\n"
+        "CREATE BOARD events (kind text) STRICT;\n";
+    pier_migration *m = NULL;
+    int64_t wm = -1;
+    assert_int_equal(pier_migrate(&wm, f->e, v1, strlen(v1), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 6);
+    pier_migration_free(m);
+    assert_true(wm >= 1);
+    assert_int_equal(pier_migrate(NULL, f->e, v1, strlen(v1), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    exec_ok(f->e, "INSERT INTO parents VALUES (1, 'a'); INSERT INTO "
+                  "tickets(status) VALUES ('open'), ('closed')");
+    pier_cursor *c = NULL;
+    const pier_row *row = NULL;
+    assert_int_equal(pier_exec(&c, f->e, "SELECT count(*) FROM open_tickets",
+                               NULL, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_int_equal(pier_row_value(row, 0)->as.integer, 1);
+    pier_cursor_close(c);
+    /* the constraints are real */
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO children VALUES (1, "
+                               "1, 0)", NULL, &err),
+                     PIER_E_CONSTRAINT_CHECK);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO children VALUES (1, "
+                               "9, 1)", NULL, &err),
+                     PIER_E_CONSTRAINT_FOREIGN_KEY);
+
+    /* v2: an enum widened, a column renamed and one added, a view
+     * replaced, the index no longer declared dropped */
+    static const char v2[] =
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, name TEXT NOT NULL "
+        "RENAMED FROM label, note TEXT);\n"
+        "CREATE TABLE children (id INT64 PRIMARY KEY, parent_id INT64 NOT "
+        "NULL REFERENCES parents(id) ON DELETE CASCADE, qty INT64 NOT NULL, "
+        "CONSTRAINT positive_qty CHECK (qty > 0));\n"
+        "CREATE TABLE tickets (id INT64 PRIMARY KEY AUTOINCREMENT, status "
+        "ENUM('open', 'closed', 'parked') NOT NULL DEFAULT 'open');\n"
+        "CREATE VIEW open_tickets (id INT64, status TEXT) AS SELECT id, "
+        "status FROM tickets WHERE status <> 'closed';\n"
+        "CREATE BOARD events (kind text) STRICT;\n";
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, &m,
+                                  &err), PIER_OK);
+    char *text = pier_migration_to_text(m);
+    assert_string_equal(text,
+        "metadata     rename_column        parents: name renamed from label\n"
+        "metadata     add_column           parents: note TEXT\n"
+        "metadata     widen_enum           tickets: status ENUM('open',"
+        "'closed') to ENUM('open','closed','parked')\n"
+        "metadata     replace_view         open_tickets: 2 columns\n"
+        "metadata     drop_index           children_parent: \n");
+    pier_free(text);
+    pier_migration_free(m);
+    exec_ok(f->e, "INSERT INTO tickets(status) VALUES ('parked'); "
+                  "UPDATE parents SET name = 'b' WHERE id = 1");
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
+
+    /* NOT NULL is proved before it is set: a step that fails undoes the
+     * steps before it */
+    static const char v3[] =
+        "CREATE TABLE fresh (a INT64);\n"
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, name TEXT NOT NULL, "
+        "note TEXT NOT NULL);\n";
+    assert_int_equal(pier_migrate(NULL, f->e, v3, strlen(v3), NULL, &m,
+                                  &err), PIER_E_PROOF_FAILED);
+    assert_string_equal(err.message, "column 'note' of table 'parents' "
+                        "cannot be NOT NULL: 1 rows hold null (id 1)");
+    assert_null(m);
+    char **tables = NULL;
+    assert_int_equal(pier_table_list(&tables, f->e, &err), PIER_OK);
+    for (size_t i = 0; tables[i] != NULL; i++)
+        assert_string_not_equal(tables[i], "fresh");
+    pier_strings_free(tables);
+    /* with the rows fixed, NOT NULL is set, and holds; then dropped */
+    exec_ok(f->e, "UPDATE parents SET note = 'n'");
+    assert_int_equal(pier_migrate(NULL, f->e, v3, strlen(v3), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 2);
+    pier_migration_free(m);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO parents VALUES (2, "
+                               "'x', NULL)", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    static const char v4[] =
+        "CREATE TABLE fresh (a INT64);\n"
+        "CREATE TABLE parents (id INT64 PRIMARY KEY, name TEXT NOT NULL, "
+        "note TEXT);\n";
+    assert_int_equal(pier_migrate(NULL, f->e, v4, strlen(v4), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 1);
+    assert_int_equal(m == NULL, false);
+    pier_migration_free(m);
+    exec_ok(f->e, "INSERT INTO parents VALUES (2, 'x', NULL)");
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
+    assert_int_equal(pier_migrate(NULL, NULL, v3, 3, NULL, NULL, &err),
+                     PIER_E_INVALID_ARGUMENT);
+}
+
+/* A NOT NULL column added to a table holding rows: those rows read its
+ * backfill (in filters too), nothing is rewritten, and a new row must give
+ * it a value. */
+static void test_backfill(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    static const char v1[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, body TEXT NOT NULL)";
+    assert_int_equal(pier_migrate(NULL, f->e, v1, strlen(v1), NULL, NULL,
+                                  &err), PIER_OK);
+    exec_ok(f->e, "INSERT INTO notes VALUES (1, 'old'), (2, 'older')");
+    static const char v2[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, body TEXT NOT NULL, "
+        "status TEXT NOT NULL BACKFILL 'archived', "
+        "at INSTANT NOT NULL BACKFILL now(), "
+        "kind TEXT NOT NULL DEFAULT 'note' BACKFILL 'note')";
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, NULL,
+                                  &err), PIER_OK);
+    pier_cursor *c = NULL;
+    const pier_row *row = NULL;
+    assert_int_equal(pier_exec(&c, f->e, "SELECT count(*), min(at), "
+                               "min(kind) FROM notes WHERE status = "
+                               "'archived'", NULL, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_int_equal(pier_row_value(row, 0)->as.integer, 2);
+    assert_string_equal(pier_row_value(row, 1)->text, FIXTURE_NOW_TEXT);
+    assert_string_equal(pier_row_value(row, 2)->text, "note");
+    pier_cursor_close(c);
+    /* status and at have no default: a new row names them */
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO notes(id, body) "
+                               "VALUES (3, 'new')", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    assert_non_null(strstr(err.message, "column 'status' of table 'notes' "
+                                        "is NOT NULL and has no default"));
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO notes DEFAULT "
+                               "VALUES", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    exec_ok(f->e, "INSERT INTO notes(id, body, status, at) VALUES (3, "
+                  "'new', 'draft', '2026-02-01T00:00:00Z')");
+    exec_ok(f->e, "INSERT INTO notes VALUES (4, 'all', 'x', "
+                  "'2026-02-01T00:00:00Z', 'memo')");
+    assert_int_equal(pier_exec(&c, f->e, "SELECT kind FROM notes WHERE id = "
+                               "3", NULL, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_string_equal(pier_row_value(row, 0)->text, "note");
+    pier_cursor_close(c);
+    /* again: nothing to do */
+    pier_migration *m = NULL;
+    assert_int_equal(pier_migrate(NULL, f->e, v2, strlen(v2), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    /* another engine knows the rule too */
+    pier_engine *other = fixture_engine(f);
+    assert_int_equal(pier_exec(NULL, other, "INSERT INTO notes(id, body) "
+                               "VALUES (5, 'x')", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    pier_close(&other);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_tables_read_back, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_what_cannot_be_stated, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_pier_plan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
