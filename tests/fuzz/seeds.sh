@@ -129,6 +129,11 @@ for d in "$work"/log/c.*; do
             [ "$text" = - ] && text=$(cat "$in")
             if [ "$cmd" = sql ]; then
                 printf '%s' "$text" | seed sql_front
+                # a script of CREATE statements reads as a declaration too
+                case $text in
+                    [Cc][Rr][Ee][Aa][Tt][Ee]*)
+                        printf '%s' "$text" | seed declarations ;;
+                esac
                 { printf '%s' "$text"
                   [ -z "$params" ] || [ "${params:0:1}" = : ] ||
                       printf '\0%s' "$params"; } | seed sql_exec
@@ -164,8 +169,13 @@ for d in "$work"/log/c.*; do
               printf "$(le64 "$limit")"; printf '%s' "${args[0]}"; } |
                 seed changes
             ;;
+        plan|migrate)
+            for ((k = 0; k < ${#args[@]}; k++)); do
+                [ "${args[$k]}" = - ] && seed declarations <"$in"
+            done
+            ;;
         tx)
-            # The transaction document, for the target that will take it.
+            # The transaction document.
             for ((k = 0; k < ${#args[@]}; k++)); do
                 case ${args[$k]} in
                     --boards) k=$((k + 1)) ;;
