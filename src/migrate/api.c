@@ -276,6 +276,34 @@ static const char *object_key(pier__object_kind on)
     return "object";
 }
 
+/* Appends text from the declaration (an index's body, a literal, a type
+ * with its labels) so that a step stays one line of text: control bytes
+ * and bytes that are not UTF-8 as \n, \r, \t or \xNN. */
+static void put_text(pier__buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = c >= 0x80 ? pier__utf8_seq(s + i, n - i) : 1;
+        if (c >= 0x80 && len > 0) {
+            pier__buf_append(b, s + i, len);
+            i += len;
+            continue;
+        }
+        if (c == '\n')
+            pier__buf_puts(b, "\\n");
+        else if (c == '\r')
+            pier__buf_puts(b, "\\r");
+        else if (c == '\t')
+            pier__buf_puts(b, "\\t");
+        else if (c < 0x20 || c == 0x7f || c >= 0x80)
+            pier__buf_printf(b, "\\x%02X", c);
+        else
+            pier__buf_putc(b, (char)c);
+        i++;
+    }
+}
+
 static void columns(pier__buf *b, size_t n)
 {
     pier__buf_printf(b, "%zu column%s", n, n == 1 ? "" : "s");
@@ -305,27 +333,35 @@ static void detail(pier__buf *b, const pier__step *s)
         columns(b, s->view->ncolumns);
         return;
     case PIER__STEP_ADD_COLUMN:
+        pier__buf_printf(b, "%s ", s->column);
         if (s->bcol != NULL) {
-            pier__buf_printf(b, "%s %s", s->column,
-                             pier__type_name(s->bcol->type));
+            put_text(b, pier__type_name(s->bcol->type));
             return;
         }
-        pier__buf_printf(b, "%s %s%s", s->column, c->spelling,
-                         c->not_null ? " NOT NULL" : "");
-        if (c->backfill.sql != NULL || c->backfill.now)
-            pier__buf_printf(b, " BACKFILL %s",
-                             c->backfill.now ? "now()" : c->backfill.sql);
-        if (c->dflt.sql != NULL || c->dflt.now)
-            pier__buf_printf(b, " DEFAULT %s",
-                             c->dflt.now ? "now()" : c->dflt.sql);
+        put_text(b, c->spelling);
+        if (c->not_null)
+            pier__buf_puts(b, " NOT NULL");
+        if (c->backfill.sql != NULL || c->backfill.now) {
+            pier__buf_puts(b, " BACKFILL ");
+            put_text(b, c->backfill.now ? "now()" : c->backfill.sql);
+        }
+        if (c->dflt.sql != NULL || c->dflt.now) {
+            pier__buf_puts(b, " DEFAULT ");
+            put_text(b, c->dflt.now ? "now()" : c->dflt.sql);
+        }
         return;
     case PIER__STEP_WIDEN_ENUM:
     case PIER__STEP_WIDEN_COLUMN:
-        pier__buf_printf(b, "%s %s to %s%s", s->column, s->from, s->to,
-                         s->rewrite ? " (rewrites every row)" : "");
+        pier__buf_printf(b, "%s ", s->column);
+        put_text(b, s->from);
+        pier__buf_puts(b, " to ");
+        put_text(b, s->to);
+        if (s->rewrite)
+            pier__buf_puts(b, " (rewrites every row)");
         return;
     case PIER__STEP_SET_DEFAULT:
-        pier__buf_printf(b, "%s DEFAULT %s", s->column, s->to);
+        pier__buf_printf(b, "%s DEFAULT ", s->column);
+        put_text(b, s->to);
         return;
     case PIER__STEP_DROP_COLUMN:
         pier__buf_printf(b, "%s (%" PRId64 " rows; rewrites every row)",
@@ -337,8 +373,9 @@ static void detail(pier__buf *b, const pier__step *s)
         return;
     case PIER__STEP_CREATE_INDEX:
     case PIER__STEP_REPLACE_INDEX:
-        pier__buf_printf(b, "%son %s %s", s->index->unique ? "unique, " : "",
-                         s->index->table, s->index->body);
+        pier__buf_printf(b, "%son %s ", s->index->unique ? "unique, " : "",
+                         s->index->table);
+        put_text(b, s->index->body);
         return;
     default:
         if (s->column != NULL)

@@ -285,6 +285,19 @@ static void test_pier_plan(void **state)
     pier_free(text);
     pier_migration_free(m);
 
+    /* text from the declaration cannot break a step's line: control
+     * bytes are shown escaped (found by fuzzing) */
+    assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT64 PRIMARY KEY, "
+                             "b TEXT); CREATE TABLE w (z INT64); CREATE "
+                             "INDEX t_b ON t (b) WHERE b <> 'x\n\x1b[2J'",
+                             NULL, &m,
+                             &err), PIER_OK);
+    text = pier_migration_to_text(m);
+    assert_string_equal(text, "build        create_index         t_b: on t "
+                              "(b) WHERE b <> 'x\\n\\x1B[2J'\n");
+    pier_free(text);
+    pier_migration_free(m);
+
     /* refusals and bad declarations */
     assert_int_equal(plan_of(f->e, "CREATE TABLE t (a INT32 PRIMARY KEY, "
                              "b TEXT)", NULL, &m, &err),
