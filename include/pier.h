@@ -93,11 +93,12 @@ typedef enum pier_status {
     PIER_E_MIGRATION_REFUSED = 34,    /* "MigrationRefused" */
     PIER_E_DESTRUCTIVE_CHANGE = 35,   /* "DestructiveChange" */
     PIER_E_MIGRATION_CONFLICT = 36,   /* "MigrationConflict" */
-    PIER_E_PROOF_FAILED = 37          /* "ProofFailed" */
+    PIER_E_PROOF_FAILED = 37,         /* "ProofFailed" */
+    PIER_E_VIEW_MISMATCH = 38         /* "ViewMismatch" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 38
+#define PIER_STATUS_COUNT 39
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing

@@ -48,6 +48,7 @@ static const char *const tags[PIER_STATUS_COUNT] = {
     [PIER_E_DESTRUCTIVE_CHANGE] = "DestructiveChange",
     [PIER_E_MIGRATION_CONFLICT] = "MigrationConflict",
     [PIER_E_PROOF_FAILED] = "ProofFailed",
+    [PIER_E_VIEW_MISMATCH] = "ViewMismatch",
 };
 
 PIER_API const char *pier_status_tag(pier_status status)

@@ -294,6 +294,61 @@ static pier_status view_columns_json(const pier__mview *v, char **out)
     return *out != NULL ? PIER_OK : PIER_E_OUT_OF_MEMORY;
 }
 
+/* The declared table column a view's column is read straight from, or
+ * NULL (computed, or not known). */
+static const pier__tcolumn *origin(const applier *a, const char *table,
+                                   const char *column)
+{
+    if (table == NULL || column == NULL)
+        return NULL;
+    const pier__table *t = pier__catalog_find_table(&a->e->catalog, table);
+    ptrdiff_t k = t != NULL ? pier__table_find(t, column) : -1;
+    return k >= 0 ? &t->columns[k] : NULL;
+}
+
+/* What the view's body produces against what is declared, before the view
+ * is made: as many columns, and a column read straight from a declared
+ * table's column of the declared type (a computed column's type is its
+ * values'). */
+static pier_status verify_view(applier *a, const pier__mview *v)
+{
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__buf_printf(&q, "SELECT * FROM (%s)", v->body);
+    if (q.oom) {
+        pier__buf_free(&q);
+        return pier__oom(a->err);
+    }
+    pier__stmt_shape shape;
+    pier_status rc = a->ops->stmt_prepare(a->e->lake, q.p, q.len, false,
+                                          &shape, a->err);
+    pier__buf_free(&q);
+    if (rc != PIER_OK)
+        return rc;
+    if (shape.ncolumns != v->ncolumns)
+        rc = pier__fail(a->err, PIER_E_VIEW_MISMATCH, "view '%s' is "
+                        "declared with %zu columns, and its body produces "
+                        "%zu", v->name, v->ncolumns, shape.ncolumns);
+    /* the declared type is the column's, or one its values all fit */
+    for (size_t i = 0; rc == PIER_OK && i < v->ncolumns; i++) {
+        const pier__tcolumn *got = origin(a, shape.tables[i],
+                                          shape.columns[i]);
+        bool enum_step;
+        if (got != NULL &&
+            strcmp(got->spelling, v->columns[i].spelling) != 0 &&
+            !pier__coltype_widens(&got->type, &v->columns[i].type,
+                                  &enum_step))
+            rc = pier__fail(a->err, PIER_E_VIEW_MISMATCH, "column '%s' of "
+                            "view '%s' is declared %s, and its body reads "
+                            "it from %s.%s, which is %s", v->columns[i].name,
+                            v->name, v->columns[i].spelling,
+                            shape.tables[i], shape.columns[i],
+                            got->spelling);
+    }
+    a->ops->stmt_finish(a->e->lake);
+    return rc;
+}
+
 static pier_status create_view(applier *a, const pier__mview *v, bool replace)
 {
     pier__buf b;
@@ -312,7 +367,9 @@ static pier_status create_view(applier *a, const pier__mview *v, bool replace)
         pier__sql_quote_ident(&b, v->columns[i].name);
     }
     pier__buf_printf(&b, ") AS %s", v->body);
-    pier_status rc = run(a, &b);
+    pier_status rc = verify_view(a, v);
+    if (rc == PIER_OK)
+        rc = run(a, &b);
     pier__buf_free(&b);
     char *cols = NULL;
     if (rc == PIER_OK && view_columns_json(v, &cols) != PIER_OK)

@@ -239,14 +239,9 @@ static bool has_label(const pier__coltype *c, const char *l)
     return false;
 }
 
-/*
- * Whether a declared table's column of type `from` may become `to` with
- * no stored value touched: every value of `from`, stored as it is, is a
- * value of `to`, in the same storage. *enum_step: the widening is an
- * ENUM's (labels added, or relaxed to TEXT).
- */
-static bool table_widens(const pier__coltype *from, const pier__coltype *to,
-                         bool *enum_step)
+/* (plan.h) */
+bool pier__coltype_widens(const pier__coltype *from,
+                          const pier__coltype *to, bool *enum_step)
 {
     const pier__sqltype *f = &from->t, *t = &to->t;
     *enum_step = false;
@@ -614,7 +609,7 @@ static void plan_column(planner *pl, const tmatch *m, size_t c)
     }
     if (strcmp(lc->spelling, wc->spelling) != 0) {
         bool enum_step;
-        if (table_widens(&lc->type, &wc->type, &enum_step)) {
+        if (pier__coltype_widens(&lc->type, &wc->type, &enum_step)) {
             s = column_step(pl, m, enum_step ? PIER__STEP_WIDEN_ENUM
                                              : PIER__STEP_WIDEN_COLUMN,
                             wc, lc);

@@ -127,6 +127,15 @@ pier_status pier__plan_make(pier__plan *p, const pier__schema *live,
                             const pier__plan_options *options,
                             pier_error *err);
 
+/*
+ * Whether a declared table's column of type `from` may become `to` with
+ * no stored value touched: every value of `from`, stored as it is, is a
+ * value of `to`, in the same storage. *enum_step: the widening is an
+ * ENUM's (labels added, or relaxed to TEXT).
+ */
+bool pier__coltype_widens(const pier__coltype *from,
+                          const pier__coltype *to, bool *enum_step);
+
 /* The JSON name of a step ("add_column") and of a class ("metadata"). */
 const char *pier__step_name(pier__step_kind kind);
 const char *pier__class_name(pier__step_class c);

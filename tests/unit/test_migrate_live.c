@@ -409,6 +409,24 @@ static void test_pier_migrate(void **state)
     pier_migration_free(m);
     assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
 
+    /* a view's body is checked against its declared columns */
+    static const char bad_view[] =
+        "CREATE VIEW open_tickets (id INT32, status TEXT) AS SELECT id, "
+        "status FROM tickets WHERE status <> 'closed'";
+    assert_int_equal(pier_migrate(NULL, f->e, bad_view, strlen(bad_view),
+                                  NULL, NULL, &err), PIER_E_VIEW_MISMATCH);
+    assert_string_equal(err.message, "column 'id' of view 'open_tickets' is "
+                        "declared INT32, and its body reads it from "
+                        "tickets.id, which is INT64");
+    static const char short_view[] =
+        "CREATE VIEW open_tickets (id INT64) AS SELECT id, status FROM "
+        "tickets";
+    assert_int_equal(pier_migrate(NULL, f->e, short_view,
+                                  strlen(short_view), NULL, NULL, &err),
+                     PIER_E_VIEW_MISMATCH);
+    assert_string_equal(err.message, "view 'open_tickets' is declared with "
+                        "1 columns, and its body produces 2");
+
     /* NOT NULL is proved before it is set: a step that fails undoes the
      * steps before it */
     static const char v3[] =
