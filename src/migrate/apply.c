@@ -600,6 +600,48 @@ static pier_status nullability(applier *a, const pier__step *s)
     return rc;
 }
 
+/* READONLY set or dropped: the trigger pier_exec gives a read-only
+ * column (_pier_ro_<column id>, docs/sql.md), made or dropped, and the
+ * catalog's bit. A primary key's, which guards the rowid's names too, is
+ * not applied yet. */
+static pier_status readonly(applier *a, const pier__step *s)
+{
+    const pier__mkey *pk = single_primary(s->table);
+    if (pk != NULL && s->def == &s->table->columns[pk->columns[0]])
+        return not_yet(a, s);
+    bool set = s->kind == PIER__STEP_SET_READONLY;
+    pier__buf b;
+    pier__buf_init(&b);
+    if (set) {
+        pier__buf_printf(&b, "CREATE TRIGGER \"_pier_ro_%lld\" BEFORE "
+                         "UPDATE OF ", (long long)s->column_id);
+        pier__sql_quote_ident(&b, s->column);
+        pier__buf_puts(&b, " ON ");
+        pier__sql_quote_ident(&b, s->object);
+        pier__buf_printf(&b, " BEGIN SELECT RAISE(ABORT, "
+                         "'_pier_readonly:%lld'); END",
+                         (long long)s->column_id);
+    } else {
+        pier__buf_printf(&b, "DROP TRIGGER \"_pier_ro_%lld\"",
+                         (long long)s->column_id);
+    }
+    pier_status rc = b.oom ? pier__oom(a->err)
+                           : a->ops->ddl(a->e->lake, b.p, a->err);
+    pier__buf_free(&b);
+    pier__migrate_meta m = { .kind = PIER__META_COLUMN_READONLY,
+                             .id = s->column_id, .flag = set };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    if (rc == PIER_OK)
+        rc = a->ops->schema_remember(a->e->lake, a->err);
+    if (rc == PIER_OK) {
+        int64_t version;
+        rc = a->ops->catalog_bump(a->e->lake, &version, a->err);
+        a->catalog_changed = true;
+    }
+    return rc;
+}
+
 /* ---- the steps ---- */
 
 static pier_status apply_step(applier *a, const pier__step *s)
@@ -618,6 +660,9 @@ static pier_status apply_step(applier *a, const pier__step *s)
     case PIER__STEP_SET_NOT_NULL:
     case PIER__STEP_DROP_NOT_NULL:
         return nullability(a, s);
+    case PIER__STEP_SET_READONLY:
+    case PIER__STEP_DROP_READONLY:
+        return readonly(a, s);
     case PIER__STEP_CREATE_VIEW: return create_view(a, s->view, false);
     case PIER__STEP_REPLACE_VIEW: return create_view(a, s->view, true);
     case PIER__STEP_CREATE_INDEX: return create_index(a, s->index, false);

@@ -163,8 +163,10 @@ typedef enum pier__meta_kind {
                                   flag: managed */
     PIER__META_INDEX,          /* name; flag: managed */
     PIER__META_BOARD,          /* name: the board id; flag: managed */
-    PIER__META_COLUMN_TYPE     /* migrate_meta_put only: id: column id;
+    PIER__META_COLUMN_TYPE,    /* migrate_meta_put only: id: column id;
                                   a: its type's new spelling */
+    PIER__META_COLUMN_READONLY /* migrate_meta_put only: id: column id;
+                                  flag: READONLY */
 } pier__meta_kind;
 
 typedef struct pier__migrate_meta {

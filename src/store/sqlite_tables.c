@@ -272,6 +272,10 @@ pier_status pier__sqlite_migrate_meta_put(pier__lake *lake,
     case PIER__META_COLUMN_TYPE:
         sql = "UPDATE _pier_table_columns SET type = ?3 WHERE column_id = ?1";
         break;
+    case PIER__META_COLUMN_READONLY:
+        sql = "UPDATE _pier_table_columns SET readonly = ?5 "
+              "WHERE column_id = ?1";
+        break;
     case PIER__META_VIEW:
         sql = forget ? "DELETE FROM _pier_views WHERE name = ?2"
                      : "INSERT OR REPLACE INTO _pier_views(name, columns, "

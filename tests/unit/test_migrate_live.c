@@ -528,6 +528,43 @@ static void test_backfill(void **state)
     pier_close(&other);
 }
 
+/* READONLY added and taken away by migrations, as pier sql would make it. */
+static void test_readonly_steps(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    static const char plain[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY, a TEXT, b INT64)";
+    static const char ro[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY, a TEXT READONLY, b INT64)";
+    assert_int_equal(pier_migrate(NULL, f->e, plain, strlen(plain), NULL,
+                                  NULL, &err), PIER_OK);
+    exec_ok(f->e, "INSERT INTO t VALUES (1, 'x', 2)");
+    pier_migration *m = NULL;
+    assert_int_equal(pier_migrate(NULL, f->e, ro, strlen(ro), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 1);
+    pier_migration_free(m);
+    assert_int_equal(pier_exec(NULL, f->e, "UPDATE t SET a = 'y'", NULL,
+                               &err), PIER_E_READONLY_COLUMN);
+    exec_ok(f->e, "UPDATE t SET b = 3");
+    assert_int_equal(pier_migrate(NULL, f->e, ro, strlen(ro), NULL, &m,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migration_steps(m), 0);
+    pier_migration_free(m);
+    assert_int_equal(pier_migrate(NULL, f->e, plain, strlen(plain), NULL,
+                                  NULL, &err), PIER_OK);
+    exec_ok(f->e, "UPDATE t SET a = 'y'");
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
+    /* a primary key's is not applied yet, and says so */
+    static const char pk[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY READONLY, a TEXT, b INT64)";
+    assert_int_equal(pier_migrate(NULL, f->e, pk, strlen(pk), NULL, NULL,
+                                  &err), PIER_E_MIGRATION_REFUSED);
+    assert_string_equal(err.message, "step set_readonly of table 't', "
+                        "column id cannot be applied yet");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +575,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pier_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_readonly_steps, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
