@@ -541,6 +541,24 @@ typedef struct decl_caps {
     size_t keys, checks, fks;
 } decl_caps;
 
+/* PRIMARY KEY or UNIQUE of column `col` alone, added to t. */
+static pier_status column_key(parser *p, pier__sql_table *t, decl_caps *caps,
+                              char *name, bool primary, size_t at,
+                              const pier__sql_column *col)
+{
+    pier__sql_key *key = NULL;
+    pier_status rc = decl_push_key(p, t, &caps->keys, name, primary, at,
+                                   &key);
+    if (rc != PIER_OK)
+        return rc;
+    key->columns = pier__arena_alloc(p->arena, sizeof *key->columns);
+    if (key->columns == NULL)
+        return pier__oom(p->err);
+    key->columns[0] = col->name;
+    key->ncolumns = 1;
+    return PIER_OK;
+}
+
 /*
  * The constraints toks[j..e) of column `col` of table `t`, read whole:
  * [CONSTRAINT name] then PRIMARY KEY [AUTOINCREMENT], NOT NULL, NULL,
@@ -564,30 +582,18 @@ static pier_status decl_constraints(parser *p, size_t j, size_t e,
         }
         pier_status rc = PIER_OK;
         if (word(p, k, "primary") && word(p, k + 1, "key")) {
-            pier__sql_key *key;
-            rc = decl_push_key(p, t, &caps->keys, name, true, at, &key);
+            rc = column_key(p, t, caps, name, true, at, col);
             if (rc != PIER_OK)
                 return rc;
-            key->columns = pier__arena_alloc(p->arena, sizeof *key->columns);
-            if (key->columns == NULL)
-                return pier__oom(p->err);
-            key->columns[0] = col->name;
-            key->ncolumns = 1;
             k += 2;
             if (word(p, k, "autoincrement")) {
                 col->autoincrement = true;
                 k++;
             }
         } else if (word(p, k, "unique")) {
-            pier__sql_key *key;
-            rc = decl_push_key(p, t, &caps->keys, name, false, at, &key);
+            rc = column_key(p, t, caps, name, false, at, col);
             if (rc != PIER_OK)
                 return rc;
-            key->columns = pier__arena_alloc(p->arena, sizeof *key->columns);
-            if (key->columns == NULL)
-                return pier__oom(p->err);
-            key->columns[0] = col->name;
-            key->ncolumns = 1;
             k++;
         } else if (word(p, k, "not") && word(p, k + 1, "null")) {
             col->not_null = true;
@@ -669,7 +675,7 @@ static pier_status decl_table_constraint(parser *p, size_t s, size_t e,
     pier_status rc;
     if (word(p, k, "primary") || word(p, k, "unique")) {
         bool primary = word(p, k, "primary");
-        pier__sql_key *key;
+        pier__sql_key *key = NULL;
         rc = decl_push_key(p, t, &caps->keys, name, primary, s, &key);
         if (rc != PIER_OK)
             return rc;
