@@ -54,6 +54,20 @@ static pier_status run(applier *a, const pier__buf *sql)
     return pier__exec_in_write(a->e, sql->p, &a->catalog_changed, a->err);
 }
 
+/* After DDL the engine made itself (not through the dialect): the SQL
+ * schema is remembered as Pier's, and the catalog version moves so that
+ * every engine reads the catalog again. */
+static pier_status schema_changed(applier *a)
+{
+    pier_status rc = a->ops->schema_remember(a->e->lake, a->err);
+    if (rc == PIER_OK) {
+        int64_t version;
+        rc = a->ops->catalog_bump(a->e->lake, &version, a->err);
+        a->catalog_changed = true;
+    }
+    return rc;
+}
+
 /* The literal a value is physically: now() frozen to the instant the
  * migration runs (INSTANT, DATE), else as declared. */
 static pier_status literal(applier *a, const pier__mcolumn *c,
@@ -412,7 +426,7 @@ static pier_status create_index(applier *a, const pier__mindex *x,
         /* A board's table is the engine's: the dialect does not reach it. */
         rc = a->ops->ddl(a->e->lake, b.p, a->err);
         if (rc == PIER_OK)
-            rc = a->ops->schema_remember(a->e->lake, a->err);
+            rc = schema_changed(a);
     } else {
         rc = run(a, &b);
     }
@@ -546,14 +560,7 @@ static pier_status put_sql(applier *a, const char *table,
         return pier__oom(a->err);
     pier_status rc = a->ops->schema_sql_set(a->e->lake, table, edited->p,
                                             a->err);
-    if (rc == PIER_OK)
-        rc = a->ops->schema_remember(a->e->lake, a->err);
-    if (rc == PIER_OK) {
-        int64_t version;
-        rc = a->ops->catalog_bump(a->e->lake, &version, a->err);
-        a->catalog_changed = true;
-    }
-    return rc;
+    return rc == PIER_OK ? schema_changed(a) : rc;
 }
 
 /* NOT NULL set (after its proof) or dropped: an edit of the table's SQL.
@@ -632,14 +639,7 @@ static pier_status readonly(applier *a, const pier__step *s)
                              .id = s->column_id, .flag = set };
     if (rc == PIER_OK)
         rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
-    if (rc == PIER_OK)
-        rc = a->ops->schema_remember(a->e->lake, a->err);
-    if (rc == PIER_OK) {
-        int64_t version;
-        rc = a->ops->catalog_bump(a->e->lake, &version, a->err);
-        a->catalog_changed = true;
-    }
-    return rc;
+    return rc == PIER_OK ? schema_changed(a) : rc;
 }
 
 /* ---- the steps ---- */

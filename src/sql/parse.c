@@ -501,10 +501,17 @@ static pier_status decl_references(parser *p, size_t *i, size_t e,
     return PIER_OK;
 }
 
-/* CHECK (expr) at *i (on CHECK). */
+/* CHECK (expr) at *i (on CHECK), named `name` (or NULL), written from
+ * byte `at`: added to t. */
 static pier_status decl_check(parser *p, size_t *i, size_t e,
-                              pier__sql_check *c)
+                              pier__sql_table *t, size_t *cap, char *name,
+                              size_t at)
 {
+    pier__sql_check *c = DECL_PUSH(p, t->checks, t->nchecks, cap);
+    if (c == NULL)
+        return pier__oom(p->err);
+    c->name = name;
+    c->offset = at;
     size_t k = *i + 1;
     if (k >= e || !kind_at(p, k, PIER__TK_LP))
         return expected(p, k, "'(' and an expression after CHECK");
@@ -602,13 +609,8 @@ static pier_status decl_constraints(parser *p, size_t j, size_t e,
             col->null = true;
             k++;
         } else if (word(p, k, "check")) {
-            pier__sql_check *c = DECL_PUSH(p, t->checks, t->nchecks,
-                                           &caps->checks);
-            if (c == NULL)
-                return pier__oom(p->err);
-            c->name = name;
-            c->offset = p->toks[at].start;
-            rc = decl_check(p, &k, e, c);
+            rc = decl_check(p, &k, e, t, &caps->checks, name,
+                            p->toks[at].start);
         } else if (word(p, k, "default") || word(p, k, "backfill")) {
             bool dflt = word(p, k, "default");
             k++;
@@ -683,13 +685,7 @@ static pier_status decl_table_constraint(parser *p, size_t s, size_t e,
         rc = decl_names(p, &k, e, &key->columns, &key->ncolumns, false,
                         primary ? "PRIMARY KEY" : "UNIQUE");
     } else if (word(p, k, "check")) {
-        pier__sql_check *c = DECL_PUSH(p, t->checks, t->nchecks,
-                                       &caps->checks);
-        if (c == NULL)
-            return pier__oom(p->err);
-        c->name = name;
-        c->offset = p->toks[s].start;
-        rc = decl_check(p, &k, e, c);
+        rc = decl_check(p, &k, e, t, &caps->checks, name, p->toks[s].start);
     } else {
         /* FOREIGN KEY (table_constraint said so) */
         pier__sql_fk *fk = DECL_PUSH(p, t->fks, t->nfks, &caps->fks);
