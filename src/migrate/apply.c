@@ -679,6 +679,34 @@ static pier_status apply_step(applier *a, const pier__step *s)
     }
 }
 
+/* A step the lake refused: its message names the step, and no byte of
+ * the declaration (what SQLite read was the step's own statement). */
+static void step_failed(const pier__step *s, pier_error *err)
+{
+    if (err == NULL)
+        return;
+    char msg[sizeof err->message];
+    pier__copy_field(msg, sizeof msg, err->message);
+    char *at = strstr(msg, " (at byte ");
+    if (at != NULL && strstr(at, " of the script)") != NULL)
+        *at = '\0';
+    if (err->status == PIER_E_MIGRATION_REFUSED ||
+        err->status == PIER_E_PROOF_FAILED ||
+        err->status == PIER_E_VIEW_MISMATCH) {
+        /* these name their step or object already */
+        pier__copy_field(err->message, sizeof err->message, msg);
+    } else {
+        pier__buf b;
+        pier__buf_init(&b);
+        pier__buf_printf(&b, "step %s of '%s': %s", pier__step_name(s->kind),
+                         s->object, msg);
+        pier__copy_field(err->message, sizeof err->message,
+                         b.oom ? msg : b.p);
+        pier__buf_free(&b);
+    }
+    err->offset = -1;
+}
+
 PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
                                   const char *declaration, size_t len,
                                   const pier_migrate_options *options,
@@ -708,8 +736,11 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
         rc = pier__migration_plan(m, engine,
                                   declaration != NULL ? declaration : "",
                                   len, options, err);
-    for (size_t i = 0; rc == PIER_OK && i < m->plan.nsteps; i++)
+    for (size_t i = 0; rc == PIER_OK && i < m->plan.nsteps; i++) {
         rc = apply_step(&a, &m->plan.steps[i]);
+        if (rc != PIER_OK && rc != PIER_E_OUT_OF_MEMORY)
+            step_failed(&m->plan.steps[i], err);
+    }
     int64_t head = 0;
     if (rc == PIER_OK)
         rc = a.ops->head(engine->lake, &head, err);

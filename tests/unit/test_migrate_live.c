@@ -409,6 +409,27 @@ static void test_pier_migrate(void **state)
     pier_migration_free(m);
     assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
 
+    /* a step SQLite refuses (a check that cannot run, an index on no
+     * column) fails the migration, naming the step, and nothing is made */
+    static const char bad_check[] =
+        "CREATE TABLE more (a INT64 CHECK (nosuchfn(a)))";
+    assert_int_equal(pier_migrate(NULL, f->e, bad_check, strlen(bad_check),
+                                  NULL, NULL, &err), PIER_E_QUERY_FAILED);
+    assert_string_equal(err.message, "step create_table of 'more': no such "
+                        "function: nosuchfn");
+    assert_int_equal(err.offset, -1);
+    static const char bad_index[] =
+        "CREATE TABLE more (a INT64); CREATE INDEX more_z ON more (z)";
+    assert_int_equal(pier_migrate(NULL, f->e, bad_index, strlen(bad_index),
+                                  NULL, NULL, &err), PIER_E_QUERY_FAILED);
+    assert_string_equal(err.message, "step create_index of 'more_z': SQLite "
+                        "refused the statement: no such column: z");
+    char **names = NULL;
+    assert_int_equal(pier_table_list(&names, f->e, &err), PIER_OK);
+    for (size_t i = 0; names[i] != NULL; i++)
+        assert_string_not_equal(names[i], "more");
+    pier_strings_free(names);
+
     /* a view's body is checked against its declared columns */
     static const char bad_view[] =
         "CREATE VIEW open_tickets (id INT32, status TEXT) AS SELECT id, "
