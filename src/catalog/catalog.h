@@ -54,6 +54,11 @@ typedef struct pier__tcolumn {
                                  default for new rows, its SQL's default
                                  being the backfill rows stored before it
                                  existed read (a migration added it) */
+    char *fill;               /* what an INSERT that omits it gives a new
+                                 row when its SQL's default cannot say
+                                 (that is the backfill of rows stored
+                                 before a migration added it): an SQL
+                                 literal or now(); NULL: the SQL's */
 } pier__tcolumn;
 
 /* A declared table: its name as created (compared case-insensitively, as

@@ -39,6 +39,7 @@ static void column_release(pier__tcolumn *c)
 {
     free(c->name);
     free(c->spelling);
+    free(c->fill);
     free((char *)c->type.labels);
 }
 
@@ -67,6 +68,11 @@ pier__table *pier__table_clone(const pier__table *src)
         }
         t->columns[i].id = c->id;
         t->columns[i].named = c->named;
+        if (c->fill != NULL &&
+            (t->columns[i].fill = pier__strdup(c->fill)) == NULL) {
+            pier__table_free(t);
+            return NULL;
+        }
     }
     return t;
 }

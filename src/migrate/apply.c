@@ -118,9 +118,12 @@ static const pier__mkey *single_primary(const pier__mtable *t)
     return NULL;
 }
 
-/* A column's definition as the dialect writes it. */
+/* A column's definition as the dialect writes it, with `physical` as its
+ * SQL's DEFAULT: now() as the dialect fills it in, unless `frozen` (a
+ * backfill: the instant the migration runs). */
 static pier_status column_sql(applier *a, pier__buf *b, const pier__mtable *t,
-                              size_t i, const pier__mvalue *physical)
+                              size_t i, const pier__mvalue *physical,
+                              bool frozen)
 {
     const pier__mcolumn *c = &t->columns[i];
     pier__sql_quote_ident(b, c->name);
@@ -131,7 +134,9 @@ static pier_status column_sql(applier *a, pier__buf *b, const pier__mtable *t,
                                            : " PRIMARY KEY");
     if (c->not_null)
         pier__buf_puts(b, " NOT NULL");
-    if (physical != NULL && (physical->sql != NULL || physical->now)) {
+    if (physical != NULL && physical->now && !frozen) {
+        pier__buf_puts(b, " DEFAULT now()");
+    } else if (physical != NULL && (physical->sql != NULL || physical->now)) {
         char lit[128];
         pier_status rc = literal(a, c, physical, lit, sizeof lit);
         if (rc != PIER_OK)
@@ -192,11 +197,6 @@ static pier_status keep_table(applier *a, const pier__mtable *w)
 
 static pier_status create_table(applier *a, const pier__mtable *w)
 {
-    for (size_t i = 0; i < w->ncolumns; i++)
-        if (w->columns[i].dflt.now)
-            return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "DEFAULT "
-                              "now() of column '%s' cannot be applied yet",
-                              w->columns[i].name);
     pier__buf b;
     pier__buf_init(&b);
     pier__buf_puts(&b, "CREATE TABLE ");
@@ -206,7 +206,7 @@ static pier_status create_table(applier *a, const pier__mtable *w)
     for (size_t i = 0; rc == PIER_OK && i < w->ncolumns; i++) {
         if (i > 0)
             pier__buf_puts(&b, ", ");
-        rc = column_sql(a, &b, w, i, &w->columns[i].dflt);
+        rc = column_sql(a, &b, w, i, &w->columns[i].dflt, false);
     }
     const pier__mkey *pk = single_primary(w);
     for (size_t k = 0; k < w->nkeys; k++) {
@@ -243,45 +243,44 @@ static pier_status create_table(applier *a, const pier__mtable *w)
     return rc == PIER_OK ? keep_table(a, w) : rc;
 }
 
+/*
+ * A column added to a table that may hold rows: its SQL's default is its
+ * backfill (none for a nullable column), what the rows stored before it
+ * read; its declared default is kept in the catalog, which pier_exec
+ * fills into an INSERT that omits the column (the column's fill).
+ */
 static pier_status add_column(applier *a, const pier__step *s)
 {
     const pier__mtable *w = s->table;
     const pier__mcolumn *c = s->def;
     size_t i = (size_t)(c - w->columns);
     bool backfill = c->backfill.sql != NULL || c->backfill.now;
-    if ((!backfill && c->dflt.now) || (backfill && c->dflt.now))
-        return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "DEFAULT now() "
-                          "of column '%s' cannot be applied yet", c->name);
-    if (backfill && c->dflt.sql != NULL &&
-        (c->backfill.sql == NULL || strcmp(c->dflt.sql, c->backfill.sql)))
-        return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "column '%s': "
-                          "a BACKFILL other than its DEFAULT cannot be "
-                          "applied yet", c->name);
+    bool dflt = c->dflt.sql != NULL || c->dflt.now;
     pier__buf b;
     pier__buf_init(&b);
     pier__buf_puts(&b, "ALTER TABLE ");
     pier__sql_quote_ident(&b, s->object);
     pier__buf_puts(&b, " ADD COLUMN ");
-    pier_status rc = column_sql(a, &b, w, i,
-                                backfill ? &c->backfill : &c->dflt);
+    pier_status rc = column_sql(a, &b, w, i, &c->backfill, true);
     if (rc == PIER_OK)
         rc = run(a, &b);
     pier__buf_free(&b);
     const pier__table *t = pier__catalog_find_table(&a->e->catalog,
                                                     s->object);
-    if (rc == PIER_OK && t != NULL && (backfill || c->dflt.sql != NULL)) {
-        char dflt[128] = "", bf[128] = "";
-        if (c->dflt.sql != NULL)
-            snprintf(dflt, sizeof dflt, "%s", c->dflt.sql);
+    if (rc == PIER_OK && t != NULL && (backfill || dflt)) {
+        char bf[128] = "";
         if (backfill)
             rc = literal(a, c, &c->backfill, bf, sizeof bf);
         pier__migrate_meta cm = { .kind = PIER__META_COLUMN,
                                   .id = t->columns[t->ncolumns - 1].id,
-                                  .a = dflt[0] ? dflt : NULL,
+                                  .a = c->dflt.now ? "now()" : c->dflt.sql,
                                   .b = bf[0] ? bf : NULL, .flag = true,
-                                  .added = backfill };
+                                  .added = true };
         if (rc == PIER_OK)
             rc = a->ops->migrate_meta_put(a->e->lake, &cm, false, a->err);
+        /* the column's fill is read with the catalog */
+        if (rc == PIER_OK && dflt)
+            rc = schema_changed(a);
     }
     return rc;
 }
@@ -607,6 +606,53 @@ static pier_status nullability(applier *a, const pier__step *s)
     return rc;
 }
 
+/*
+ * A default set or dropped. A column a migration added keeps its default
+ * in the catalog alone (its SQL's default is the backfill that rows
+ * stored before it read): pier_exec fills it into INSERTs. Any other
+ * column is in every stored row, so its SQL's DEFAULT, which only new
+ * rows read, is edited too. Either way no row is touched.
+ */
+static pier_status default_step(applier *a, const pier__step *s)
+{
+    const pier__mcolumn *c = s->def;
+    bool set = s->kind == PIER__STEP_SET_DEFAULT;
+    pier_status rc = PIER_OK;
+    if (s->was == NULL || !s->was->added) {
+        table_sql t = { s->object, NULL };
+        rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t, a->err);
+        char phys[160];
+        if (c->dflt.now)            /* as the dialect writes now() */
+            snprintf(phys, sizeof phys, "(_pier_now('%s'))",
+                     pier__sql_now_type(&c->type.t));
+        else
+            snprintf(phys, sizeof phys, "%s",
+                     c->dflt.sql != NULL ? c->dflt.sql : "");
+        pier__buf b;
+        pier__buf_init(&b);
+        /* s->column is the column's name once any rename ran */
+        if (rc == PIER_OK &&
+            (t.sql == NULL ||
+             pier__column_edit(&b, t.sql, s->column, -1,
+                               set ? phys : NULL, !set) != PIER_OK))
+            rc = b.oom ? pier__oom(a->err) : not_yet(a, s);
+        if (rc == PIER_OK)
+            rc = put_sql(a, s->object, &b);
+        pier__buf_free(&b);
+        free(t.sql);
+    }
+    const pier__mvalue *bf = s->was != NULL ? &s->was->backfill : NULL;
+    pier__migrate_meta m = {
+        .kind = PIER__META_COLUMN, .id = s->column_id,
+        .a = !set ? NULL : c->dflt.now ? "now()" : c->dflt.sql,
+        .b = bf != NULL ? bf->sql : NULL, .flag = true,
+        .added = s->was != NULL && s->was->added,
+    };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+    return rc == PIER_OK ? schema_changed(a) : rc;
+}
+
 /* READONLY set or dropped: the trigger pier_exec gives a read-only
  * column (_pier_ro_<column id>, docs/sql.md), made or dropped, and the
  * catalog's bit. A primary key's, which guards the rowid's names too, is
@@ -663,6 +709,9 @@ static pier_status apply_step(applier *a, const pier__step *s)
     case PIER__STEP_SET_READONLY:
     case PIER__STEP_DROP_READONLY:
         return readonly(a, s);
+    case PIER__STEP_SET_DEFAULT:
+    case PIER__STEP_DROP_DEFAULT:
+        return default_step(a, s);
     case PIER__STEP_CREATE_VIEW: return create_view(a, s->view, false);
     case PIER__STEP_REPLACE_VIEW: return create_view(a, s->view, true);
     case PIER__STEP_CREATE_INDEX: return create_index(a, s->index, false);

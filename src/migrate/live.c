@@ -373,6 +373,7 @@ static pier_status decorate(const loader *ld, pier__schema *s,
                                                      col->id, NULL);
             if (cm == NULL || !cm->flag)
                 continue;
+            col->added = cm->added;
             if (!kept_value(s, cm->a, &col->dflt) ||
                 !kept_value(s, cm->b, &col->backfill))
                 return pier__oom(err);

@@ -592,6 +592,7 @@ static pier__step *column_step(planner *pl, const tmatch *m,
     s->column_id = lc != NULL ? lc->id : 0;
     s->table = m->want;
     s->def = wc;
+    s->was = lc;
     return s;
 }
 

@@ -82,6 +82,7 @@ typedef struct pier__step {
     /* The declared object the step makes or changes (NULL for drops). */
     const pier__mtable *table;
     const pier__mcolumn *def;
+    const pier__mcolumn *was;  /* a column step's live column, or NULL */
     const pier__mview *view;
     const pier__mindex *index;
     const pier__mboard *board;

@@ -41,6 +41,9 @@ typedef struct pier__mcolumn {
     bool autoincrement;        /* on the table's integer primary key */
     pier__mvalue dflt;
     pier__mvalue backfill;
+    bool added;                /* live: a migration added it to a table,
+                                  whose SQL's default is then its backfill
+                                  (the default is the catalog's) */
 } pier__mcolumn;
 
 /* PRIMARY KEY or UNIQUE over columns (indexes into the table's). */

@@ -12,6 +12,11 @@
  * PIER_OK when the schema is the one Pier made. */
 pier_status pier__schema_drift(pier_engine *e, pier_error *err);
 
+/* The type _pier_now('TYPE') is asked for when DEFAULT now() fills a
+ * column of type t ("INSTANT", "DATE", "DATETIME", "TIME"); NULL for a
+ * type now() does not fill. */
+const char *pier__sql_now_type(const pier__sqltype *t);
+
 /* Runs a script of the dialect inside the engine's open write
  * transaction (no limits, no parameters, no result): how migrations make
  * tables, views, indexes and boards as pier_exec would. *catalog_changed

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sql/dialect.h"
+#include "sql/lex.h"
 #include "sql/sql.h"
 
 /* The savepoint that BEGIN opens inside the script's transaction. */
@@ -151,6 +152,19 @@ static pier_status run_ddl(const exec_ctx *x, const pier__buf *sql,
 
 /* ---- column definitions ---- */
 
+const char *pier__sql_now_type(const pier__sqltype *t)
+{
+    if (t->dims != 0)
+        return NULL;
+    switch (t->base) {
+    case PIER__B_INSTANT: return "INSTANT";
+    case PIER__B_DATE: return "DATE";
+    case PIER__B_DATETIME: return "DATETIME";
+    case PIER__B_TIME: return "TIME";
+    default: return NULL;
+    }
+}
+
 /*
  * Checks a column definition of CREATE TABLE or ADD COLUMN and appends it
  * to the model (its id comes when the table is saved).
@@ -204,6 +218,10 @@ static pier_status column_check(pier__table *t, const pier__sql_column *c,
         rc = fail_at(err, c->name_offset, PIER_E_QUERY_FAILED,
                      "column '%s' is %s, which compares by value: it takes "
                      "no COLLATE", c->name, spelling.p);
+    if (rc == PIER_OK && c->default_now && pier__sql_now_type(&type) == NULL)
+        rc = fail_at(err, c->name_offset, PIER_E_QUERY_FAILED,
+                     "column '%s' is %s: DEFAULT now() fills INSTANT, DATE, "
+                     "DATETIME and TIME columns", c->name, spelling.p);
     if (rc == PIER_OK && c->readonly && c->generated)
         rc = fail_at(err, c->name_offset, PIER_E_QUERY_FAILED,
                      "column '%s' is generated: it cannot be READONLY "
@@ -245,10 +263,17 @@ static void physical_column(pier__buf *b, const pier__tcolumn *col,
         put_string(b, col->spelling);
         pier__buf_printf(b, ", %lld))", (long long)col->id);
     }
-    if (def->constraints[0] != '\0') {
-        pier__buf_putc(b, ' ');
+    if (def->constraints[0] == '\0')
+        return;
+    pier__buf_putc(b, ' ');
+    if (!def->default_now) {
         pier__buf_puts(b, def->constraints);
+        return;
     }
+    /* DEFAULT now(): the statement's instant as the column's type */
+    pier__buf_append(b, def->constraints, def->default_now_at);
+    pier__buf_printf(b, "(_pier_now('%s'))", pier__sql_now_type(&col->type.t));
+    pier__buf_puts(b, def->constraints + def->default_now_at + 5);
 }
 
 /* Whether the table's rowid is also reachable as `name` (no column of its
@@ -797,6 +822,152 @@ static pier_status insert_names(const exec_ctx *x, pier_error *err)
     return PIER_OK;
 }
 
+/* ---- defaults an INSERT's SQL cannot fill ---- */
+
+/* Whether the INSERT names column c. */
+static bool insert_gives(const pier__sql_stmt *st, const pier__tcolumn *c)
+{
+    for (size_t k = 0; k < st->ninsert_columns; k++)
+        if (pier__name_eq(st->insert_columns[k], strlen(st->insert_columns[k]),
+                          c->name, strlen(c->name)))
+            return true;
+    return false;
+}
+
+/* Column c's fill as an SQL expression. */
+static void put_fill(pier__buf *b, const pier__tcolumn *c)
+{
+    if (strcmp(c->fill, "now()") == 0) {
+        const char *type = pier__sql_now_type(&c->type.t);
+        pier__buf_printf(b, "_pier_now('%s')", type != NULL ? type : "");
+    } else {
+        pier__buf_puts(b, c->fill);
+    }
+}
+
+/* The fills of the columns the INSERT omits, each after ", " (names, or
+ * values). */
+static void put_fills(pier__buf *b, const pier__table *t,
+                      const pier__sql_stmt *st, bool names)
+{
+    for (size_t i = 0; i < t->ncolumns; i++) {
+        const pier__tcolumn *c = &t->columns[i];
+        if (c->fill == NULL || insert_gives(st, c))
+            continue;
+        if (b->len > 0 && b->p[b->len - 1] != '(')
+            pier__buf_puts(b, ", ");
+        if (names)
+            pier__sql_quote_ident(b, c->name);
+        else
+            put_fill(b, c);
+    }
+}
+
+/*
+ * An INSERT into a table with a column whose default its SQL does not hold
+ * (a migration added it to rows that read its backfill, or set its default
+ * since), written out with that column and its default: into *out, empty
+ * when the INSERT needs no change. VALUES rows each get the values; a
+ * SELECT is read from as a subquery; DEFAULT VALUES becomes VALUES.
+ */
+static void insert_fill(const exec_ctx *x, pier__buf *out)
+{
+    const pier__sql_stmt *st = x->st;
+    const pier__table *t = pier__catalog_find_table(&x->e->catalog,
+                                                    st->name);
+    if (t == NULL || (!st->insert_list && !st->insert_default_values))
+        return;
+    bool any = false;
+    for (size_t i = 0; !any && i < t->ncolumns; i++)
+        any = t->columns[i].fill != NULL && !insert_gives(st, &t->columns[i]);
+    if (!any)
+        return;
+    const char *sql = x->sql;
+    size_t end = st->offset + st->len;
+    pier__buf_append(out, sql + st->offset, st->insert_at - st->offset);
+    if (st->insert_default_values) {
+        pier__buf_putc(out, '(');
+        put_fills(out, t, st, true);
+        pier__buf_puts(out, ") VALUES (");
+        put_fills(out, t, st, false);
+        pier__buf_putc(out, ')');
+        pier__buf_append(out, sql + st->insert_rest, end - st->insert_rest);
+        return;
+    }
+    put_fills(out, t, st, true);
+    pier__buf_putc(out, ')');
+    const char *why;
+    pier__token tok;
+    size_t pos = st->insert_rest;
+    pier__tk k = pier__sql_token(sql, end, pos, &tok, &why);
+    if (k == PIER__TK_WORD &&
+        pier__name_eq(sql + tok.start, tok.end - tok.start, "values", 6)) {
+        /* each row's ')' gets the values before it */
+        size_t depth = 0;
+        pier__buf_append(out, sql + pos, tok.end - pos);
+        pos = tok.end;
+        for (;;) {
+            k = pier__sql_token(sql, end, pos, &tok, &why);
+            if (k == PIER__TK_END || k == PIER__TK_BAD)
+                break;
+            if (k == PIER__TK_LP)
+                depth++;
+            if (k == PIER__TK_RP && depth > 0 && --depth == 0) {
+                pier__buf_append(out, sql + pos, tok.start - pos);
+                put_fills(out, t, st, false);
+                pos = tok.start;
+                k = pier__sql_token(sql, end, tok.end, &tok, &why);
+                pier__buf_append(out, sql + pos, tok.start - pos);
+                pos = tok.start;
+                if (k != PIER__TK_COMMA)
+                    break;
+                continue;
+            }
+            if (depth == 0 && k != PIER__TK_COMMA)
+                break;
+            pier__buf_append(out, sql + pos, tok.end - pos);
+            pos = tok.end;
+        }
+        pier__buf_append(out, sql + pos, end - pos);
+        return;
+    }
+    /* a SELECT, up to an upsert clause or RETURNING */
+    size_t depth = 0, stop = end;
+    bool upsert = false;
+    for (size_t at = pos;; at = tok.end) {
+        k = pier__sql_token(sql, end, at, &tok, &why);
+        if (k == PIER__TK_END || k == PIER__TK_BAD)
+            break;
+        if (k == PIER__TK_LP)
+            depth++;
+        else if (k == PIER__TK_RP && depth > 0)
+            depth--;
+        if (depth > 0 || k != PIER__TK_WORD)
+            continue;
+        if (pier__name_eq(sql + tok.start, tok.end - tok.start,
+                          "returning", 9)) {
+            stop = tok.start;
+            break;
+        }
+        pier__token next;
+        if (pier__name_eq(sql + tok.start, tok.end - tok.start, "on", 2) &&
+            pier__sql_token(sql, end, tok.end, &next, &why) ==
+                PIER__TK_WORD &&
+            pier__name_eq(sql + next.start, next.end - next.start,
+                          "conflict", 8)) {
+            stop = tok.start;
+            upsert = true;
+            break;
+        }
+    }
+    pier__buf_puts(out, " SELECT *");
+    put_fills(out, t, st, false);
+    pier__buf_puts(out, " FROM (");
+    pier__buf_append(out, sql + pos, stop - pos);
+    pier__buf_puts(out, upsert ? ") WHERE true " : ") ");
+    pier__buf_append(out, sql + stop, end - stop);
+}
+
 static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
 {
     const pier__sql_stmt *st = x->st;
@@ -820,17 +991,33 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
                st->kind == PIER__STMT_CREATE_VIEW ||
                st->kind == PIER__STMT_DROP_INDEX ||
                st->kind == PIER__STMT_DROP_VIEW;
+    /* one instant for every DEFAULT now() the statement fills */
+    x->e->lake->stmt_now = pier__engine_now(x->e);
+    pier__buf filled;
+    pier__buf_init(&filled);
+    if (st->kind == PIER__STMT_INSERT)
+        insert_fill(x, &filled);
+    if (filled.oom) {
+        pier__buf_free(&filled);
+        return pier__oom(err);
+    }
     pier__stmt_shape shape;
-    rc = ops(x)->stmt_prepare(x->e->lake, x->sql + st->offset, st->len, ddl,
+    rc = ops(x)->stmt_prepare(x->e->lake,
+                              filled.len > 0 ? filled.p : x->sql + st->offset,
+                              filled.len > 0 ? filled.len : st->len, ddl,
                               &shape, err);
     if (rc == PIER_E_QUERY_FAILED)
         rc = board_by_name(x, err);
     if (rc != PIER_OK) {
+        /* a byte of the statement as written, not as filled */
         if (err != NULL)
             err->offset = (int64_t)st->offset +
-                          (err->offset >= 0 ? err->offset : 0);
+                          (err->offset >= 0 && filled.len == 0 ? err->offset
+                                                               : 0);
+        pier__buf_free(&filled);
         return rc;
     }
+    pier__buf_free(&filled);
     rc = bind(x, &shape, err);
     pier__memrows *rows = NULL;
     if (rc == PIER_OK && last) {

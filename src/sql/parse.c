@@ -312,6 +312,27 @@ static bool table_constraint(const parser *p, size_t s, size_t e)
     return false;
 }
 
+/* How many tokens of toks[k..e) are now(), (now()) or the form exec.c
+ * writes it in, (_pier_now('TYPE')); 0 if they are none. Each is at
+ * least as long as "now()", which takes its place: the text never grows. */
+static size_t default_now(const parser *p, size_t k, size_t e)
+{
+    if (word(p, k, "now"))
+        return k + 2 < e && kind_at(p, k + 1, PIER__TK_LP) &&
+               kind_at(p, k + 2, PIER__TK_RP) ? 3 : 0;
+    if (!kind_at(p, k, PIER__TK_LP))
+        return 0;
+    if (word(p, k + 1, "now"))
+        return k + 4 < e && kind_at(p, k + 2, PIER__TK_LP) &&
+               kind_at(p, k + 3, PIER__TK_RP) &&
+               kind_at(p, k + 4, PIER__TK_RP) ? 5 : 0;
+    return k + 5 < e && word(p, k + 1, "_pier_now") &&
+           kind_at(p, k + 2, PIER__TK_LP) &&
+           kind_at(p, k + 3, PIER__TK_STRING) &&
+           kind_at(p, k + 4, PIER__TK_RP) &&
+           kind_at(p, k + 5, PIER__TK_RP) ? 6 : 0;
+}
+
 /*
  * The column constraints toks[j..e) of a column whose name is at depth
  * `depth`: their text with READONLY taken out, and what they say. Only
@@ -355,6 +376,17 @@ static pier_status column_constraints(parser *p, size_t j, size_t e,
         } else if (word(p, k, "references")) {
             fk = true;
             k++;
+        } else if (word(p, k, "default") && default_now(p, k + 1, e)) {
+            /* now(), (now()) or (_pier_now('TYPE')), read as now() */
+            size_t last = k + default_now(p, k + 1, e);
+            memcpy(out + o, p->sql + pos, p->toks[k + 1].start - pos);
+            o += p->toks[k + 1].start - pos;
+            col->default_now = true;
+            col->default_now_at = o;
+            memcpy(out + o, "now()", 5);
+            o += 5;
+            pos = p->toks[last].end;
+            k = last;
         } else if (word(p, k, "default") || word(p, k, "constraint") ||
                    word(p, k, "match")) {
             k++;
@@ -1179,6 +1211,8 @@ static pier_status insert_columns(parser *p, size_t i, pier__sql_stmt *st)
         i += 2;
     if (word(p, i, "default") && word(p, i + 1, "values")) {
         st->insert_default_values = true;
+        st->insert_at = p->toks[i].start;
+        st->insert_rest = p->toks[i + 1].end;
         return PIER_OK;
     }
     if (!kind_at(p, i, PIER__TK_LP))
@@ -1199,6 +1233,8 @@ static pier_status insert_columns(parser *p, size_t i, pier__sql_stmt *st)
             return pier__oom(p->err);
     }
     st->insert_list = true;
+    st->insert_at = p->toks[after - 1].start;
+    st->insert_rest = p->toks[after - 1].end;
     return PIER_OK;
 }
 

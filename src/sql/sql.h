@@ -106,6 +106,10 @@ typedef struct pier__sql_column {
     bool references_update;    /* REFERENCES ... ON UPDATE CASCADE,
                                   SET NULL or SET DEFAULT */
     bool inferred;             /* CREATE BOARD: INFERRED after the type */
+    bool default_now;          /* DEFAULT now(), or its physical form
+                                  DEFAULT (_pier_now('TYPE')): either
+                                  reads "DEFAULT now()" in constraints */
+    size_t default_now_at;     /* where "now()" is in constraints */
     /* Read in declarations only (pier__sql_parse_declaration), where
      * every constraint is read (the table's keys, checks and foreign keys
      * are in its pier__sql_table): */
@@ -172,6 +176,9 @@ typedef struct pier__sql_stmt {
     char **insert_columns;
     size_t ninsert_columns;
     bool insert_default_values;
+    size_t insert_at;          /* where the list's ')' is, or DEFAULT of
+                                  DEFAULT VALUES (a byte of the script) */
+    size_t insert_rest;        /* just after the list, or after VALUES */
     /* Declarations only: */
     pier__sql_column *view_columns; /* CREATE VIEW v (name TYPE, ...) */
     size_t nview_columns;

@@ -448,6 +448,10 @@ enum { PIER__WRITE_INSERT = 0, PIER__WRITE_UPSERT = 1 };
 
 struct pier__lake {
     const pier__lake_ops *ops;
+    /* The instant of the statement the SQL dialect runs (microseconds,
+     * UTC; 0: none): what DEFAULT now() fills in, one instant for all its
+     * rows. pier_exec sets it before each statement. */
+    int64_t stmt_now;
 };
 
 /* The embedded lake: `lake.sqlite` in data_dir (created with the directory

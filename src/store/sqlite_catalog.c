@@ -9,8 +9,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store/sqlite_int.h"
+#include "types/codecs.h"
 
 static const char *const origin_names[] = {
     [PIER_ORIGIN_BASE] = "base",
@@ -429,6 +431,51 @@ static void to_text_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     pier__arena_free(&a);
 }
 
+/*
+ * _pier_now('TYPE'): what a column's DEFAULT now() fills in, as the
+ * canonical text of TYPE (INSTANT, DATE, DATETIME or TIME, read in UTC):
+ * the instant of the statement being run (pier__lake.stmt_now), so that
+ * every row of one statement gets the same one; the clock's, outside one.
+ */
+static void now_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const pier__lake *lake = sqlite3_user_data(ctx);
+    int64_t us = lake->stmt_now;
+    if (us == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    }
+    const char *type = (const char *)sqlite3_value_text(argv[0]);
+    const int64_t day = INT64_C(86400000000);
+    int64_t days = us / day, in_day = us % day;
+    if (in_day < 0) {
+        days--;
+        in_day += day;
+    }
+    char out[PIER__TIMESTAMP_BUF + PIER__DATETIME_BUF];
+    size_t n;
+    if (type == NULL) {
+        n = 0;
+    } else if (strcmp(type, "INSTANT") == 0) {
+        n = pier__timestamp_format(us, out);
+    } else if (strcmp(type, "DATE") == 0) {
+        n = pier__date_format((int32_t)days, out);
+    } else if (strcmp(type, "DATETIME") == 0) {
+        n = pier__datetime_format(us, out);
+    } else if (strcmp(type, "TIME") == 0) {
+        n = pier__time_format(in_day, out);
+    } else {
+        n = 0;
+    }
+    if (n == 0)
+        sqlite3_result_error(ctx, "_pier_now: now() fills INSTANT, DATE, "
+                             "DATETIME and TIME columns", -1);
+    else
+        sqlite3_result_text(ctx, out, (int)n, SQLITE_TRANSIENT);
+}
+
 pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
                                             pier_error *err)
 {
@@ -437,6 +484,10 @@ pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
                                        SQLITE_DIRECTONLY,
                                    NULL, to_text_fn, NULL, NULL,
                                    NULL) != SQLITE_OK ||
+        /* not deterministic; called from the schema's DEFAULTs */
+        sqlite3_create_function_v2(l->db, "_pier_now", 1,
+                                   SQLITE_UTF8 | SQLITE_INNOCUOUS, &l->base,
+                                   now_fn, NULL, NULL, NULL) != SQLITE_OK ||
         pier__sqlite_register_dialect(l->db, &l->failure) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
                                  "cannot register the lake's functions");

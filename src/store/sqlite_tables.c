@@ -96,7 +96,8 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
         sqlite3_prepare_v2(l->db,
                            "SELECT column_id, name, type, readonly, "
                            "rules AND added AND backfill IS NOT NULL AND "
-                           "dflt IS NULL "
+                           "dflt IS NULL, "
+                           "CASE WHEN rules AND added THEN dflt END "
                            "FROM _pier_table_columns WHERE table_id = ?1 "
                            "ORDER BY position", -1, &cols, NULL) !=
             SQLITE_OK) {
@@ -127,6 +128,12 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
                     sqlite3_column_int64(cols, 0);
                 t->columns[t->ncolumns - 1].named =
                     sqlite3_column_int(cols, 4) != 0;
+                const char *fill = (const char *)sqlite3_column_text(cols,
+                                                                     5);
+                if (fill != NULL &&
+                    (t->columns[t->ncolumns - 1].fill =
+                         pier__strdup(fill)) == NULL)
+                    rc = pier__oom(err);
             }
         }
         sqlite3_reset(cols);
@@ -436,15 +443,16 @@ pier_status pier__sqlite_migrate_meta(
         pier__meta_kind kind;
         const char *sql;
     } reads[] = {
-        { PIER__META_TABLE, "SELECT table_id, NULL, NULL, NULL, managed "
+        { PIER__META_TABLE, "SELECT table_id, NULL, NULL, NULL, managed, 0 "
                             "FROM _pier_tables ORDER BY table_id" },
-        { PIER__META_COLUMN, "SELECT column_id, NULL, dflt, backfill, rules "
+        { PIER__META_COLUMN, "SELECT column_id, NULL, dflt, backfill, rules, "
+                             "added "
                              "FROM _pier_table_columns ORDER BY column_id" },
-        { PIER__META_VIEW, "SELECT 0, name, columns, NULL, managed "
+        { PIER__META_VIEW, "SELECT 0, name, columns, NULL, managed, 0 "
                            "FROM _pier_views ORDER BY name" },
-        { PIER__META_INDEX, "SELECT 0, name, NULL, NULL, managed "
+        { PIER__META_INDEX, "SELECT 0, name, NULL, NULL, managed, 0 "
                             "FROM _pier_indexes ORDER BY name" },
-        { PIER__META_BOARD, "SELECT 0, board, NULL, NULL, managed "
+        { PIER__META_BOARD, "SELECT 0, board, NULL, NULL, managed, 0 "
                             "FROM _pier_boards ORDER BY board" },
     };
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
@@ -464,6 +472,7 @@ pier_status pier__sqlite_migrate_meta(
                 .a = (const char *)sqlite3_column_text(st, 2),
                 .b = (const char *)sqlite3_column_text(st, 3),
                 .flag = sqlite3_column_int64(st, 4) != 0,
+                .added = sqlite3_column_int64(st, 5) != 0,
             };
             if (cb(&m, payload) != 0) {
                 stop = true;

@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -549,6 +550,144 @@ static void test_backfill(void **state)
     pier_close(&other);
 }
 
+/* The text of the only row of `sql`, columns joined by '|' (null: "-"). */
+static void one_row(pier_engine *e, const char *sql, char *out, size_t cap)
+{
+    pier_error err;
+    pier_cursor *c = NULL;
+    const pier_row *row = NULL;
+    if (pier_exec(&c, e, sql, NULL, &err) != PIER_OK)
+        fail_msg("%s: %s: %s", sql, err.tag, err.message);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_non_null(row);
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < pier_row_column_count(row); i++) {
+        const pier_value *v = pier_row_value(row, i);
+        char cell[64];
+        if (v->kind == PIER_KIND_NULL)
+            snprintf(cell, sizeof cell, "-");
+        else if (v->kind == PIER_KIND_BIGINT || v->kind == PIER_KIND_INTEGER)
+            snprintf(cell, sizeof cell, "%lld", (long long)v->as.integer);
+        else
+            snprintf(cell, sizeof cell, "%s", v->text);
+        n += (size_t)snprintf(out + n, cap - n, "%s%s", i > 0 ? "|" : "",
+                              cell);
+    }
+    pier_cursor_close(c);
+}
+
+static void migrate_ok(pier_engine *e, const char *decl, size_t steps)
+{
+    pier_error err;
+    pier_migration *m = NULL;
+    if (pier_migrate(NULL, e, decl, strlen(decl), NULL, &m, &err) != PIER_OK)
+        fail_msg("migrate: %s: %s", err.tag, err.message);
+    assert_int_equal(pier_migration_steps(m), steps);
+    pier_migration_free(m);
+}
+
+/* DEFAULT literals and now(): one instant per statement, set and dropped
+ * by metadata steps, filled for columns added to rows that read a
+ * backfill, by every engine; no stored row changes. */
+static void test_defaults(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    char got[256];
+    static const char v1[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, "
+        "status TEXT NOT NULL DEFAULT 'draft', "
+        "created INSTANT NOT NULL DEFAULT now(), body TEXT NOT NULL)";
+    migrate_ok(f->e, v1, 1);
+    exec_ok(f->e, "INSERT INTO notes(id, body) VALUES (1, 'a'), (2, 'b')");
+    one_row(f->e, "SELECT count(DISTINCT created), min(created), "
+                  "min(status) FROM notes", got, sizeof got);
+    assert_string_equal(got, "1|" FIXTURE_NOW_TEXT "|draft");
+    f->now += 1000001;                  /* a second and a microsecond on */
+    exec_ok(f->e, "INSERT INTO notes(id, body) VALUES (3, 'c')");
+    one_row(f->e, "SELECT created FROM notes WHERE id = 3", got,
+            sizeof got);
+    assert_string_equal(got, "2026-03-01T10:00:01.000001Z");
+    static const char v2[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, "
+        "status TEXT NOT NULL DEFAULT 'open', "
+        "created INSTANT NOT NULL DEFAULT now(), body TEXT NOT NULL, "
+        "prio INT32 DEFAULT 3, "
+        "seen DATE NOT NULL DEFAULT now() BACKFILL '2000-01-01', "
+        "tag TEXT NOT NULL DEFAULT 'x' BACKFILL 'old')";
+    pier_migration *m = NULL;
+    assert_int_equal(pier_plan(&m, f->e, v2, strlen(v2), NULL, &err),
+                     PIER_OK);
+    char *text = pier_migration_to_text(m);
+    assert_non_null(strstr(text, "metadata     set_default          notes: "
+                                 "status DEFAULT 'open'"));
+    pier_free(text);
+    pier_migration_free(m);
+    migrate_ok(f->e, v2, 4);
+    /* stored rows read the backfill, or null; new ones the defaults */
+    one_row(f->e, "SELECT status, prio, seen, tag FROM notes WHERE id = 1",
+            got, sizeof got);
+    assert_string_equal(got, "draft|-|2000-01-01|old");
+    exec_ok(f->e, "INSERT INTO notes(id, body) VALUES (4, 'd'), (5, 'e')");
+    one_row(f->e, "SELECT status, prio, seen, tag, count(*) FROM notes "
+                  "WHERE id >= 4 GROUP BY 1, 2, 3, 4", got, sizeof got);
+    assert_string_equal(got, "open|3|2026-03-01|x|2");
+    /* every form of INSERT: SELECT, upsert, RETURNING, a given null */
+    exec_ok(f->e, "INSERT INTO notes(id, body, prio) SELECT 6, 'f', NULL "
+                  "UNION ALL SELECT 7, 'g', 9");
+    exec_ok(f->e, "INSERT INTO notes(id, body) SELECT 8, 'h' ON CONFLICT "
+                  "DO NOTHING");
+    one_row(f->e, "SELECT group_concat(id || ':' || coalesce(prio, '-') || "
+                  "':' || tag, ',') FROM (SELECT * FROM notes WHERE id >= 6 "
+                  "ORDER BY id)", got, sizeof got);
+    assert_string_equal(got, "6:-:x,7:9:x,8:3:x");
+    pier_cursor *c = NULL;
+    const pier_row *row = NULL;
+    assert_int_equal(pier_exec(&c, f->e, "INSERT INTO notes(id, body) "
+                               "VALUES (9, 'i') RETURNING tag, seen", NULL,
+                               &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_string_equal(pier_row_value(row, 0)->text, "x");
+    assert_string_equal(pier_row_value(row, 1)->text, "2026-03-01");
+    pier_cursor_close(c);
+    /* another engine fills them too */
+    pier_engine *other = fixture_engine(f);
+    exec_ok(other, "INSERT INTO notes(id, body) VALUES (10, 'j')");
+    pier_close(&other);
+    one_row(f->e, "SELECT prio, tag FROM notes WHERE id = 10", got,
+            sizeof got);
+    assert_string_equal(got, "3|x");
+    /* defaults dropped and changed: rows stay as stored */
+    static const char v3[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, "
+        "status TEXT NOT NULL, "
+        "created INSTANT NOT NULL DEFAULT now(), body TEXT NOT NULL, "
+        "prio INT32 DEFAULT 4, "
+        "seen DATE NOT NULL DEFAULT now() BACKFILL '2000-01-01', "
+        "tag TEXT NOT NULL BACKFILL 'old')";
+    migrate_ok(f->e, v3, 3);
+    migrate_ok(f->e, v3, 0);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO notes(id, body, "
+                               "tag) VALUES (11, 'k', 't')", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO notes(id, body, "
+                               "status) VALUES (11, 'k', 's')", NULL, &err),
+                     PIER_E_CONSTRAINT_NOT_NULL);
+    assert_non_null(strstr(err.message, "column 'tag'"));
+    exec_ok(f->e, "INSERT INTO notes(id, body, status, tag) VALUES (11, 'k', "
+                  "'s', 't')");
+    one_row(f->e, "SELECT prio, tag, (SELECT count(*) FROM notes WHERE "
+                  "tag = 'old'), (SELECT status FROM notes WHERE id = 4) "
+                  "FROM notes WHERE id = 11", got, sizeof got);
+    assert_string_equal(got, "4|t|3|open");
+    /* now() fills temporal columns only */
+    assert_int_equal(pier_exec(NULL, f->e, "CREATE TABLE bad (n INT64 "
+                               "DEFAULT now())", NULL, &err),
+                     PIER_E_QUERY_FAILED);
+    assert_non_null(strstr(err.message, "DEFAULT now() fills INSTANT"));
+}
+
 /* READONLY added and taken away by migrations, as pier sql would make it. */
 static void test_readonly_steps(void **state)
 {
@@ -596,6 +735,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pier_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_steps, setup,
                                         teardown),
     };
