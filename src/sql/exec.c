@@ -309,6 +309,161 @@ static pier_status readonly_trigger(const exec_ctx *x, const pier__table *t,
     return rc;
 }
 
+/* ---- foreign keys that name themselves ---- */
+
+typedef struct key_find {
+    const char *table;
+    char column[128];
+    bool found;
+} key_find;
+
+/* The single-column primary key of a table, from its SQL. */
+static void key_of_sql(key_find *k, const char *sql)
+{
+    pier__sql_script s;
+    if (pier__sql_parse(&s, sql, strlen(sql), NULL) == PIER_OK &&
+        s.nstmts == 1 && s.stmts[0].kind == PIER__STMT_CREATE_TABLE) {
+        const pier__sql_table *def = s.stmts[0].create;
+        for (size_t i = 0; i < def->ncolumns; i++)
+            if (def->columns[i].primary_key) {
+                snprintf(k->column, sizeof k->column, "%s",
+                         def->columns[i].name);
+                k->found = true;
+            }
+    }
+    pier__sql_script_free(&s);
+}
+
+static int find_key(const pier__schema_object *o, void *payload)
+{
+    key_find *k = payload;
+    if (strcmp(o->type, "table") != 0 || o->sql == NULL ||
+        !pier__name_eq(o->name, strlen(o->name), k->table, strlen(k->table)))
+        return 0;
+    key_of_sql(k, o->sql);
+    return 1;
+}
+
+/* The SQL of table `name` as the lake holds it (a copy), or NULL. */
+typedef struct sql_find {
+    const char *name;
+    char *sql;
+} sql_find;
+
+static int find_sql(const pier__schema_object *o, void *payload)
+{
+    sql_find *f = payload;
+    if (strcmp(o->type, "table") != 0 || o->sql == NULL ||
+        !pier__name_eq(o->name, strlen(o->name), f->name, strlen(f->name)))
+        return 0;
+    f->sql = pier__strdup(o->sql);
+    return 1;
+}
+
+/*
+ * The triggers that give a column's foreign key its name in errors
+ * (docs/sql.md): before a child row names a parent that is not there
+ * (_pier_fk_<id>, _pier_fku_<id>), and, for ON DELETE RESTRICT or NO
+ * ACTION, before a parent row that children still name is deleted or its
+ * key changed (_pier_fkp_<id>, _pier_fkq_<id> on the parent). Each calls
+ * _pier_fk(column id, side, value), which fails the statement and says
+ * which. SQLite's own foreign key stays: these only run first.
+ */
+static pier_status fk_triggers(const exec_ctx *x, const pier__table *t,
+                               const pier__tcolumn *col,
+                               const pier__sql_column *def,
+                               const char *table_constraints,
+                               pier_error *err)
+{
+    pier__sql_fkref fk;
+    if (!pier__sql_fk_of(t->name, col->name, def->constraints,
+                         table_constraints, &fk))
+        return PIER_OK;
+    if (fk.parent_column[0] == '\0') {
+        /* the parent's key: its own SQL's, or this table's */
+        key_find k = { fk.parent, "", false };
+        const pier__sql_table *self = x->st->create;
+        if (self != NULL && pier__name_eq(fk.parent, strlen(fk.parent),
+                                          t->name, strlen(t->name))) {
+            for (size_t i = 0; i < self->ncolumns; i++)
+                if (self->columns[i].primary_key) {
+                    snprintf(k.column, sizeof k.column, "%s",
+                             self->columns[i].name);
+                    k.found = true;
+                }
+        } else {
+            pier_status rc = ops(x)->schema_objects(x->e->lake, find_key, &k,
+                                                    err);
+            if (rc != PIER_OK)
+                return rc;
+        }
+        if (!k.found)
+            return PIER_OK;            /* SQLite's own error says it */
+        snprintf(fk.parent_column, sizeof fk.parent_column, "%s", k.column);
+    }
+    long long id = (long long)col->id;
+    pier__buf b, parent, pcol, child, ccol;
+    pier__buf_init(&b);
+    pier__buf_init(&parent);
+    pier__buf_init(&pcol);
+    pier__buf_init(&child);
+    pier__buf_init(&ccol);
+    pier__sql_quote_ident(&parent, fk.parent);
+    pier__sql_quote_ident(&pcol, fk.parent_column);
+    pier__sql_quote_ident(&child, t->name);
+    pier__sql_quote_ident(&ccol, col->name);
+    static const char *const child_events[] = { "INSERT", "UPDATE OF " };
+    static const char *const child_names[] = { "fk", "fku" };
+    for (size_t i = 0; i < 2; i++)
+        pier__buf_printf(&b, "CREATE TRIGGER \"_pier_%s_%lld\" BEFORE %s%s ON "
+                         "%s WHEN NEW.%s IS NOT NULL AND NOT EXISTS (SELECT "
+                         "1 FROM %s WHERE %s = NEW.%s) BEGIN SELECT "
+                         "_pier_fk(%lld, 1, NEW.%s); END; ", child_names[i],
+                         id, child_events[i], i == 1 ? ccol.p : "", child.p,
+                         ccol.p, parent.p, pcol.p, ccol.p, id, ccol.p);
+    if (fk.restrict_delete) {
+        pier__buf_printf(&b, "CREATE TRIGGER \"_pier_fkp_%lld\" BEFORE DELETE "
+                         "ON %s WHEN EXISTS (SELECT 1 FROM %s WHERE %s = "
+                         "OLD.%s) BEGIN SELECT _pier_fk(%lld, 2, OLD.%s); "
+                         "END; ", id, parent.p, child.p, ccol.p, pcol.p, id,
+                         pcol.p);
+        pier__buf_printf(&b, "CREATE TRIGGER \"_pier_fkq_%lld\" BEFORE UPDATE "
+                         "OF %s ON %s WHEN OLD.%s IS NOT NEW.%s AND EXISTS "
+                         "(SELECT 1 FROM %s WHERE %s = OLD.%s) BEGIN SELECT "
+                         "_pier_fk(%lld, 2, OLD.%s); END;", id, pcol.p,
+                         parent.p, pcol.p, pcol.p, child.p, ccol.p, pcol.p,
+                         id, pcol.p);
+    }
+    bool oom = parent.oom || pcol.oom || child.oom || ccol.oom;
+    pier__buf_free(&parent);
+    pier__buf_free(&pcol);
+    pier__buf_free(&child);
+    pier__buf_free(&ccol);
+    pier_status rc = oom || b.oom ? pier__oom(err) : run_ddl(x, &b, err);
+    pier__buf_free(&b);
+    return rc;
+}
+
+/* A dropped table's triggers on its parents go with it. */
+static pier_status fk_triggers_drop(const exec_ctx *x, const pier__table *t,
+                                    pier_error *err)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    for (size_t i = 0; i < t->ncolumns; i++)
+        pier__buf_printf(&b, "DROP TRIGGER IF EXISTS \"_pier_fkp_%lld\"; "
+                         "DROP TRIGGER IF EXISTS \"_pier_fkq_%lld\"; ",
+                         (long long)t->columns[i].id,
+                         (long long)t->columns[i].id);
+    pier_status rc = PIER_OK;
+    if (b.oom)
+        rc = pier__oom(err);
+    else if (b.len > 0)
+        rc = run_ddl(x, &b, err);
+    pier__buf_free(&b);
+    return rc;
+}
+
 /* Whether a column definition makes the table's rowid alias: an INT64
  * PRIMARY KEY of a table with a rowid. */
 static bool is_rowid_alias(const pier__tcolumn *col,
@@ -386,6 +541,9 @@ static pier_status create_table(exec_ctx *x, pier_error *err)
                                                  &def->columns[i],
                                                  def->without_rowid),
                                   err);
+    for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
+        rc = fk_triggers(x, t, &t->columns[i], &def->columns[i],
+                         def->constraints, err);
     if (rc == PIER_OK)
         rc = ddl_done(x, err);
     if (rc != PIER_OK) {
@@ -420,6 +578,8 @@ static pier_status add_column(exec_ctx *x, pier__table *orig,
     pier__buf_free(&b);
     if (rc == PIER_OK && col->readonly)
         rc = readonly_trigger(x, t, col, false, err);
+    if (rc == PIER_OK)
+        rc = fk_triggers(x, t, col, def, "", err);
     if (rc == PIER_OK)
         rc = ddl_done(x, err);
     if (rc != PIER_OK) {
@@ -548,11 +708,13 @@ static pier_status drop_table(exec_ctx *x, pier_error *err)
             return PIER_OK;
         return table_of(x, st->name, st->name_offset, &t, err);
     }
+    rc = fk_triggers_drop(x, t, err);
     pier__buf b;
     pier__buf_init(&b);
     pier__buf_puts(&b, "DROP TABLE ");
     pier__sql_quote_ident(&b, t->name);
-    rc = run_ddl(x, &b, err);
+    if (rc == PIER_OK)
+        rc = run_ddl(x, &b, err);
     pier__buf_free(&b);
     if (rc == PIER_OK)
         rc = ops(x)->table_forget(x->e->lake, t->id, err);
@@ -679,10 +841,82 @@ static void datatype_failure(pier_error *err, pier_status rc,
 
 /* Names the table and column of a value check's or a read-only
  * trigger's refusal, and of a STRICT datatype refusal. */
+/* A foreign key's trigger failed the statement: which key, which value. */
+static pier_status fk_failure(const exec_ctx *x, pier_status rc,
+                              const pier__stmt_failure *f, pier_error *err)
+{
+    const pier__table *t = NULL;
+    const pier__tcolumn *col = column_by_id(x, f->column_id, &t);
+    if (col == NULL)
+        return rc;
+    sql_find sf = { t->name, NULL };
+    pier_error ignored;
+    if (ops(x)->schema_objects(x->e->lake, find_sql, &sf, &ignored) !=
+            PIER_OK || sf.sql == NULL) {
+        free(sf.sql);
+        return rc;
+    }
+    pier__sql_fkref fk;
+    bool found = false;
+    pier__sql_script s;
+    if (pier__sql_parse(&s, sf.sql, strlen(sf.sql), NULL) == PIER_OK &&
+        s.nstmts == 1 && s.stmts[0].kind == PIER__STMT_CREATE_TABLE) {
+        const pier__sql_table *def = s.stmts[0].create;
+        for (size_t i = 0; !found && i < def->ncolumns; i++)
+            if (pier__name_eq(def->columns[i].name,
+                              strlen(def->columns[i].name), col->name,
+                              strlen(col->name)))
+                found = pier__sql_fk_of(t->name, col->name,
+                                        def->columns[i].constraints,
+                                        def->constraints, &fk);
+    }
+    pier__sql_script_free(&s);
+    free(sf.sql);
+    if (!found)
+        return rc;
+    if (f->fk == 1)
+        pier__fail(err, rc, "FOREIGN KEY %s has no %s row with %s", fk.name,
+                   fk.parent, f->value);
+    else
+        pier__fail(err, rc, "FOREIGN KEY %s: rows of %s still reference the "
+                   "%s row with %s", fk.name, t->name, fk.parent, f->value);
+    pier__error_board(err, f->fk == 1 ? t->name : fk.parent);
+    pier__error_column(err, f->fk == 1 ? col->name : fk.parent_column);
+    return rc;
+}
+
+/* SQLite's "CHECK constraint failed: NAME" (or the expression, for a check
+ * with no name), said of the statement's table. */
+static void check_failure(const exec_ctx *x, pier_error *err)
+{
+    static const char prefix[] = "CHECK constraint failed: ";
+    const char *table = x->st->name;
+    if (table == NULL ||
+        strncmp(err->message, prefix, sizeof prefix - 1) != 0)
+        return;
+    char what[sizeof err->message];
+    pier__copy_field(what, sizeof what, err->message + sizeof prefix - 1);
+    bool name = what[0] != '\0';
+    for (const char *c = what; *c != '\0'; c++)
+        if (!(*c == '_' || (*c >= '0' && *c <= '9') ||
+              ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
+            name = false;
+    pier__fail(err, PIER_E_CONSTRAINT_CHECK, name ? "CHECK %s failed for a "
+               "row of %s" : "CHECK (%s) failed for a row of %s", what,
+               table);
+    pier__error_board(err, table);
+}
+
 static pier_status name_failure(const exec_ctx *x, pier_status rc,
                                 const pier__stmt_failure *f,
                                 pier_error *err)
 {
+    if (err != NULL && f->fk != 0)
+        return fk_failure(x, rc, f, err);
+    if (err != NULL && rc == PIER_E_CONSTRAINT_CHECK && f->column_id == 0) {
+        check_failure(x, err);
+        return rc;
+    }
     const pier__table *t = NULL;
     const pier__tcolumn *col = NULL;
     if (f->column_id != 0) {

@@ -159,17 +159,20 @@ typedef struct walk {
     pier_error *err;
 } walk;
 
-static bool is_readonly_trigger(const pier__schema_object *o)
+/* The triggers of READONLY columns and of foreign keys: their columns'
+ * definitions say them. */
+static bool is_pier_trigger(const pier__schema_object *o)
 {
     return strcmp(o->type, "trigger") == 0 &&
-           strncmp(o->name, "_pier_ro_", 9) == 0;
+           (strncmp(o->name, "_pier_ro_", 9) == 0 ||
+            strncmp(o->name, "_pier_fk", 8) == 0);
 }
 
 static int walk_object(const pier__schema_object *o, void *payload)
 {
     walk *w = payload;
-    if (o->sql == NULL || is_readonly_trigger(o))
-        return 0;              /* SQLite's own indexes; READONLY says it */
+    if (o->sql == NULL || is_pier_trigger(o))
+        return 0;              /* SQLite's own indexes; Pier's triggers */
     bool table = strcmp(o->type, "table") == 0;
     if (w->only != NULL) {
         if (!table || !pier__name_eq(o->name, strlen(o->name), w->only,

@@ -241,4 +241,22 @@ void pier__sql_quote_ident(pier__buf *b, const char *name);
 /* Appends `s` as a single-quoted SQL string literal ('it''s'). */
 void pier__sql_quote_string(pier__buf *b, const char *s, size_t n);
 
+/* A column's single-column foreign key as its table's SQL states it. */
+typedef struct pier__sql_fkref {
+    char name[128];            /* CONSTRAINT name, else TABLE_COLUMN_fkey */
+    char parent[128];          /* the parent table */
+    char parent_column[128];   /* "" if not written: the parent's key */
+    bool restrict_delete;      /* ON DELETE RESTRICT, NO ACTION or none */
+} pier__sql_fkref;
+
+/*
+ * Reads the foreign key of column `column` of table `table` from the
+ * column's constraints as written (REFERENCES parent [(column)] ...) or,
+ * failing that, the table's (FOREIGN KEY (column) REFERENCES ...), into
+ * *out. Pure. @return whether the column has one.
+ */
+bool pier__sql_fk_of(const char *table, const char *column,
+                     const char *column_constraints,
+                     const char *table_constraints, pier__sql_fkref *out);
+
 #endif /* PIER_SQL_H */

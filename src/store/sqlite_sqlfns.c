@@ -13,6 +13,8 @@
  *   sum(x), avg(x): the built-ins, made exact over decimal texts.
  *   decimal_add/sub/mul(a, b), decimal_div(a, b, scale [, mode]),
  *   decimal(a): exact arithmetic on decimal values, as canonical text.
+ *   _pier_fk(column_id, side, value): a foreign key's trigger failing
+ *       the statement, naming the key (exec.c).
  *   _pier_hugeint_text(x): a board's hugeint cell as its digits, which
  *       pier_numeric orders (the query views call it).
  *
@@ -604,6 +606,23 @@ static void hugeint_text_fn(sqlite3_context *ctx, int argc,
     sqlite3_result_text(ctx, digits, (int)n, SQLITE_TRANSIENT);
 }
 
+/* ---- _pier_fk ---- */
+
+/* _pier_fk(column_id, side, value): what a foreign key's trigger calls
+ * when a write would break it (exec.c, fk_triggers): records which key
+ * and value for the error, and fails the statement. */
+static void fk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    pier__stmt_failure *f = ((fit_state *)sqlite3_user_data(ctx))->failure;
+    if (f != NULL) {
+        f->column_id = sqlite3_value_int64(argv[0]);
+        f->fk = sqlite3_value_int(argv[1]);
+        describe_value(f->value, sizeof f->value, argv[2]);
+    }
+    sqlite3_result_error(ctx, "FOREIGN KEY constraint failed", -1);
+}
+
 /* ---- registration ---- */
 
 static const struct {
@@ -638,6 +657,9 @@ int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)
      * goes (or at once if registering fails). */
     int rc = sqlite3_create_function_v2(db, "_pier_fit", 3, flags, fs,
                                         fit_fn, NULL, NULL, fit_state_free);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "_pier_fk", 3, flags, fs, fk_fn,
+                                        NULL, NULL, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < sizeof collations /
                                                   sizeof collations[0]; i++)
         rc = sqlite3_create_collation_v2(db, collations[i].name, SQLITE_UTF8,

@@ -10,13 +10,13 @@ $ pier sql "INSERT INTO p VALUES (2, 'y', 1); INSERT INTO p VALUES (3, 'z', NULL
 ! pier: error: ConstraintNotNull: NOT NULL constraint failed: p.n
 [exit 1]
 $ pier sql "INSERT INTO p VALUES (2, 'y', 1); INSERT INTO p VALUES (3, 'z', 0)"
-! pier: error: ConstraintCheck: CHECK constraint failed: n > 0
+! pier: error: ConstraintCheck: CHECK (n > 0) failed for a row of p
 [exit 1]
 $ pier sql "INSERT INTO p VALUES (2, 'y', 1); INSERT INTO c VALUES (2, 99)"
-! pier: error: ConstraintForeignKey: FOREIGN KEY constraint failed
+! pier: error: ConstraintForeignKey: FOREIGN KEY c_p_fkey has no p row with 99
 [exit 1]
 $ pier sql "DELETE FROM p WHERE id = 1"
-! pier: error: ConstraintForeignKey: FOREIGN KEY constraint failed
+! pier: error: ConstraintForeignKey: FOREIGN KEY c_p_fkey: rows of c still reference the p row with 1
 [exit 1]
 $ pier sql "INSERT INTO p VALUES (2, 'y', 1); INSERT INTO k VALUES ('a', 'b')"
 ! pier: error: ConstraintPrimaryKey: UNIQUE constraint failed: k.a, k.b
