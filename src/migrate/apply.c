@@ -653,15 +653,74 @@ static pier_status default_step(applier *a, const pier__step *s)
     return rc == PIER_OK ? schema_changed(a) : rc;
 }
 
+/*
+ * AUTOINCREMENT adopted or dropped: the keyword after the key's PRIMARY
+ * KEY in the table's SQL, and SQLite's counter for the table. Adopting
+ * seeds the counter with the largest key stored (max(rowid) reads the
+ * last entry of the table's b-tree: no scan), so a generated id never
+ * meets one already written; SQLite then moves the counter past every
+ * explicit id and never hands one out twice. Dropping forgets it.
+ */
+static pier_status autoincrement(applier *a, const pier__step *s)
+{
+    bool on = s->kind == PIER__STEP_ADOPT_AUTOINCREMENT;
+    table_sql t = { s->object, NULL };
+    pier_status rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t,
+                                            a->err);
+    pier__buf b, seq;
+    pier__buf_init(&b);
+    pier__buf_init(&seq);
+    if (rc == PIER_OK) {
+        pier_status er = t.sql == NULL ? PIER_E_INVALID_ARGUMENT
+                                       : pier__autoincrement_edit(
+                                             &b, t.sql, s->column, on);
+        if (er == PIER_E_OUT_OF_MEMORY)
+            rc = pier__oom(a->err);
+        else if (er != PIER_OK)
+            rc = pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "column '%s' "
+                            "of table '%s' cannot take AUTOINCREMENT: its "
+                            "definition does not say PRIMARY KEY", s->column,
+                            s->object);
+    }
+    if (rc == PIER_OK)
+        rc = put_sql(a, s->object, &b);
+    /* sqlite_sequence, SQLite's counters, exists once a table with
+     * AUTOINCREMENT was ever created */
+    if (on)
+        pier__buf_puts(&seq, "CREATE TABLE \"_pier_seq\" (k INTEGER "
+                       "PRIMARY KEY AUTOINCREMENT); DROP TABLE "
+                       "\"_pier_seq\"; ");
+    pier__buf_puts(&seq, "DELETE FROM sqlite_sequence WHERE name = ");
+    pier__sql_quote_string(&seq, s->object, strlen(s->object));
+    if (on) {
+        pier__buf_puts(&seq, "; INSERT INTO sqlite_sequence(name, seq) "
+                       "SELECT ");
+        pier__sql_quote_string(&seq, s->object, strlen(s->object));
+        pier__buf_puts(&seq, ", max(coalesce(max(rowid), 0), 0) FROM ");
+        pier__sql_quote_ident(&seq, s->object);
+    }
+    if (rc == PIER_OK)
+        rc = seq.oom ? pier__oom(a->err)
+                     : a->ops->ddl(a->e->lake, seq.p, a->err);
+    pier__buf_free(&b);
+    pier__buf_free(&seq);
+    free(t.sql);
+    return rc == PIER_OK ? schema_changed(a) : rc;
+}
+
 /* READONLY set or dropped: the trigger pier_exec gives a read-only
  * column (_pier_ro_<column id>, docs/sql.md), made or dropped, and the
- * catalog's bit. A primary key's, which guards the rowid's names too, is
- * not applied yet. */
+ * catalog's bit. An INT64 primary key's guards the rowid's names too, as
+ * pier sql's does. */
 static pier_status readonly(applier *a, const pier__step *s)
 {
+    /* an INT64 primary key is the rowid, which has SQLite's names too */
+    static const char *const rowid_names[] = { "rowid", "oid", "_rowid_" };
     const pier__mkey *pk = single_primary(s->table);
-    if (pk != NULL && s->def == &s->table->columns[pk->columns[0]])
-        return not_yet(a, s);
+    bool rowid = pk != NULL &&
+                 s->def == &s->table->columns[pk->columns[0]] &&
+                 s->def->type.t.base == PIER__B_INT64 &&
+                 s->def->type.t.dims == 0;
     bool set = s->kind == PIER__STEP_SET_READONLY;
     pier__buf b;
     pier__buf_init(&b);
@@ -669,6 +728,9 @@ static pier_status readonly(applier *a, const pier__step *s)
         pier__buf_printf(&b, "CREATE TRIGGER \"_pier_ro_%lld\" BEFORE "
                          "UPDATE OF ", (long long)s->column_id);
         pier__sql_quote_ident(&b, s->column);
+        for (size_t i = 0; rowid && i < 3; i++)
+            if (pier__mtable_column(s->table, rowid_names[i]) < 0)
+                pier__buf_printf(&b, ", %s", rowid_names[i]);
         pier__buf_puts(&b, " ON ");
         pier__sql_quote_ident(&b, s->object);
         pier__buf_printf(&b, " BEGIN SELECT RAISE(ABORT, "
@@ -712,6 +774,9 @@ static pier_status apply_step(applier *a, const pier__step *s)
     case PIER__STEP_SET_DEFAULT:
     case PIER__STEP_DROP_DEFAULT:
         return default_step(a, s);
+    case PIER__STEP_ADOPT_AUTOINCREMENT:
+    case PIER__STEP_DROP_AUTOINCREMENT:
+        return autoincrement(a, s);
     case PIER__STEP_CREATE_VIEW: return create_view(a, s->view, false);
     case PIER__STEP_REPLACE_VIEW: return create_view(a, s->view, true);
     case PIER__STEP_CREATE_INDEX: return create_index(a, s->index, false);

@@ -231,3 +231,46 @@ pier_status pier__column_edit(pier__buf *out, const char *sql,
     pier__buf_free(&def);
     return oom ? PIER_E_OUT_OF_MEMORY : PIER_OK;
 }
+
+pier_status pier__autoincrement_edit(pier__buf *out, const char *sql,
+                                     const char *column, bool on)
+{
+    size_t from, to;
+    if (!column_span(sql, column, &from, &to))
+        return PIER_E_INVALID_ARGUMENT;
+    /* PRIMARY KEY [ASC|DESC] [AUTOINCREMENT] in the column's definition */
+    size_t pos = from, after_key = 0, auto_from = 0, auto_to = 0;
+    pier__token t, u;
+    pier__tk k;
+    while (pos < to && (k = next(sql, to, pos, &t)) != PIER__TK_END &&
+           k != PIER__TK_BAD) {
+        pos = t.end;
+        if (!is_word(sql, &t, k, "primary") ||
+            !is_word(sql, &u, next(sql, to, t.end, &u), "key"))
+            continue;
+        after_key = u.end;
+        k = next(sql, to, u.end, &t);
+        if (is_word(sql, &t, k, "asc") || is_word(sql, &t, k, "desc")) {
+            after_key = t.end;
+            k = next(sql, to, t.end, &t);
+        }
+        if (is_word(sql, &t, k, "autoincrement")) {
+            auto_from = after_key;
+            auto_to = t.end;
+        }
+        break;
+    }
+    if (after_key == 0)
+        return PIER_E_INVALID_ARGUMENT;
+    if (on && auto_to == 0) {
+        pier__buf_append(out, sql, after_key);
+        pier__buf_puts(out, " AUTOINCREMENT");
+        pier__buf_puts(out, sql + after_key);
+    } else if (!on && auto_to != 0) {
+        pier__buf_append(out, sql, auto_from);
+        pier__buf_puts(out, sql + auto_to);
+    } else {
+        pier__buf_puts(out, sql);
+    }
+    return out->oom ? PIER_E_OUT_OF_MEMORY : PIER_OK;
+}

@@ -32,4 +32,14 @@ pier_status pier__column_edit(pier__buf *out, const char *sql,
                               const char *column, int not_null,
                               const char *dflt, bool drop_default);
 
+/*
+ * Appends to `out` the table's SQL `sql` with AUTOINCREMENT after column
+ * `column`'s PRIMARY KEY (`on`), or taken away; the rest as written.
+ * @return PIER_OK; PIER_E_INVALID_ARGUMENT if the column is not the
+ *         table's PRIMARY KEY in its own definition (nothing appended);
+ *         PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__autoincrement_edit(pier__buf *out, const char *sql,
+                                     const char *column, bool on);
+
 #endif /* PIER_MIGRATE_EDIT_H */

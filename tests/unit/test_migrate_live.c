@@ -688,6 +688,52 @@ static void test_defaults(void **state)
     assert_non_null(strstr(err.message, "DEFAULT now() fills INSTANT"));
 }
 
+/* AUTOINCREMENT adopted on a table holding keys (the counter starts past
+ * the largest, and ids are never reused), and dropped. */
+static void test_autoincrement_steps(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    char got[256];
+    static const char plain[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY, v TEXT)";
+    static const char counted[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY AUTOINCREMENT, v TEXT)";
+    migrate_ok(f->e, plain, 1);
+    exec_ok(f->e, "INSERT INTO t VALUES (10, 'a'), (5, 'b')");
+    pier_migration *m = NULL;
+    assert_int_equal(pier_plan(&m, f->e, counted, strlen(counted), NULL,
+                               &err), PIER_OK);
+    char *text = pier_migration_to_text(m);
+    assert_non_null(strstr(text, "proved       adopt_autoincrement  t: id"));
+    pier_free(text);
+    pier_migration_free(m);
+    migrate_ok(f->e, counted, 1);
+    migrate_ok(f->e, counted, 0);
+    /* past the largest key, also after it is deleted; past explicit ids */
+    exec_ok(f->e, "DELETE FROM t WHERE id = 10");
+    exec_ok(f->e, "INSERT INTO t(v) VALUES ('c')");
+    exec_ok(f->e, "INSERT INTO t VALUES (100, 'd')");
+    exec_ok(f->e, "DELETE FROM t WHERE id = 100");
+    exec_ok(f->e, "INSERT INTO t(v) VALUES ('e')");
+    one_row(f->e, "SELECT group_concat(id || v, ',') FROM (SELECT * FROM t "
+                  "ORDER BY id)", got, sizeof got);
+    assert_string_equal(got, "5b,11c,101e");
+    /* another engine's writes take the counter too */
+    pier_engine *other = fixture_engine(f);
+    exec_ok(other, "INSERT INTO t(v) VALUES ('f')");
+    pier_close(&other);
+    one_row(f->e, "SELECT max(id) FROM t", got, sizeof got);
+    assert_string_equal(got, "102");
+    /* dropped: the key is the largest plus one again, as SQLite's */
+    migrate_ok(f->e, plain, 1);
+    migrate_ok(f->e, plain, 0);
+    exec_ok(f->e, "DELETE FROM t WHERE id = 102");
+    exec_ok(f->e, "INSERT INTO t(v) VALUES ('g')");
+    one_row(f->e, "SELECT max(id) FROM t", got, sizeof got);
+    assert_string_equal(got, "102");
+}
+
 /* READONLY added and taken away by migrations, as pier sql would make it. */
 static void test_readonly_steps(void **state)
 {
@@ -716,13 +762,22 @@ static void test_readonly_steps(void **state)
                                   NULL, &err), PIER_OK);
     exec_ok(f->e, "UPDATE t SET a = 'y'");
     assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
-    /* a primary key's is not applied yet, and says so */
+    /* a primary key's guards the rowid's names too, as pier sql's does */
     static const char pk[] =
         "CREATE TABLE t (id INT64 PRIMARY KEY READONLY, a TEXT, b INT64)";
-    assert_int_equal(pier_migrate(NULL, f->e, pk, strlen(pk), NULL, NULL,
-                                  &err), PIER_E_MIGRATION_REFUSED);
-    assert_string_equal(err.message, "step set_readonly of table 't', "
-                        "column id cannot be applied yet");
+    migrate_ok(f->e, pk, 1);
+    migrate_ok(f->e, pk, 0);
+    static const char *const updates[] = {
+        "UPDATE t SET id = 7", "UPDATE t SET rowid = 7", "UPDATE t SET oid = 7",
+        "UPDATE t SET _rowid_ = 7",
+    };
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(pier_exec(NULL, f->e, updates[i], NULL, &err),
+                         PIER_E_READONLY_COLUMN);
+    exec_ok(f->e, "UPDATE t SET a = 'z'");
+    migrate_ok(f->e, plain, 1);
+    exec_ok(f->e, "UPDATE t SET id = 7");
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
 }
 
 int main(void)
@@ -736,6 +791,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_autoincrement_steps, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_readonly_steps, setup,
                                         teardown),
     };
