@@ -325,43 +325,40 @@ PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
     rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK)
         return rc;
+    rc = pier__board_drop_in(&w, board, err);
+    return pier__write_end(&w, rc, watermark, err);
+}
+
+pier_status pier__board_drop_in(pier__write *w, const char *board,
+                                pier_error *err)
+{
+    pier_engine *engine = w->e;
     pier__board *b = NULL;
     int64_t version = 0;
-    rc = pier__engine_board(engine, board, &b, err);
+    pier_status rc = pier__engine_board(engine, board, &b, err);
     if (rc == PIER_OK)
         rc = engine->lake->ops->board_drop(engine->lake, b, err);
     if (rc == PIER_OK)
-        rc = pier__change_simple(&w, board, "drop", "{\"drop\":true}",
-                                 err);
+        rc = pier__change_simple(w, board, "drop", "{\"drop\":true}", err);
     if (rc == PIER_OK)
         rc = engine->lake->ops->catalog_bump(engine->lake, &version, err);
     if (rc == PIER_OK) {
         pier__catalog_remove(&engine->catalog, board);
         engine->catalog.version = version;
     }
-    return pier__write_end(&w, rc, watermark, err);
+    return rc;
 }
 
-PIER_API pier_status pier_board_add_column(int64_t *watermark,
-                                           pier_engine *engine,
-                                           const char *board,
-                                           const char *column,
-                                           const char *type,
-                                           pier_error *err)
+pier_status pier__board_add_column_in(pier__write *w, const char *board,
+                                      const char *column, const char *type,
+                                      pier_error *err)
 {
-    pier_status rc = check_args(engine, board, err);
-    if (rc != PIER_OK)
-        return rc;
+    pier_engine *engine = w->e;
     pier_column_def def = { column, type };
     pier__type t = { PIER_KIND_NULL, NULL };
-    rc = check_declared(board, &def, 0, &t, err);
-    pier__write w;
-    if (rc == PIER_OK)
-        rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK) {
-        pier__type_free(&t);
+    pier_status rc = check_declared(board, &def, 0, &t, err);
+    if (rc != PIER_OK)
         return rc;
-    }
     pier__board *b = NULL, *draft = NULL;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
@@ -392,12 +389,35 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
     size_t col = draft->ncolumns - 1;
     rc = engine->lake->ops->column_add(engine->lake, draft, col, err);
     if (rc == PIER_OK)
-        rc = pier__change_column_added(&w, draft, col, err);
+        rc = pier__change_column_added(w, draft, col, err);
     if (rc == PIER_OK)
         rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
     pier__type_free(&t);
+    return rc;
+}
+
+PIER_API pier_status pier_board_add_column(int64_t *watermark,
+                                           pier_engine *engine,
+                                           const char *board,
+                                           const char *column,
+                                           const char *type,
+                                           pier_error *err)
+{
+    pier_status rc = check_args(engine, board, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier_column_def def = { column, type };
+    pier__type t = { PIER_KIND_NULL, NULL };
+    rc = check_declared(board, &def, 0, &t, err);
+    pier__type_free(&t);
+    pier__write w;
+    if (rc == PIER_OK)
+        rc = pier__write_begin(&w, engine, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = pier__board_add_column_in(&w, board, column, type, err);
     return pier__write_end(&w, rc, watermark, err);
 }
 
@@ -424,16 +444,12 @@ static const char *widen_refusal(pier__type from, pier__type to)
            "double < text";
 }
 
-PIER_API pier_status pier_board_widen_column(int64_t *watermark,
-                                             pier_engine *engine,
-                                             const char *board,
-                                             const char *column,
-                                             const char *type,
-                                             pier_error *err)
+pier_status pier__board_widen_column_in(pier__write *w, const char *board,
+                                        const char *column, const char *type,
+                                        pier_error *err)
 {
-    pier_status rc = check_args(engine, board, err);
-    if (rc != PIER_OK)
-        return rc;
+    pier_engine *engine = w->e;
+    pier_status rc;
     if (column == NULL || type == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "widening needs a column and a type");
@@ -441,12 +457,6 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
     rc = parse_type(board, column, type, &to, err);
     if (rc != PIER_OK)
         return rc;
-    pier__write w;
-    rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK) {
-        pier__type_free(&to);
-        return rc;
-    }
     pier__board *b = NULL, *draft = NULL;
     rc = pier__engine_board(engine, board, &b, err);
     if (rc != PIER_OK)
@@ -460,7 +470,7 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
                         "'%s' is a base column; its type is fixed",
                         b->columns[at].name);
     } else if (pier__type_eq(b->columns[at].type, to)) {
-        rc = engine->lake->ops->head(engine->lake, &w.watermark, err);
+        rc = engine->lake->ops->head(engine->lake, &w->watermark, err);
         goto done;                         /* already that type: no-op */
     } else if (!pier__type_can_widen(b->columns[at].type, to)) {
         pier__type from = b->columns[at].type;
@@ -490,11 +500,37 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
     rc = engine->lake->ops->column_widen(engine->lake, draft, (size_t)at,
                                          from, err);
     if (rc == PIER_OK)
-        rc = pier__change_column_widened(&w, draft, (size_t)at, from, err);
+        rc = pier__change_column_widened(w, draft, (size_t)at, from, err);
     if (rc == PIER_OK)
         rc = pier__engine_install(engine, &draft, err);
 done:
     pier__board_free(draft);
     pier__type_free(&to);
+    return rc;
+}
+
+PIER_API pier_status pier_board_widen_column(int64_t *watermark,
+                                             pier_engine *engine,
+                                             const char *board,
+                                             const char *column,
+                                             const char *type,
+                                             pier_error *err)
+{
+    pier_status rc = check_args(engine, board, err);
+    if (rc != PIER_OK)
+        return rc;
+    if (column == NULL || type == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "widening needs a column and a type");
+    pier__type to;
+    rc = parse_type(board, column, type, &to, err);
+    pier__type_free(&to);
+    if (rc != PIER_OK)
+        return rc;
+    pier__write w;
+    rc = pier__write_begin(&w, engine, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = pier__board_widen_column_in(&w, board, column, type, err);
     return pier__write_end(&w, rc, watermark, err);
 }

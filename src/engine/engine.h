@@ -59,6 +59,16 @@ pier_status pier__write_join(pier__write *w, pier_engine *e,
                              pier_error *err);
 /* Ends it: commits (rc == PIER_OK) or rolls back; on success stores the
  * watermark in *watermark (which may be NULL). */
+/* pier_board_add_column and pier_board_widen_column inside a write the
+ * caller holds (migrations): the change, its schema record, the cache. */
+pier_status pier__board_add_column_in(pier__write *w, const char *board,
+                                      const char *column, const char *type,
+                                      pier_error *err);
+pier_status pier__board_widen_column_in(pier__write *w, const char *board,
+                                        const char *column, const char *type,
+                                        pier_error *err);
+pier_status pier__board_drop_in(pier__write *w, const char *board,
+                                pier_error *err);
 pier_status pier__write_end(pier__write *w, pier_status rc,
                             int64_t *watermark, pier_error *err);
 /* Whether this thread has a pier_tx open on `e` (tx.c). */

@@ -464,6 +464,27 @@ static pier_status create_board(applier *a, const pier__mboard *bd)
     return rc;
 }
 
+/* A board's column added or widened, or the board dropped, as the board
+ * API does it, inside the migration's write: each with its change record. */
+static pier_status board_step(applier *a, const pier__step *s)
+{
+    pier__write w;
+    pier_status rc = pier__write_join(&w, a->e, a->err);
+    if (rc != PIER_OK)
+        return rc;
+    a->catalog_changed = true;
+    if (s->kind == PIER__STEP_ADD_COLUMN)
+        rc = pier__board_add_column_in(&w, s->object, s->column,
+                                       pier__type_name(s->bcol->type),
+                                       a->err);
+    else if (s->kind == PIER__STEP_WIDEN_COLUMN)
+        rc = pier__board_widen_column_in(&w, s->object, s->column, s->to,
+                                         a->err);
+    else
+        rc = pier__board_drop_in(&w, s->object, a->err);
+    return rc;
+}
+
 /* DROP kind "name", and what migrations kept of it. */
 static pier_status drop(applier *a, const char *kind, const char *name,
                         pier__meta_kind meta)
@@ -757,14 +778,14 @@ static pier_status apply_step(applier *a, const pier__step *s)
     switch (s->kind) {
     case PIER__STEP_CREATE_TABLE: return create_table(a, s->table);
     case PIER__STEP_ADD_COLUMN:
-        return s->on == PIER__OBJ_BOARD ? not_yet(a, s) : add_column(a, s);
+        return s->on == PIER__OBJ_BOARD ? board_step(a, s) : add_column(a, s);
     case PIER__STEP_RENAME_TABLE:
     case PIER__STEP_RENAME_COLUMN:
     case PIER__STEP_DROP_COLUMN:
         return alter(a, s);
     case PIER__STEP_WIDEN_ENUM:
     case PIER__STEP_WIDEN_COLUMN:
-        return s->on == PIER__OBJ_BOARD ? not_yet(a, s) : retype(a, s);
+        return s->on == PIER__OBJ_BOARD ? board_step(a, s) : retype(a, s);
     case PIER__STEP_SET_NOT_NULL:
     case PIER__STEP_DROP_NOT_NULL:
         return nullability(a, s);
@@ -788,6 +809,8 @@ static pier_status apply_step(applier *a, const pier__step *s)
         return drop(a, "VIEW", s->object, PIER__META_VIEW);
     case PIER__STEP_DROP_TABLE:
         return drop(a, "TABLE", s->object, PIER__META_TABLE);
+    case PIER__STEP_DROP_BOARD:
+        return board_step(a, s);
     default:
         return not_yet(a, s);
     }
