@@ -524,9 +524,9 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
                           "widening needs a column and a type");
     pier__type to;
     rc = parse_type(board, column, type, &to, err);
-    pier__type_free(&to);
     if (rc != PIER_OK)
         return rc;
+    pier__type_free(&to);
     pier__write w;
     rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK)

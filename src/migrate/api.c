@@ -411,6 +411,35 @@ static bool put(json_t *o, const char *k, json_t *v)
     return v != NULL && json_object_set_new(o, k, v) == 0;
 }
 
+json_t *pier__step_json(const pier__step *s, const char *kind_key)
+{
+    json_t *o = json_object();
+    bool ok = o != NULL &&
+              put(o, kind_key, json_string(pier__step_name(s->kind))) &&
+              put(o, "class", json_string(pier__class_name(
+                                  pier__step_class_of(s)))) &&
+              put(o, object_key(s->on), json_string(s->object));
+    if (ok && s->column != NULL)
+        ok = put(o, "column", json_string(s->column));
+    if (ok && s->table_id != 0)
+        ok = put(o, "table_id", json_integer(s->table_id));
+    if (ok && s->column_id != 0)
+        ok = put(o, "column_id", json_integer(s->column_id));
+    if (ok && s->from != NULL)
+        ok = put(o, "from", json_string(s->from));
+    if (ok && s->to != NULL)
+        ok = put(o, "to", json_string(s->to));
+    if (ok && s->rows >= 0)
+        ok = put(o, "rows", json_integer(s->rows));
+    if (ok && s->rewrite)
+        ok = put(o, "rewrite", json_true());
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 PIER_API char *pier_migration_to_json(const pier_migration *m)
 {
     if (m == NULL)
@@ -418,29 +447,10 @@ PIER_API char *pier_migration_to_json(const pier_migration *m)
     json_t *root = json_object(), *steps = json_array(),
            *destroys = json_array();
     bool ok = root != NULL && steps != NULL && destroys != NULL;
-    for (size_t i = 0; ok && i < m->plan.nsteps; i++) {
-        const pier__step *s = &m->plan.steps[i];
-        json_t *o = json_object();
-        ok = o != NULL && json_array_append_new(steps, o) == 0 &&
-             put(o, "step", json_string(pier__step_name(s->kind))) &&
-             put(o, "class", json_string(pier__class_name(
-                                  pier__step_class_of(s)))) &&
-             put(o, object_key(s->on), json_string(s->object));
-        if (ok && s->column != NULL)
-            ok = put(o, "column", json_string(s->column));
-        if (ok && s->table_id != 0)
-            ok = put(o, "table_id", json_integer(s->table_id));
-        if (ok && s->column_id != 0)
-            ok = put(o, "column_id", json_integer(s->column_id));
-        if (ok && s->from != NULL)
-            ok = put(o, "from", json_string(s->from));
-        if (ok && s->to != NULL)
-            ok = put(o, "to", json_string(s->to));
-        if (ok && s->rows >= 0)
-            ok = put(o, "rows", json_integer(s->rows));
-        if (ok && s->rewrite)
-            ok = put(o, "rewrite", json_true());
-    }
+    for (size_t i = 0; ok && i < m->plan.nsteps; i++)
+        ok = json_array_append_new(steps, pier__step_json(
+                                              &m->plan.steps[i], "step")) ==
+             0;
     for (size_t i = 0; ok && i < m->plan.ndestroys; i++)
         ok = json_array_append_new(destroys,
                                    json_string(m->plan.destroys[i])) == 0;

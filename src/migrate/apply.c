@@ -816,6 +816,58 @@ static pier_status apply_step(applier *a, const pier__step *s)
     }
 }
 
+/* A declared column as a change record names it. */
+static json_t *column_json(const pier__tcolumn *c)
+{
+    return json_pack("{sIssss}", "id", (json_int_t)c->id, "name", c->name,
+                     "type", c->spelling);
+}
+
+/*
+ * The schema record of an applied step, appended to the change feed under
+ * the object it touched (an index's table; a board's steps append their
+ * own records through the board API): the step as the plan's JSON shows
+ * it, "op" naming it, and the columns it made or changed with their ids,
+ * as the catalog now holds them.
+ */
+static pier_status step_record(applier *a, const pier__step *s)
+{
+    if (s->on == PIER__OBJ_BOARD)
+        return PIER_OK;
+    const char *key = s->index != NULL ? s->index->table : s->object;
+    json_t *o = pier__step_json(s, "op");
+    bool ok = o != NULL;
+    const pier__table *t = pier__catalog_find_table(&a->e->catalog,
+                                                    s->object);
+    if (ok && t != NULL && s->kind == PIER__STEP_CREATE_TABLE) {
+        json_t *cols = json_array();
+        ok = cols != NULL && json_object_set_new(o, "table_id",
+                                                 json_integer(t->id)) == 0 &&
+             json_object_set_new(o, "columns", cols) == 0;
+        for (size_t i = 0; ok && i < t->ncolumns; i++)
+            ok = json_array_append_new(cols, column_json(&t->columns[i])) ==
+                 0;
+    } else if (ok && t != NULL && s->column != NULL) {
+        ptrdiff_t k = pier__table_find(t, s->column);
+        if (k >= 0)
+            ok = json_object_set_new(o, "column_id",
+                                     json_integer(t->columns[k].id)) == 0 &&
+                 json_object_set_new(o, "table_id",
+                                     json_integer(t->id)) == 0;
+    }
+    char *payload = ok ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER)
+                       : NULL;
+    json_decref(o);
+    if (payload == NULL)
+        return pier__oom(a->err);
+    pier__write w;
+    pier_status rc = pier__write_join(&w, a->e, a->err);
+    if (rc == PIER_OK)
+        rc = pier__change_simple(&w, key, "schema", payload, a->err);
+    free(payload);
+    return rc;
+}
+
 /* A step the lake refused: its message names the step, and no byte of
  * the declaration (what SQLite read was the step's own statement). */
 static void step_failed(const pier__step *s, pier_error *err)
@@ -875,6 +927,8 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
                                   len, options, err);
     for (size_t i = 0; rc == PIER_OK && i < m->plan.nsteps; i++) {
         rc = apply_step(&a, &m->plan.steps[i]);
+        if (rc == PIER_OK)
+            rc = step_record(&a, &m->plan.steps[i]);
         if (rc != PIER_OK && rc != PIER_E_OUT_OF_MEMORY)
             step_failed(&m->plan.steps[i], err);
     }

@@ -5,6 +5,8 @@
 #ifndef PIER_MIGRATE_MIGRATION_H
 #define PIER_MIGRATE_MIGRATION_H
 
+#include <jansson.h>
+
 #include "migrate/plan.h"
 
 struct pier_migration {
@@ -27,5 +29,9 @@ pier_status pier__migration_plan(pier_migration *m, pier_engine *e,
                                  const char *decl, size_t len,
                                  const pier_migrate_options *o,
                                  pier_error *err);
+
+/* A step as the plan's JSON shows it, its name under `kind_key` ("step";
+ * "op" in its change record); NULL if out of memory. */
+json_t *pier__step_json(const pier__step *s, const char *kind_key);
 
 #endif /* PIER_MIGRATE_MIGRATION_H */

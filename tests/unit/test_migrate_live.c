@@ -734,6 +734,56 @@ static void test_autoincrement_steps(void **state)
     assert_string_equal(got, "102");
 }
 
+/* Every applied step appends a schema record to the feed of what it
+ * touched, with column ids; the watermark is the last of them. */
+static void test_change_records(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    static const char v1[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, body TEXT NOT NULL);"
+        "CREATE INDEX notes_body ON notes (body);"
+        "CREATE BOARD ev (kind text)";
+    static const char v2[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, text TEXT NOT NULL "
+        "RENAMED FROM body, status TEXT NOT NULL BACKFILL 'old');"
+        "CREATE INDEX notes_body ON notes (text);"
+        "CREATE BOARD ev (kind text, n bigint)";
+    int64_t wm1 = 0, wm2 = 0;
+    assert_int_equal(pier_migrate(&wm1, f->e, v1, strlen(v1), NULL, NULL,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_migrate(&wm2, f->e, v2, strlen(v2), NULL, NULL,
+                                  &err), PIER_OK);
+    pier_changes_page *p = NULL;
+    assert_int_equal(pier_changes(&p, f->e, "notes", 0, 0, &err), PIER_OK);
+    /* the index follows the rename by itself: no step */
+    assert_int_equal(p->nrecords, 4);
+    static const char *const ops[] = {
+        "\"op\":\"create_table\"", "\"op\":\"create_index\"",
+        "\"op\":\"rename_column\"", "\"op\":\"add_column\"",
+    };
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(p->records[i].kind, "schema");
+        if (strstr(p->records[i].payload, ops[i]) == NULL)
+            fail_msg("record %zu: %s", i, p->records[i].payload);
+    }
+    assert_non_null(strstr(p->records[0].payload, "\"columns\":[{\"id\":1,"
+                           "\"name\":\"id\",\"type\":\"INT64\"},{\"id\":2,"
+                           "\"name\":\"body\",\"type\":\"TEXT\"}]"));
+    assert_non_null(strstr(p->records[2].payload, "\"column\":\"text\","
+                                                  "\"table_id\":1,"
+                                                  "\"column_id\":2,"
+                                                  "\"from\":\"body\""));
+    assert_non_null(strstr(p->records[3].payload, "\"column_id\":3"));
+    pier_changes_page_free(p);
+    assert_int_equal(pier_changes(&p, f->e, "ev", 0, 0, &err), PIER_OK);
+    assert_int_equal(p->nrecords, 2);
+    assert_non_null(strstr(p->records[1].payload, "\"op\":\"add_column\""));
+    assert_int_equal(p->records[1].watermark, wm2);
+    pier_changes_page_free(p);
+    assert_true(wm1 > 0 && wm2 > wm1);
+}
+
 /* READONLY added and taken away by migrations, as pier sql would make it. */
 static void test_readonly_steps(void **state)
 {
@@ -791,6 +841,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_change_records, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_autoincrement_steps, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_readonly_steps, setup,
