@@ -1156,6 +1156,34 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
                                   pier_migration **applied,
                                   pier_error *err);
 
+/*
+ * The whole lake as a declaration (docs/migrations.md): every table with
+ * its keys, foreign keys, checks, defaults and backfills, indexes, views
+ * with their declared columns, and boards with every column (inferred
+ * ones too), each after a comment saying whether a migration made it
+ * (managed). pier_migrate of the text makes no step: a team adopts what
+ * pier sql or inference made by exporting it. Objects a declaration
+ * cannot state are named in comments. *out: for pier_free().
+ * @return PIER_OK; PIER_E_SCHEMA_DRIFT; PIER_E_READ_FAILED;
+ *         PIER_E_OUT_OF_MEMORY; PIER_E_INVALID_ARGUMENT.
+ */
+PIER_API pier_status pier_schema_export(char **out, pier_engine *engine,
+                                        pier_error *err);
+/*
+ * The catalog as migrations see it, as JSON for pier_free():
+ * {"tables":[{"name","id","managed","columns":[{"id","name","type",
+ * "nullable","default","backfill","readonly","autoincrement","added"}],
+ * "keys":[{"name","primary","columns"}],"foreign_keys":[{"name","column",
+ * "table","parent_column","on_delete"}],"checks":[{"name","expr"}],
+ * "autoincrement":{"column","counter"}}],"views":[{"name","managed",
+ * "columns":[{"name","type"}],"sql"}],"indexes":[{"name","table","unique",
+ * "managed","sql"}],"boards":[{"name","managed","strict","columns":[{"id",
+ * "name","type","origin"}]}],"opaque":[{"name","why","view"}]}.
+ * @return as pier_schema_export.
+ */
+PIER_API pier_status pier_introspect(char **out, pier_engine *engine,
+                                     pier_error *err);
+
 /* Compares the lake's SQL schema with the one Pier made.
  * @return PIER_OK, or PIER_E_SCHEMA_DRIFT naming every table, index, view
  *         or trigger created, changed or dropped without Pier. */

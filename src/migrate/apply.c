@@ -26,6 +26,7 @@
 #include "engine/engine.h"
 #include "migrate/edit.h"
 #include "migrate/migration.h"
+#include "migrate/write.h"
 #include "sql/dialect.h"
 #include "types/codecs.h"
 #include "types/spelling.h"
@@ -100,69 +101,12 @@ static pier_status literal(applier *a, const pier__mcolumn *c,
 
 /* ---- tables ---- */
 
-static const char *on_delete(pier__fk_action x)
-{
-    switch (x) {
-    case PIER__FK_CASCADE: return "CASCADE";
-    case PIER__FK_SET_NULL: return "SET NULL";
-    case PIER__FK_RESTRICT: return "RESTRICT";
-    }
-    return "RESTRICT";
-}
-
 static const pier__mkey *single_primary(const pier__mtable *t)
 {
     for (size_t k = 0; k < t->nkeys; k++)
         if (t->keys[k].primary && t->keys[k].ncolumns == 1)
             return &t->keys[k];
     return NULL;
-}
-
-/* A column's definition as the dialect writes it, with `physical` as its
- * SQL's DEFAULT: now() as the dialect fills it in, unless `frozen` (a
- * backfill: the instant the migration runs). */
-static pier_status column_sql(applier *a, pier__buf *b, const pier__mtable *t,
-                              size_t i, const pier__mvalue *physical,
-                              bool frozen)
-{
-    const pier__mcolumn *c = &t->columns[i];
-    pier__sql_quote_ident(b, c->name);
-    pier__buf_printf(b, " %s", c->spelling);
-    const pier__mkey *pk = single_primary(t);
-    if (pk != NULL && pk->columns[0] == i)
-        pier__buf_puts(b, c->autoincrement ? " PRIMARY KEY AUTOINCREMENT"
-                                           : " PRIMARY KEY");
-    if (c->not_null)
-        pier__buf_puts(b, " NOT NULL");
-    if (physical != NULL && physical->now && !frozen) {
-        pier__buf_puts(b, " DEFAULT now()");
-    } else if (physical != NULL && (physical->sql != NULL || physical->now)) {
-        char lit[128];
-        pier_status rc = literal(a, c, physical, lit, sizeof lit);
-        if (rc != PIER_OK)
-            return rc;
-        pier__buf_printf(b, " DEFAULT %s", lit);
-    }
-    for (size_t f = 0; f < t->nfks; f++) {
-        const pier__mfk *fk = &t->fks[f];
-        if (fk->column != i)
-            continue;
-        if (fk->name != NULL) {
-            pier__buf_puts(b, " CONSTRAINT ");
-            pier__sql_quote_ident(b, fk->name);
-        }
-        pier__buf_puts(b, " REFERENCES ");
-        pier__sql_quote_ident(b, fk->table);
-        if (fk->parent != NULL) {
-            pier__buf_puts(b, " (");
-            pier__sql_quote_ident(b, fk->parent);
-            pier__buf_putc(b, ')');
-        }
-        pier__buf_printf(b, " ON DELETE %s", on_delete(fk->on_delete));
-    }
-    if (c->readonly)
-        pier__buf_puts(b, " READONLY");
-    return PIER_OK;
 }
 
 /* What migrations keep of a table and its columns. */
@@ -199,46 +143,8 @@ static pier_status create_table(applier *a, const pier__mtable *w)
 {
     pier__buf b;
     pier__buf_init(&b);
-    pier__buf_puts(&b, "CREATE TABLE ");
-    pier__sql_quote_ident(&b, w->name);
-    pier__buf_puts(&b, " (");
-    pier_status rc = PIER_OK;
-    for (size_t i = 0; rc == PIER_OK && i < w->ncolumns; i++) {
-        if (i > 0)
-            pier__buf_puts(&b, ", ");
-        rc = column_sql(a, &b, w, i, &w->columns[i].dflt, false);
-    }
-    const pier__mkey *pk = single_primary(w);
-    for (size_t k = 0; k < w->nkeys; k++) {
-        const pier__mkey *key = &w->keys[k];
-        if (key == pk)
-            continue;
-        pier__buf_puts(&b, ", ");
-        if (key->name != NULL) {
-            pier__buf_puts(&b, "CONSTRAINT ");
-            pier__sql_quote_ident(&b, key->name);
-            pier__buf_putc(&b, ' ');
-        }
-        pier__buf_puts(&b, key->primary ? "PRIMARY KEY (" : "UNIQUE (");
-        for (size_t c = 0; c < key->ncolumns; c++) {
-            if (c > 0)
-                pier__buf_puts(&b, ", ");
-            pier__sql_quote_ident(&b, w->columns[key->columns[c]].name);
-        }
-        pier__buf_putc(&b, ')');
-    }
-    for (size_t k = 0; k < w->nchecks; k++) {
-        pier__buf_puts(&b, ", ");
-        if (w->checks[k].name != NULL) {
-            pier__buf_puts(&b, "CONSTRAINT ");
-            pier__sql_quote_ident(&b, w->checks[k].name);
-            pier__buf_putc(&b, ' ');
-        }
-        pier__buf_printf(&b, "CHECK (%s)", w->checks[k].expr);
-    }
-    pier__buf_putc(&b, ')');
-    if (rc == PIER_OK)
-        rc = run(a, &b);
+    pier__mtable_write(&b, w, false, " ");
+    pier_status rc = run(a, &b);
     pier__buf_free(&b);
     return rc == PIER_OK ? keep_table(a, w) : rc;
 }
@@ -256,12 +162,17 @@ static pier_status add_column(applier *a, const pier__step *s)
     size_t i = (size_t)(c - w->columns);
     bool backfill = c->backfill.sql != NULL || c->backfill.now;
     bool dflt = c->dflt.sql != NULL || c->dflt.now;
+    /* the backfill is frozen: now() is the migration's instant */
+    char physical[128];
+    pier_status rc = PIER_OK;
+    if (backfill)
+        rc = literal(a, c, &c->backfill, physical, sizeof physical);
     pier__buf b;
     pier__buf_init(&b);
     pier__buf_puts(&b, "ALTER TABLE ");
     pier__sql_quote_ident(&b, s->object);
     pier__buf_puts(&b, " ADD COLUMN ");
-    pier_status rc = column_sql(a, &b, w, i, &c->backfill, true);
+    pier__mcolumn_write(&b, w, i, backfill ? physical : NULL, false);
     if (rc == PIER_OK)
         rc = run(a, &b);
     pier__buf_free(&b);

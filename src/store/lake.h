@@ -429,6 +429,10 @@ typedef struct pier__lake_ops {
     /* How many rows the declared table `name` holds (a scan). */
     pier_status (*table_rows)(pier__lake *lake, const char *name,
                               int64_t *out, pier_error *err);
+    /* The AUTOINCREMENT counter of declared table `name`: the largest key
+     * it handed out or was given (*out; -1 when it has none). */
+    pier_status (*sequence_get)(pier__lake *lake, const char *name,
+                                int64_t *out, pier_error *err);
     /* Calls cb for every entry migrations keep beside the SQL: tables,
      * then columns, views, indexes and boards. A non-zero return stops. */
     pier_status (*migrate_meta)(pier__lake *lake,

@@ -435,6 +435,37 @@ pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,
                              "cannot count the rows of a table");
 }
 
+pier_status pier__sqlite_sequence_get(pier__lake *lake, const char *name,
+                                      int64_t *out, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    *out = -1;
+    /* sqlite_sequence exists once any AUTOINCREMENT table was made */
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, "SELECT 1 FROM sqlite_schema WHERE name = "
+                           "'sqlite_sequence'", -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the catalog");
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE)
+        return PIER_OK;
+    if (rc != SQLITE_ROW ||
+        sqlite3_prepare_v2(l->db, "SELECT seq FROM sqlite_sequence WHERE "
+                           "name = ?1", -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the catalog");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the catalog");
+    return PIER_OK;
+}
+
 pier_status pier__sqlite_migrate_meta(
     pier__lake *lake, int (*cb)(const pier__migrate_meta *m, void *payload),
     void *payload, pier_error *err)

@@ -784,6 +784,86 @@ static void test_change_records(void **state)
     assert_true(wm1 > 0 && wm2 > wm1);
 }
 
+/* The lake exported as a declaration plans to zero steps against it:
+ * tables made by pier sql and by migrations, defaults and backfills,
+ * indexes, views, boards with inferred columns; introspection reports
+ * ids, managed flags and counters. */
+static void test_export_round_trip(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    exec_ok(f->e, shop);
+    static const char decl[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY AUTOINCREMENT, "
+        "created INSTANT NOT NULL DEFAULT now(), body TEXT NOT NULL, "
+        "CONSTRAINT short CHECK (length(body) < 100));"
+        "CREATE VIEW recent (id INT64, body TEXT) AS SELECT id, body FROM "
+        "notes WHERE created > '2000-01-01T00:00:00Z';"
+        "CREATE BOARD ev (kind text) STRICT";
+    migrate_ok(f->e, decl, 3);
+    exec_ok(f->e, "INSERT INTO notes(body) VALUES ('a'), ('b')");
+    static const char later[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY AUTOINCREMENT, "
+        "created INSTANT NOT NULL DEFAULT now(), body TEXT NOT NULL, "
+        "tag TEXT NOT NULL DEFAULT 'x' BACKFILL 'old', "
+        "CONSTRAINT short CHECK (length(body) < 100));";
+    migrate_ok(f->e, later, 1);
+    fixture_insert(f->e, "loose", "{\"id\":\"1\",\"n\":1.5,\"t\":\"x\"}");
+    char *text = NULL;
+    assert_int_equal(pier_schema_export(&text, f->e, &err), PIER_OK);
+    assert_non_null(strstr(text, "\"tag\" TEXT NOT NULL DEFAULT 'x' "
+                                 "BACKFILL 'old'"));
+    assert_non_null(strstr(text, "CREATE BOARD loose (\"n\" double, \"t\" "
+                                 "text);"));
+    assert_non_null(strstr(text, "-- table \"children\": not managed"));
+    assert_non_null(strstr(text, "-- table \"notes\": managed"));
+    pier_migration *m = NULL;
+    if (pier_plan(&m, f->e, text, strlen(text), NULL, &err) != PIER_OK)
+        fail_msg("%s: %s\n%s", err.tag, err.message, text);
+    if (pier_migration_steps(m) != 0)
+        fail_msg("%s\n%s", pier_migration_to_text(m), text);
+    pier_migration_free(m);
+    pier_free(text);
+    char *json = NULL;
+    assert_int_equal(pier_introspect(&json, f->e, &err), PIER_OK);
+    json_error_t je;
+    json_t *root = json_loads(json, 0, &je);
+    pier_free(json);
+    assert_non_null(root);
+    json_t *tables = json_object_get(root, "tables");
+    json_t *notes = NULL;
+    size_t i;
+    json_t *t;
+    json_array_foreach(tables, i, t)
+        if (strcmp(json_string_value(json_object_get(t, "name")),
+                   "notes") == 0)
+            notes = t;
+    assert_non_null(notes);
+    assert_true(json_is_true(json_object_get(notes, "managed")));
+    json_t *ai = json_object_get(notes, "autoincrement");
+    assert_int_equal(json_integer_value(json_object_get(ai, "counter")), 2);
+    json_t *tag = json_array_get(json_object_get(notes, "columns"), 3);
+    assert_string_equal(json_string_value(json_object_get(tag, "backfill")),
+                        "'old'");
+    assert_true(json_is_true(json_object_get(tag, "added")));
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(notes, "checks"),
+                                           0), "name")), "short");
+    json_array_foreach(tables, i, t)
+        if (strcmp(json_string_value(json_object_get(t, "name")),
+                   "children") == 0) {
+            json_t *fk = json_array_get(json_object_get(t, "foreign_keys"),
+                                        0);
+            assert_string_equal(json_string_value(json_object_get(fk,
+                                                                  "name")),
+                                "children_parent_id_fkey");
+            assert_false(json_is_true(json_object_get(t, "managed")));
+        }
+    assert_int_equal(json_array_size(json_object_get(root, "views")), 1);
+    assert_int_equal(json_array_size(json_object_get(root, "boards")), 2);
+    json_decref(root);
+}
+
 /* READONLY added and taken away by migrations, as pier sql would make it. */
 static void test_readonly_steps(void **state)
 {
@@ -841,6 +921,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_round_trip, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_change_records, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_autoincrement_steps, setup,

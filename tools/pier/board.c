@@ -247,6 +247,8 @@ static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
         return rc;
     if (strcmp(board, "dump") == 0)
         return cli_schema_dump(ctx);
+    if (strcmp(board, "export") == 0)
+        return cli_schema_export(ctx);
     pier_board_info *info = NULL;
     pier_error err;
     cli_error_init(&err);
@@ -276,11 +278,15 @@ static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
 
 const cli_command cli_cmd_schema = {
     "schema", "Show a board's or a table's columns, or dump the schema",
-    "NAME|dump",
+    "NAME|dump|export",
     "Shows the columns of board or table NAME; `pier schema dump` prints\n"
     "the whole lake's schema instead: each board as CREATE BOARD, then every\n"
     "declared table, index and view as SQL that `pier sql` runs to\n"
-    "recreate them.\n"
+    "recreate them. `pier schema export` prints the lake as a declaration\n"
+    "for `pier migrate` (defaults, backfills, constraints, boards with their\n"
+    "inferred columns, managed flags as comments), which plans to no steps\n"
+    "against the lake it came from: adopt what pier sql or inference made\n"
+    "by exporting it (docs/migrations.md).\n"
     "\n"
     "A board's columns come in board order, base columns first, with their\n"
     "types and where each came from: base (id, updated_at, state),\n"

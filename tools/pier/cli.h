@@ -88,6 +88,7 @@ extern const cli_command cli_cmd_sql;
 extern const cli_command cli_cmd_tables;
 extern const cli_command cli_cmd_plan;
 extern const cli_command cli_cmd_migrate;
+extern const cli_command cli_cmd_introspect;
 
 /* ---- main.c: arguments, engine ---- */
 
@@ -256,6 +257,8 @@ int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
                 cli_format format);
 /* Prints the whole lake's schema (pier_schema_dump). @return exit code. */
 int cli_schema_dump(cli_ctx *ctx);
+/* `pier schema export`: the lake as a declaration (introspect.c). */
+int cli_schema_export(cli_ctx *ctx);
 /* Prints a declared table's columns. @return CLI_EXIT_OK, or
  * CLI_EXIT_FAILED with *err filled and nothing printed. */
 int cli_schema_table(cli_ctx *ctx, const char *name, pier_error *err);
