@@ -395,7 +395,10 @@ PIER_API char *pier_migration_to_text(const pier_migration *m)
         pier__buf_printf(&b, "%-11s  %-19s  %s: ",
                          pier__class_name(pier__step_class_of(s)),
                          pier__step_name(s->kind), s->object);
+        size_t at = b.len;
         detail(&b, s);
+        if (b.len == at && !b.oom)
+            b.len -= 2;                 /* no detail: no ": " */
         pier__buf_putc(&b, '\n');
     }
     pier__buf_puts(&b, "");

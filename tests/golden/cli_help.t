@@ -28,6 +28,7 @@ Commands:
   tables        List the declared tables
   plan          Show the steps that would migrate the lake to a declaration
   migrate       Migrate the lake to a declaration
+  introspect    Report the catalog as migrations see it
   changes       Print one page of a board's change feed
   watch         Follow a board's change feed until interrupted
   add-column    Declare a column on an existing board
@@ -142,12 +143,16 @@ Output: true or false (the same with --json).
 
 OPTIONS are the global options of 'pier --help'.
 $ pier schema --help
-Usage: pier [OPTIONS] schema NAME|dump
+Usage: pier [OPTIONS] schema NAME|dump|export
 
 Shows the columns of board or table NAME; `pier schema dump` prints
 the whole lake's schema instead: each board as CREATE BOARD, then every
 declared table, index and view as SQL that `pier sql` runs to
-recreate them.
+recreate them. `pier schema export` prints the lake as a declaration
+for `pier migrate` (defaults, backfills, constraints, boards with their
+inferred columns, managed flags as comments), which plans to no steps
+against the lake it came from: adopt what pier sql or inference made
+by exporting it (docs/migrations.md).
 
 A board's columns come in board order, base columns first, with their
 types and where each came from: base (id, updated_at, state),
