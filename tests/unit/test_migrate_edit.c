@@ -193,11 +193,58 @@ static void test_widen_enum_writes_no_row(void **state)
     assert_int_equal(fixture_close(f), 0);
 }
 
+/* A whole migration of metadata and proved steps on 100,000 rows writes
+ * a few pages of schema, catalog and change log, and no row. */
+static void test_migration_writes_no_row(void **state)
+{
+    engine_fixture *f = fixture_open();
+    (void)state;
+    pier_error err;
+    static const char v1[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY, s ENUM('a', 'b') NOT NULL, "
+        "note TEXT NOT NULL, pad TEXT, k INT64)";
+    assert_int_equal(pier_migrate(NULL, f->e, v1, strlen(v1), NULL, NULL,
+                                  &err), PIER_OK);
+    exec_ok(f->e, "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 "
+                  "FROM r WHERE i < 100000) INSERT INTO t SELECT i, "
+                  "CASE i % 2 WHEN 0 THEN 'a' ELSE 'b' END, 'n', "
+                  "'some text to fill the pages', i FROM r");
+    assert_int_equal(pier_maintain(f->e, 0, &err), PIER_OK);  /* checkpoints */
+    int64_t pages = sql_int(f->lake, "SELECT count(*) FROM dbstat "
+                                     "WHERE name = 't'");
+    assert_true(pages > 300);
+    int64_t before = wal_frames(f->lake);
+    static const char v2[] =
+        "CREATE TABLE u RENAMED FROM t (id INT64 PRIMARY KEY AUTOINCREMENT, "
+        "s ENUM('a', 'b', 'c') NOT NULL DEFAULT 'c', "
+        "memo TEXT RENAMED FROM note, pad TEXT READONLY, k INT64 NOT NULL, "
+        "state TEXT NOT NULL BACKFILL 'old', at INSTANT DEFAULT now())";
+    pier_migration *m = NULL;
+    if (pier_migrate(NULL, f->e, v2, strlen(v2), NULL, &m, &err) != PIER_OK)
+        fail_msg("%s: %s", err.tag, err.message);
+    char *text = pier_migration_to_text(m);
+    print_message("%s", text);
+    pier_free(text);
+    assert_int_equal(pier_migration_steps(m), 10);
+    pier_migration_free(m);
+    int64_t written = wal_frames(f->lake) - before;
+    print_message("10 steps on %lld pages of rows: %lld pages written\n",
+                  (long long)pages, (long long)written);
+    assert_true(written <= 24);
+    assert_int_equal(sql_int(f->lake, "SELECT count(*) FROM u WHERE state = "
+                                      "'old' AND memo = 'n' AND at IS NULL"),
+                     100000);
+    exec_ok(f->e, "INSERT INTO u(memo, k, state) VALUES ('new', 1, 'x')");
+    assert_int_equal(sql_int(f->lake, "SELECT max(id) FROM u"), 100001);
+    assert_int_equal(fixture_close(f), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_retype),
         cmocka_unit_test(test_column_edit),
+        cmocka_unit_test(test_migration_writes_no_row),
         cmocka_unit_test(test_widen_enum_writes_no_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
