@@ -28,6 +28,7 @@
 #include "migrate/migration.h"
 #include "migrate/write.h"
 #include "sql/dialect.h"
+#include "sql/lex.h"
 #include "types/codecs.h"
 #include "types/spelling.h"
 
@@ -306,6 +307,88 @@ static pier_status create_view(applier *a, const pier__mview *v, bool replace)
     return rc;
 }
 
+/*
+ * The proof of a unique index on a table that may hold rows, before it is
+ * built: no two rows (where its WHERE holds) share its values, nulls
+ * being distinct as in the index. Its body is "(e1, e2 [ASC|DESC], ...)
+ * [WHERE cond]"; the proof groups by the expressions, ordering words left
+ * out. A failure is ProofFailed with the count and up to five values.
+ */
+static pier_status unique_proof(applier *a, const pier__mindex *x)
+{
+    const char *body = x->body;
+    size_t n = strlen(body), pos = 0, depth = 0, from = 0, last_end = 0;
+    const char *list[64];
+    size_t count = 0;
+    char *copies[64];
+    const char *where = NULL;
+    bool ok = true;
+    for (;;) {
+        pier__token t, u;
+        const char *why;
+        pier__tk k = pier__sql_token(body, n, pos, &t, &why);
+        if (k == PIER__TK_END || k == PIER__TK_BAD)
+            break;
+        pos = t.end;
+        if (k == PIER__TK_LP && depth++ == 0) {
+            from = t.end;
+            last_end = t.end;
+            continue;
+        }
+        bool closes = k == PIER__TK_RP && depth == 1;
+        if ((k == PIER__TK_COMMA && depth == 1) || closes) {
+            if (count == sizeof list / sizeof list[0]) {
+                ok = false;
+                break;
+            }
+            copies[count] = pier__strndup(body + from, last_end - from);
+            if (copies[count] == NULL) {
+                ok = false;
+                break;
+            }
+            list[count] = copies[count];
+            count++;
+            from = t.end;
+            if (closes) {
+                depth = 0;
+                if (pier__sql_token(body, n, pos, &u, &why) ==
+                        PIER__TK_WORD &&
+                    pier__name_eq(body + u.start, u.end - u.start, "where",
+                                  5))
+                    where = body + u.end;
+                break;
+            }
+            continue;
+        }
+        if (k == PIER__TK_RP)
+            depth--;
+        /* ASC and DESC order the index; they do not group */
+        if (!(depth == 1 && k == PIER__TK_WORD &&
+              (pier__name_eq(body + t.start, t.end - t.start, "asc", 3) ||
+               pier__name_eq(body + t.start, t.end - t.start, "desc", 4))))
+            last_end = t.end;
+    }
+    pier_status rc = PIER_OK;
+    int64_t dups = 0;
+    pier__buf keys;
+    pier__buf_init(&keys);
+    if (!ok)
+        rc = pier__oom(a->err);
+    else if (count > 0)
+        rc = a->ops->duplicate_witnesses(a->e->lake, x->table, list, count,
+                                         where, &dups, &keys, a->err);
+    if (rc == PIER_OK && dups > 0)
+        rc = pier__fail(a->err, PIER_E_PROOF_FAILED, "unique index '%s' "
+                        "cannot be made on table '%s': %lld rows share "
+                        "their values with another (%s)", x->name,
+                        x->table, (long long)dups,
+                        keys.p != NULL ? keys.p : "");
+    pier__buf_free(&keys);
+    for (size_t i = 0; i < count; i++)
+        free(copies[i]);
+    return rc;
+}
+
 static pier_status create_index(applier *a, const pier__mindex *x,
                                 bool replace)
 {
@@ -329,8 +412,12 @@ static pier_status create_index(applier *a, const pier__mindex *x,
         pier__sql_quote_ident(&b, x->table);
     }
     pier__buf_printf(&b, " %s", x->body);
-    pier_status rc;
-    if (b.oom) {
+    pier_status rc = PIER_OK;
+    if (x->unique && !board)
+        rc = unique_proof(a, x);
+    if (rc != PIER_OK) {
+        /* refused before anything is built */
+    } else if (b.oom) {
         rc = pier__oom(a->err);
     } else if (board) {
         /* A board's table is the engine's: the dialect does not reach it. */

@@ -426,6 +426,15 @@ typedef struct pier__lake_ops {
                                   const char *column, const char *key,
                                   int64_t *count, pier__buf *keys,
                                   pier_error *err);
+    /* The proof of a unique index: how many rows of `table` share the
+     * values of `list` (SQL expressions, each after ", ") with another row
+     * where `where` (SQL, or NULL) holds and none is null (*count), and up
+     * to five such values, each a group's quoted values, into `keys`
+     * (", ..." after them when there are more). */
+    pier_status (*duplicate_witnesses)(pier__lake *lake, const char *table,
+                                       const char *const *list, size_t n,
+                                       const char *where, int64_t *count,
+                                       pier__buf *keys, pier_error *err);
     /* How many rows the declared table `name` holds (a scan). */
     pier_status (*table_rows)(pier__lake *lake, const char *name,
                               int64_t *out, pier_error *err);

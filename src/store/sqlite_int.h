@@ -139,6 +139,12 @@ pier_status pier__sqlite_null_witnesses(pier__lake *lake, const char *table,
                                         const char *column, const char *key,
                                         int64_t *count, pier__buf *keys,
                                         pier_error *err);
+pier_status pier__sqlite_duplicate_witnesses(pier__lake *lake,
+                                             const char *table,
+                                             const char *const *list,
+                                             size_t n, const char *where,
+                                             int64_t *count, pier__buf *keys,
+                                             pier_error *err);
 pier_status pier__sqlite_sequence_get(pier__lake *lake, const char *name,
                                       int64_t *out, pier_error *err);
 pier_status pier__sqlite_table_rows(pier__lake *lake, const char *name,

@@ -542,6 +542,7 @@ static const pier__lake_ops sqlite_ops = {
     .schema_objects = pier__sqlite_schema_objects,
     .migrate_meta = pier__sqlite_migrate_meta,
     .table_rows = pier__sqlite_table_rows,
+    .duplicate_witnesses = pier__sqlite_duplicate_witnesses,
     .sequence_get = pier__sqlite_sequence_get,
     .schema_sql_set = pier__sqlite_schema_sql_set,
     .migrate_meta_put = pier__sqlite_migrate_meta_put,

@@ -369,6 +369,56 @@ pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
     return out;
 }
 
+pier_status pier__sqlite_duplicate_witnesses(pier__lake *lake,
+                                             const char *table,
+                                             const char *const *list,
+                                             size_t n, const char *where,
+                                             int64_t *count, pier__buf *keys,
+                                             pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__buf_puts(&q, "SELECT sum(n) OVER (), count(*) OVER (), d FROM "
+                   "(SELECT count(*) AS n, ");
+    for (size_t i = 0; i < n; i++)
+        pier__buf_printf(&q, "%squote(%s)", i > 0 ? " || ', ' || " : "",
+                         list[i]);
+    pier__buf_puts(&q, " AS d FROM ");
+    pier__sql_ident(&q, table);
+    pier__buf_printf(&q, " WHERE (%s)", where != NULL ? where : "1");
+    for (size_t i = 0; i < n; i++)
+        pier__buf_printf(&q, " AND (%s) IS NOT NULL", list[i]);
+    pier__buf_puts(&q, " GROUP BY ");
+    for (size_t i = 0; i < n; i++)
+        pier__buf_printf(&q, "%s%s", i > 0 ? ", " : "", list[i]);
+    pier__buf_puts(&q, " HAVING count(*) > 1) LIMIT 5");
+    if (q.oom) {
+        pier__buf_free(&q);
+        return pier__oom(err);
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, q.p, -1, &st, NULL);
+    pier__buf_free(&q);
+    *count = 0;
+    int64_t k = 0, groups = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *count = sqlite3_column_int64(st, 0);
+        groups = sqlite3_column_int64(st, 1);
+        const unsigned char *v = sqlite3_column_text(st, 2);
+        pier__buf_printf(keys, "%s(%s)", k++ > 0 ? ", " : "",
+                         v != NULL ? (const char *)v : "NULL");
+        rc = SQLITE_OK;
+    }
+    if (groups > k)
+        pier__buf_puts(keys, ", ...");
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_QUERY_FAILED,
+                                 "cannot prove an index unique");
+    return keys->oom ? pier__oom(err) : PIER_OK;
+}
+
 pier_status pier__sqlite_null_witnesses(pier__lake *lake, const char *table,
                                         const char *column, const char *key,
                                         int64_t *count, pier__buf *keys,

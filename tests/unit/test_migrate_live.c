@@ -399,7 +399,7 @@ static void test_pier_migrate(void **state)
         "metadata     widen_enum           tickets: status ENUM('open',"
         "'closed') to ENUM('open','closed','parked')\n"
         "metadata     replace_view         open_tickets: 2 columns\n"
-        "metadata     drop_index           children_parent: \n");
+        "metadata     drop_index           children_parent\n");
     pier_free(text);
     pier_migration_free(m);
     exec_ok(f->e, "INSERT INTO tickets(status) VALUES ('parked'); "
@@ -864,6 +864,43 @@ static void test_export_round_trip(void **state)
     json_decref(root);
 }
 
+/* A unique index on rows is proved first: duplicates are refused with
+ * their values, nulls are distinct, a WHERE limits the proof. */
+static void test_unique_index_proof(void **state)
+{
+    engine_fixture *f = *state;
+    pier_error err;
+    static const char plain[] = "CREATE TABLE t (id INT64 PRIMARY KEY, "
+                                "e TEXT, n INT64)";
+    migrate_ok(f->e, plain, 1);
+    exec_ok(f->e, "INSERT INTO t VALUES (1, 'a', 1), (2, 'a', 1), "
+                  "(3, 'b', NULL), (4, 'b', NULL), (5, NULL, 2), "
+                  "(6, NULL, 2)");
+    static const char on_e[] = "CREATE TABLE t (id INT64 PRIMARY KEY, "
+                               "e TEXT, n INT64);"
+                               "CREATE UNIQUE INDEX t_e ON t (e DESC)";
+    assert_int_equal(pier_migrate(NULL, f->e, on_e, strlen(on_e), NULL,
+                                  NULL, &err), PIER_E_PROOF_FAILED);
+    assert_string_equal(err.message, "unique index 't_e' cannot be made on "
+                        "table 't': 4 rows share their values with another "
+                        "(('a'), ('b'))");
+    /* two columns: (b, NULL) twice is not a duplicate */
+    static const char on_en[] = "CREATE TABLE t (id INT64 PRIMARY KEY, "
+                                "e TEXT, n INT64);"
+                                "CREATE UNIQUE INDEX t_en ON t (e, n)";
+    assert_int_equal(pier_migrate(NULL, f->e, on_en, strlen(on_en), NULL,
+                                  NULL, &err), PIER_E_PROOF_FAILED);
+    assert_non_null(strstr(err.message, "2 rows share their values with "
+                                        "another (('a', 1))"));
+    static const char partial[] = "CREATE TABLE t (id INT64 PRIMARY KEY, "
+                                  "e TEXT, n INT64);"
+                                  "CREATE UNIQUE INDEX t_e ON t (e) "
+                                  "WHERE id > 2 AND id < 4 OR id > 4";
+    migrate_ok(f->e, partial, 1);
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO t VALUES (7, 'b', "
+                               "0)", NULL, &err), PIER_E_CONSTRAINT_UNIQUE);
+}
+
 /* READONLY added and taken away by migrations, as pier sql would make it. */
 static void test_readonly_steps(void **state)
 {
@@ -921,6 +958,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pier_migrate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unique_index_proof, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_export_round_trip, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_change_records, setup,
