@@ -37,6 +37,7 @@ typedef struct applier {
     const pier__lake_ops *ops;
     bool catalog_changed;
     pier_error *err;
+    const pier__schema *live;  /* the catalog the plan was made against */
 } applier;
 
 static pier_status not_yet(applier *a, const pier__step *s)
@@ -832,7 +833,14 @@ static pier_status step_record(applier *a, const pier__step *s)
 {
     if (s->on == PIER__OBJ_BOARD)
         return PIER_OK;
-    const char *key = s->index != NULL ? s->index->table : s->object;
+    const char *key = s->object;
+    const pier__mindex *was = s->kind == PIER__STEP_DROP_INDEX
+                                  ? pier__schema_index(a->live, s->object)
+                                  : NULL;
+    if (s->index != NULL)
+        key = s->index->table;
+    else if (was != NULL)
+        key = was->table;
     json_t *o = pier__step_json(s, "op");
     bool ok = o != NULL;
     const pier__table *t = pier__catalog_find_table(&a->e->catalog,
@@ -917,7 +925,7 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
         pier_migration_free(m);
         return rc;
     }
-    applier a = { engine, engine->lake->ops, false, err };
+    applier a = { engine, engine->lake->ops, false, err, &m->live };
     rc = pier__schema_drift(engine, err);
     if (rc == PIER_OK)
         rc = pier__migration_plan(m, engine,

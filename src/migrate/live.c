@@ -126,12 +126,14 @@ static const pier__migrate_meta *find_meta(const loader *ld,
 
 /* The constraints of a column of type `type` as its SQL holds them, less
  * what Pier writes before them (exec.c, physical_column): the type's
- * COLLATE, if it has one, then its _pier_fit check, if it has one. */
+ * COLLATE, if it has one, then its _pier_fit check, if it has one (a
+ * column widened to a type that needs none, INT32 to INT64, keeps the
+ * check it had, retyped). */
 static const char *user_constraints(const char *c, const pier__coltype *type)
 {
     size_t n = strlen(c), pos = 0;
     bool collate = pier__coltype_collation(type) != NULL;
-    bool check = pier__coltype_checked(type);
+    bool check = true;
     for (;;) {
         pier__token t, u;
         const char *why;
