@@ -389,6 +389,44 @@ static pier_status exec_script(workload *w, int64_t *wm, pier_error *err)
                 "ALTER TABLE t RENAME COLUMN note TO memo", NULL, err);
 }
 
+/* Migrations: a declaration made, rows written, then evolved by metadata,
+ * proved and build steps in one transaction. */
+static const char migrate_v1[] =
+    "CREATE TABLE m (id INT64 PRIMARY KEY, s ENUM('a', 'b') NOT NULL, "
+    "note TEXT, k INT64, made INSTANT NOT NULL DEFAULT now());"
+    "CREATE INDEX m_s ON m (s);"
+    "CREATE VIEW m_notes (id INT64, note TEXT) AS SELECT id, note FROM m;"
+    "CREATE BOARD mb (kind text)";
+static const char migrate_v2[] =
+    "CREATE TABLE mm RENAMED FROM m (id INT64 PRIMARY KEY AUTOINCREMENT, "
+    "s ENUM('a', 'b', 'c') NOT NULL DEFAULT 'c', memo TEXT RENAMED FROM "
+    "note, k INT64 NOT NULL, made INSTANT NOT NULL DEFAULT now(), "
+    "state TEXT NOT NULL DEFAULT 'new' BACKFILL 'old', "
+    "seen INSTANT NOT NULL BACKFILL now());"
+    "CREATE UNIQUE INDEX m_k ON mm (k);"
+    "CREATE VIEW m_notes (id INT64, memo TEXT) AS SELECT id, memo FROM mm;"
+    "CREATE BOARD mb (kind text, n bigint)";
+
+static pier_status migrate_create(workload *w, int64_t *wm, pier_error *err)
+{
+    return pier_migrate(wm, w->e, migrate_v1, strlen(migrate_v1), NULL,
+                        NULL, err);
+}
+
+static pier_status migrate_rows(workload *w, int64_t *wm, pier_error *err)
+{
+    (void)wm;
+    return exec(w, "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 "
+                "FROM r WHERE i < 50) INSERT INTO m(id, s, note, k) "
+                "SELECT i, 'a', 'n' || i, i FROM r", NULL, err);
+}
+
+static pier_status migrate_evolve(workload *w, int64_t *wm, pier_error *err)
+{
+    return pier_migrate(wm, w->e, migrate_v2, strlen(migrate_v2), NULL,
+                        NULL, err);
+}
+
 static pier_status tx_again(workload *w, int64_t *wm, pier_error *err)
 {
     static const tx_op ops[] = {
@@ -442,6 +480,9 @@ static const step steps[] = {
     { "compact", compact },
     { "delete_big", delete_big },
     { "exec_script", exec_script },
+    { "migrate_create", migrate_create },
+    { "migrate_rows", migrate_rows },
+    { "migrate_evolve", migrate_evolve },
     { "tx_again", tx_again },
     { "maintain_expire", maintain_expire },
 };
