@@ -18,7 +18,7 @@ Commands:
   tx            Run a list of writes as one transaction
   boards        List every board
   has-board     Tell whether a board exists
-  schema        Show a board's or a table's columns, or dump the schema
+  schema        Show a board's or table's columns, dump the schema, make code
   get           Show one row
   count         Print the number of rows on a board
   dump          Print every row as JSON lines, in id order
@@ -142,12 +142,22 @@ Output: true or false (the same with --json).
 
 OPTIONS are the global options of 'pier --help'.
 $ pier schema --help
-Usage: pier [OPTIONS] schema NAME|dump
+Usage: pier [OPTIONS] schema NAME | dump | codegen c|jsonschema FILE|- [--prefix P]
 
 Shows the columns of board or table NAME; `pier schema dump` prints
 the whole lake's schema instead: each board as CREATE BOARD, then every
 declared table, index and view as SQL that `pier sql` runs to
 recreate them.
+
+`pier schema codegen c FILE` reads a declaration (as `pier plan` does;
+'-' for stdin) and prints a C header over pier.h: for each table,
+view and board, structs of the rows' shapes (select: a row as Pier
+reads it; insert: a new row; update: what an update sets) with typed
+read, insert and update helpers, every name starting with P
+(--prefix; default db). `pier schema codegen jsonschema FILE` prints
+the same shapes as one JSON Schema (draft 2020-12) document. No lake
+is opened. Fails with InvalidSchema (the line and column) for a
+declaration that cannot mean anything.
 
 A board's columns come in board order, base columns first, with their
 types and where each came from: base (id, updated_at, state),
