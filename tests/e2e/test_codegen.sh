@@ -54,7 +54,8 @@ out=$(./program lake)
 
 # The rows it wrote, as Pier's JSON, against the JSON Schema.
 "$pier" schema codegen jsonschema "$here/schema.sql" >schema.json
-jq -e '."$defs" | keys | length == 13' schema.json >/dev/null
+# one def a line at this indent: three shapes of 4 objects, one of a view
+[ "$(grep -c '^    "[a-z_]*": {$' schema.json)" = 13 ]
 for t in people tickets notes open_tickets; do
     "$pier" --data lake sql "SELECT * FROM $t" --json >"$t.json"
 done

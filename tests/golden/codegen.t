@@ -482,7 +482,7 @@ $ pier schema codegen jsonschema bad.sql
 ! pier: error: InvalidSchema: DROP statements are not allowed in a declaration: a declaration holds CREATE TABLE, CREATE VIEW, CREATE BOARD and CREATE INDEX statements (line 1, column 27 of 'bad.sql')
 [exit 1]
 
-# Usage errors.
+# Usage errors. `pier schema codegen` alone shows a board of that name.
 $ pier schema codegen java schema.sql
 ! pier: usage: schema codegen: unknown target 'java': c or jsonschema
 ! Try 'pier schema --help'.
@@ -497,4 +497,7 @@ $ pier schema codegen c --prefix 1x schema.sql
 [exit 2]
 $ pier schema codegen c nope.sql
 ! pier: error: ReadFailed: cannot read 'nope.sql': No such file or directory
+[exit 1]
+$ pier schema codegen
+! pier: error: BoardNotFound: no board 'codegen'
 [exit 1]

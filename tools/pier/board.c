@@ -239,7 +239,8 @@ static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
 {
     static const char *const names[] = { "NAME" };
     char *board = NULL;
-    if (argc > 1 && strcmp(argv[1], "codegen") == 0)   /* codegen.c */
+    /* codegen.c; `pier schema codegen` alone still names a board */
+    if (argc > 2 && strcmp(argv[1], "codegen") == 0)
         return cli_schema_codegen(ctx, cmd, argc - 1, argv + 1);
     int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 1, 1,
                       &board);
