@@ -175,7 +175,7 @@ static pier_status table_object(gen *g, object *o, const pier__mtable *t,
     o->name = t->name;
     o->nfields = t->ncolumns;
     o->fields = zalloc(g, t->ncolumns, sizeof *o->fields);
-    if (o->fields == NULL)
+    if (o->fields == NULL && t->ncolumns > 0)
         return pier__oom(err);
     const pier__mkey *pk = NULL;
     for (size_t k = 0; k < t->nkeys; k++)
@@ -355,9 +355,7 @@ PIER_API pier_status pier_schema_codegen(char **out, const char *declaration,
             pier__codegen_c(&g);
         else
             pier__codegen_json(&g);
-        pier__buf_putc(&g.out, '\0');   /* an empty output is "" too */
-        g.out.len--;
-        *out = pier__buf_detach(&g.out);
+        *out = pier__buf_detach(&g.out);    /* never empty */
         if (*out == NULL)
             rc = pier__oom(err);
     }

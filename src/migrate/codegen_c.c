@@ -1057,7 +1057,7 @@ void pier__codegen_c(pier__codegen *g)
             c_struct(g, o, PIER__SHAPE_UPDATE);
         }
         c_read(g, o);
-        if (o->kind == PIER__CG_TABLE) {
+        if (o->kind == PIER__CG_TABLE && o->nfields > 0) {
             c_table_insert(g, o);
             if (o->nkeys > 0)
                 c_table_update(g, o);
