@@ -1189,6 +1189,46 @@ PIER_API pier_status pier_introspect(char **out, pier_engine *engine,
  *         or trigger created, changed or dropped without Pier. */
 PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err);
 
+/* ---- code generation from a declaration ---- */
+
+/* What pier_schema_codegen writes. */
+typedef enum pier_codegen_target {
+    PIER_CODEGEN_C = 0,           /* a C header of structs and static
+                                     inline helpers over this header */
+    PIER_CODEGEN_JSON_SCHEMA = 1  /* one JSON Schema (draft 2020-12)
+                                     document */
+} pier_codegen_target;
+
+#define PIER_CODEGEN_OPTIONS_VERSION 1
+
+typedef struct pier_codegen_options {
+    unsigned version;          /* PIER_CODEGEN_OPTIONS_VERSION */
+    const char *prefix;        /* C: the prefix of every name the header
+                                  defines (1 to 32 letters, digits and
+                                  underscores); NULL: "db" */
+} pier_codegen_options;
+
+#define PIER_CODEGEN_OPTIONS_INIT { PIER_CODEGEN_OPTIONS_VERSION, NULL }
+
+/*
+ * Writes the shapes of a declaration's rows (`len` bytes, as pier_plan
+ * reads them; no engine is needed) for `target`, into *out for pier_free():
+ * for each table a select shape (a row as Pier reads it), an insert shape
+ * (a new row: columns with a DEFAULT, a generated value or NULL may be
+ * left out) and an update shape (every column but the READONLY ones, all
+ * optional); for each view a select shape; for each board the three over
+ * its base and declared columns (docs/migrations.md, "Code generation").
+ * `opts` may be NULL.
+ * @return PIER_E_INVALID_SCHEMA (err->offset in the declaration) as
+ *         pier_plan reads it; PIER_E_INVALID_ARGUMENT for an unknown target
+ *         or a prefix that is not a C identifier; PIER_E_OUT_OF_MEMORY.
+ */
+PIER_API pier_status pier_schema_codegen(char **out, const char *declaration,
+                                         size_t len,
+                                         pier_codegen_target target,
+                                         const pier_codegen_options *opts,
+                                         pier_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Operations                                                           */
 

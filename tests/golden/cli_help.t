@@ -18,7 +18,7 @@ Commands:
   tx            Run a list of writes as one transaction
   boards        List every board
   has-board     Tell whether a board exists
-  schema        Show a board's or a table's columns, or dump the schema
+  schema        Show a board's or table's columns, dump the schema, make code
   get           Show one row
   count         Print the number of rows on a board
   dump          Print every row as JSON lines, in id order
@@ -143,7 +143,7 @@ Output: true or false (the same with --json).
 
 OPTIONS are the global options of 'pier --help'.
 $ pier schema --help
-Usage: pier [OPTIONS] schema NAME|dump|export
+Usage: pier [OPTIONS] schema NAME | dump | export | codegen c|jsonschema FILE|- [--prefix P]
 
 Shows the columns of board or table NAME; `pier schema dump` prints
 the whole lake's schema instead: each board as CREATE BOARD, then every
@@ -153,6 +153,16 @@ for `pier migrate` (defaults, backfills, constraints, boards with their
 inferred columns, managed flags as comments), which plans to no steps
 against the lake it came from: adopt what pier sql or inference made
 by exporting it (docs/migrations.md).
+
+`pier schema codegen c FILE` reads a declaration (as `pier plan` does;
+'-' for stdin) and prints a C header over pier.h: for each table,
+view and board, structs of the rows' shapes (select: a row as Pier
+reads it; insert: a new row; update: what an update sets) with typed
+read, insert and update helpers, every name starting with P
+(--prefix; default db). `pier schema codegen jsonschema FILE` prints
+the same shapes as one JSON Schema (draft 2020-12) document. No lake
+is opened. Fails with InvalidSchema (the line and column) for a
+declaration that cannot mean anything.
 
 A board's columns come in board order, base columns first, with their
 types and where each came from: base (id, updated_at, state),

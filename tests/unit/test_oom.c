@@ -435,6 +435,49 @@ static void planning_survives_every_failure(void **state)
     pier_close(&e);
 }
 
+/* Code generation: the declaration read, the shapes built and written;
+ * every failure is OutOfMemory with nothing handed out, and an output is
+ * whole (the same as with allocations working). */
+static void codegen_survives_every_failure(void **state)
+{
+    (void)state;
+    static const char decl[] =
+        "CREATE TABLE t (id INT64 PRIMARY KEY AUTOINCREMENT, "
+        "e ENUM('a', 'b') NOT NULL DEFAULT 'a', d DECIMAL(8,2), "
+        "\"1x\" UUID READONLY, arr TEXT[]);\n"
+        "CREATE VIEW v (id INT64) AS SELECT id FROM t;\n"
+        "CREATE BOARD events (kind text, n hugeint) STRICT;\n";
+    for (int target = 0; target < 2; target++) {
+        pier_error err;
+        char *want = NULL;
+        assert_int_equal(pier_schema_codegen(&want, decl, sizeof decl - 1,
+                                             (pier_codegen_target)target,
+                                             NULL, &err),
+                         PIER_OK);
+        long n;
+        for (n = 1;; n++) {
+            char *out = NULL;
+            arm(n);
+            pier_status rc = pier_schema_codegen(&out, decl,
+                                                 sizeof decl - 1,
+                                                 (pier_codegen_target)target,
+                                                 NULL, &err);
+            bool hit = disarm();
+            if (rc != PIER_OK) {
+                assert_int_equal(rc, PIER_E_OUT_OF_MEMORY);
+                assert_null(out);
+            } else {
+                assert_string_equal(out, want);
+            }
+            pier_free(out);
+            if (!hit)
+                break;
+        }
+        print_message("codegen %d: %ld allocation points\n", target, n - 1);
+        pier_free(want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,6 +492,7 @@ int main(void)
         cmocka_unit_test_teardown(planning_survives_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
+        cmocka_unit_test(codegen_survives_every_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,6 +239,9 @@ static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
 {
     static const char *const names[] = { "NAME" };
     char *board = NULL;
+    /* codegen.c; `pier schema codegen` alone still names a board */
+    if (argc > 2 && strcmp(argv[1], "codegen") == 0)
+        return cli_schema_codegen(ctx, cmd, argc - 1, argv + 1);
     int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 1, 1,
                       &board);
     if (rc != CLI_CONTINUE)
@@ -277,8 +280,8 @@ static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
 }
 
 const cli_command cli_cmd_schema = {
-    "schema", "Show a board's or a table's columns, or dump the schema",
-    "NAME|dump|export",
+    "schema", "Show a board's or table's columns, dump the schema, make code",
+    "NAME | dump | export | codegen c|jsonschema FILE|- [--prefix P]",
     "Shows the columns of board or table NAME; `pier schema dump` prints\n"
     "the whole lake's schema instead: each board as CREATE BOARD, then every\n"
     "declared table, index and view as SQL that `pier sql` runs to\n"
@@ -287,6 +290,16 @@ const cli_command cli_cmd_schema = {
     "inferred columns, managed flags as comments), which plans to no steps\n"
     "against the lake it came from: adopt what pier sql or inference made\n"
     "by exporting it (docs/migrations.md).\n"
+    "\n"
+    "`pier schema codegen c FILE` reads a declaration (as `pier plan` does;\n"
+    "'-' for stdin) and prints a C header over pier.h: for each table,\n"
+    "view and board, structs of the rows' shapes (select: a row as Pier\n"
+    "reads it; insert: a new row; update: what an update sets) with typed\n"
+    "read, insert and update helpers, every name starting with P\n"
+    "(--prefix; default db). `pier schema codegen jsonschema FILE` prints\n"
+    "the same shapes as one JSON Schema (draft 2020-12) document. No lake\n"
+    "is opened. Fails with InvalidSchema (the line and column) for a\n"
+    "declaration that cannot mean anything.\n"
     "\n"
     "A board's columns come in board order, base columns first, with their\n"
     "types and where each came from: base (id, updated_at, state),\n"

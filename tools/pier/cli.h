@@ -300,6 +300,18 @@ pier_status cli_read_all(FILE *in, const char *name, const char *what,
 int cli_read_path(cli_ctx *ctx, const char *path, const char *what,
                   size_t max, char **out, size_t *len);
 
+/* ---- migrate.c, codegen.c: declarations ---- */
+
+/* Appends where in the declaration `text` (read from `file`, "-": stdin)
+ * err->offset points: " (line L, column C of 'FILE')", lines and columns
+ * (bytes) counted from 1. */
+void cli_locate(pier_error *err, const char *text, const char *file);
+
+/* `pier schema codegen c|jsonschema FILE|- [--prefix NAME]`: argv[0] is
+ * "codegen". Needs no engine. @return the exit code. */
+int cli_schema_codegen(cli_ctx *ctx, const cli_command *cmd, int argc,
+                       char **argv);
+
 /* ---- rows.c: writing JSON rows ---- */
 
 /* A write of JSON rows: pier_insert_json, pier_upsert_json. */

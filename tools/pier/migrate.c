@@ -46,9 +46,7 @@ static int migrate_opt(cli_ctx *ctx, const cli_command *cmd,
 
 static const char *const migrate_names[] = { "FILE|-" };
 
-/* Appends where in the declaration the fault is: " (line L, column C of
- * FILE)", counting lines and columns (bytes) from 1. */
-static void locate(pier_error *err, const char *text, const char *file)
+void cli_locate(pier_error *err, const char *text, const char *file)
 {
     size_t line = 1, col = 1;
     for (int64_t i = 0; i < err->offset; i++) {
@@ -96,7 +94,7 @@ static int plan_of(cli_ctx *ctx, const cli_command *cmd, int argc,
                            : pier_plan(out, ctx->engine, text, len,
                                        &a.options, &err);
     if (st != PIER_OK && err.offset >= 0 && (size_t)err.offset <= len)
-        locate(&err, text, file);
+        cli_locate(&err, text, file);
     free(text);
     return st == PIER_OK ? CLI_CONTINUE : cli_fail(ctx, &err);
 }
