@@ -1096,7 +1096,7 @@ PIER_API pier_status pier_schema_dump(char **out, pier_engine *engine,
 #define PIER_MIGRATE_OPTIONS_VERSION 1
 
 typedef struct pier_migrate_options {
-    int version;               /* PIER_MIGRATE_OPTIONS_VERSION */
+    unsigned version;          /* PIER_MIGRATE_OPTIONS_VERSION */
     bool allow_destructive;    /* drops may destroy data */
     bool schema_owns_database; /* managed tables, views and boards the
                                   declaration does not name are dropped */

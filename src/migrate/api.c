@@ -223,8 +223,8 @@ PIER_API pier_status pier_plan(pier_migration **out, pier_engine *engine,
     *out = NULL;
     if (options != NULL && options->version != PIER_MIGRATE_OPTIONS_VERSION)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_plan: "
-                          "options version %d is not %d", options->version,
-                          PIER_MIGRATE_OPTIONS_VERSION);
+                          "options version %u is not %u", options->version,
+                          (unsigned)PIER_MIGRATE_OPTIONS_VERSION);
     pier_migration *m = pier__migration_new();
     if (m == NULL)
         return pier__oom(err);

@@ -915,8 +915,8 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
                           "needs an engine and a declaration");
     if (options != NULL && options->version != PIER_MIGRATE_OPTIONS_VERSION)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_migrate: "
-                          "options version %d is not %d", options->version,
-                          PIER_MIGRATE_OPTIONS_VERSION);
+                          "options version %u is not %u", options->version,
+                          (unsigned)PIER_MIGRATE_OPTIONS_VERSION);
     pier_migration *m = pier__migration_new();
     if (m == NULL)
         return pier__oom(err);
