@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 FUZZ_TARGETS ?=
 
-BENCHES := insert writes watch query sql
+BENCHES := insert writes watch query sql migrate
 
 .PHONY: all setup build demo test soak fuzz install bench clean \
         $(addprefix bench-,$(BENCHES))
