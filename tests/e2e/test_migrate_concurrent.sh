@@ -67,10 +67,13 @@ reference() {  # reference FROM_LAKE DECL: prints the dump
     "$pier" --data ref schema dump
 }
 
-# The row counts of a lake, one line.
+# The row counts of a lake: the tables', then the board's.
 counts() {
     "$pier" --data "$1" sql --csv "SELECT (SELECT count(*) FROM parents) AS p,
         (SELECT count(*) FROM items) AS i"
+    if [ "$("$pier" --data "$1" has-board events)" = true ]; then
+        "$pier" --data "$1" count events
+    fi
 }
 
 # The SQLite checks, without Pier's functions (its CHECKs call them): the
@@ -167,7 +170,7 @@ for r in $(seq 1 "$rounds"); do
     [ ${#applied[@]} = 1 ] ||
         fail "round 1.$r: ${#applied[@]} processes applied steps"
     [ $refused = 0 ] || fail "round 1.$r: $refused refused"
-    after lake1 base.sql "$want_base" "$(printf 'p,i\n0,0')"
+    after lake1 base.sql "$want_base" "$(printf 'p,i\n0,0\n0')"
     echo "round 1.$r: 1 applied, ${#zero[@]} found no steps"
 done
 
@@ -180,7 +183,8 @@ rows=$(counts lake1)
 cp -a lake1 start
 want_x=$(reference start x.sql)
 want_y=$(reference start y.sql)
-fingerprint=$("$pier" --data start plan base.sql | sed -n 's/^-- fingerprint //p')
+fingerprint=$("$pier" --data start plan base.sql |
+    sed -n 's/^-- fingerprint //p')
 
 # Which declaration the lake is now: exactly one of x and y.
 which_one() {
@@ -217,7 +221,8 @@ for r in $(seq 1 "$rounds"); do
     for d in "${zero[@]}"; do
         [ "$d" = "$w" ] || fail "round 3.$r: $d found no steps after $w"
     done
-    [ $((${#zero[@]} + 1)) = $((procs / 2)) ] && [ $refused = $((procs / 2)) ] ||
+    [ $((${#zero[@]} + 1)) = $((procs / 2)) ] &&
+        [ $refused = $((procs / 2)) ] ||
         fail "round 3.$r: ${#zero[@]} no steps, $refused refused"
     [ "$(which_one lake3)" = "$w" ] || fail "round 3.$r: not the winner's"
     after lake3 "$w" "$(if [ "$w" = x.sql ]; then echo "$want_x"; else
