@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 FUZZ_TARGETS ?=
 
-BENCHES := insert writes watch query sql
+BENCHES := insert writes watch query sql migrate
 
 .PHONY: all setup build demo test soak fuzz install bench clean \
         $(addprefix bench-,$(BENCHES))
@@ -46,8 +46,9 @@ test: setup
 
 # The long runs (docs/reliability.md), not part of `make test`, which runs
 # a short version of each: SOAK_TRIALS SIGKILL trials (1000), eight
-# processes for SOAK_SECONDS (60), SOAK_CORRUPT_TRIALS damaged lakes
-# (3000), and every hostile CLI argument in every position.
+# processes for SOAK_SECONDS (60), SOAK_MIGRATE_TRIALS migrations killed
+# (300), SOAK_CORRUPT_TRIALS damaged lakes (3000), and every hostile CLI
+# argument in every position.
 soak: setup
 	@cmake -S . -B $(TEST) -DCMAKE_BUILD_TYPE=Debug \
 	    -DPIER_SANITIZE=address,undefined >/dev/null
