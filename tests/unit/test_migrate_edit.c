@@ -239,12 +239,53 @@ static void test_migration_writes_no_row(void **state)
     assert_int_equal(fixture_close(f), 0);
 }
 
+/* A typed column added to rows: its value check is in the table's SQL
+ * afterwards (new rows are checked), and a default the type refuses is
+ * refused, though SQLite did not scan the rows to find out. */
+static void test_add_checked_column(void **state)
+{
+    engine_fixture *f = fixture_open();
+    (void)state;
+    pier_error err;
+    exec_ok(f->e, "CREATE TABLE t (id INT64 PRIMARY KEY, CONSTRAINT pos "
+                  "CHECK (id > 0))");
+    /* empty: nothing read the default, the check still comes */
+    exec_ok(f->e, "ALTER TABLE t ADD COLUMN e ENUM('a', 'b')");
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO t VALUES (1, 'z')",
+                               NULL, &err), PIER_E_COLUMN_TYPE_CONFLICT);
+    exec_ok(f->e, "INSERT INTO t VALUES (1, 'a'), (2, NULL)");
+    assert_int_equal(pier_exec(NULL, f->e, "ALTER TABLE t ADD COLUMN d DATE "
+                               "NOT NULL DEFAULT '2026-02-30'", NULL, &err),
+                     PIER_E_COLUMN_TYPE_CONFLICT);
+    assert_non_null(strstr(err.message, "column 'd' of table 't' is DATE: "
+                                        "the rows stored before it read its "
+                                        "default, which is not one"));
+    assert_int_equal(sql_int(f->lake, "SELECT count(*) FROM pragma_table_info"
+                                      "('t')"), 2);
+    exec_ok(f->e, "ALTER TABLE t ADD COLUMN d DATE NOT NULL DEFAULT "
+                  "'2026-02-28'");
+    found fd = { "t", "" };
+    assert_int_equal(f->e->lake->ops->schema_objects(f->e->lake, find_sql,
+                                                     &fd, &err), PIER_OK);
+    assert_non_null(strstr(fd.sql, "\"d\" TEXT CHECK (_pier_fit(\"d\", "
+                                   "'DATE', 3)) NOT NULL DEFAULT "
+                                   "'2026-02-28', CONSTRAINT pos"));
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO t VALUES (3, 'a', "
+                               "'2026-02-30')", NULL, &err),
+                     PIER_E_COLUMN_TYPE_CONFLICT);
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
+    assert_int_equal(sql_int(f->lake, "SELECT count(*) FROM t WHERE d = "
+                                      "'2026-02-28'"), 2);
+    assert_int_equal(fixture_close(f), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_retype),
         cmocka_unit_test(test_column_edit),
         cmocka_unit_test(test_migration_writes_no_row),
+        cmocka_unit_test(test_add_checked_column),
         cmocka_unit_test(test_widen_enum_writes_no_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
