@@ -12,7 +12,9 @@
  *
  * Setting a name that is already set allocates nothing when the new value
  * is no text or fits the old text's buffer: a loop of queries resetting
- * one parameter each time keeps one buffer.
+ * one parameter each time keeps one buffer. Parameters are found by a
+ * hash of their key, so that setting and binding the hundreds of a
+ * multi-row INSERT costs time in proportion to them, not its square.
  */
 #include <limits.h>
 #include <math.h>
@@ -37,7 +39,87 @@ struct pier_params {
     param *v;
     size_t n;
     size_t cap;
+    size_t *slots;        /* open addressing over v: index + 1, 0 empty */
+    size_t nslots;        /* a power of two, more than twice n; 0: none */
 };
+
+/* FNV-1a of a key: its prefix, then its name or number. */
+static size_t key_hash(char prefix, const char *name, long number)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    h = (h ^ (unsigned char)prefix) * UINT64_C(1099511628211);
+    if (name != NULL)
+        for (const char *c = name; *c != '\0'; c++)
+            h = (h ^ (unsigned char)*c) * UINT64_C(1099511628211);
+    else
+        for (int i = 0; i < 8; i++)
+            h = (h ^ (((uint64_t)number >> (8 * i)) & 0xff)) *
+                UINT64_C(1099511628211);
+    return (size_t)h;
+}
+
+static bool key_is(const param *p, char prefix, const char *name,
+                   long number)
+{
+    if (p->prefix != prefix)
+        return false;
+    return prefix == '?' ? p->number == number : strcmp(p->name, name) == 0;
+}
+
+/* The parameter of this key, or NULL. */
+static param *lookup(const pier_params *ps, char prefix, const char *name,
+                     long number)
+{
+    if (ps->nslots == 0)
+        return NULL;
+    size_t mask = ps->nslots - 1;
+    for (size_t s = key_hash(prefix, name, number) & mask;;
+         s = (s + 1) & mask) {
+        size_t i = ps->slots[s];
+        if (i == 0)
+            return NULL;
+        if (key_is(&ps->v[i - 1], prefix, name, number))
+            return &ps->v[i - 1];
+    }
+}
+
+static void slot_put(size_t *slots, size_t nslots, const param *p, size_t i)
+{
+    size_t mask = nslots - 1;
+    size_t s = key_hash(p->prefix, p->name, p->number) & mask;
+    while (slots[s] != 0)
+        s = (s + 1) & mask;
+    slots[s] = i + 1;
+}
+
+/* Makes room in the index for `total` parameters (the first ps->n of v
+ * indexed); false if out of memory, nothing changed. */
+static bool index_reserve(pier_params *ps, size_t total)
+{
+    if (2 * total < ps->nslots)
+        return true;
+    size_t nslots = ps->nslots == 0 ? 32 : ps->nslots;
+    while (2 * total >= nslots)
+        nslots *= 2;
+    size_t *slots = calloc(nslots, sizeof *slots);
+    if (slots == NULL)
+        return false;
+    for (size_t k = 0; k < ps->n; k++)
+        slot_put(slots, nslots, &ps->v[k], k);
+    free(ps->slots);
+    ps->slots = slots;
+    ps->nslots = nslots;
+    return true;
+}
+
+/* Indexes v[i], just appended; false if out of memory. */
+static bool index_add(pier_params *ps, size_t i)
+{
+    if (!index_reserve(ps, i + 1))
+        return false;
+    slot_put(ps->slots, ps->nslots, &ps->v[i], i);
+    return true;
+}
 
 PIER_API pier_params *pier_params_new(void)
 {
@@ -64,6 +146,7 @@ PIER_API void pier_params_free(pier_params *params)
     for (size_t i = 0; i < params->n; i++)
         param_release(&params->v[i]);
     free(params->v);
+    free(params->slots);
     free(params);
 }
 
@@ -109,15 +192,6 @@ static pier_status parse_name(param *out, const char *name, pier_error *err)
     return PIER_OK;
 }
 
-static bool same_key(const param *a, const param *b)
-{
-    if (a->prefix != b->prefix)
-        return false;
-    if (a->prefix == '?')
-        return a->number == b->number;
-    return strcmp(a->name, b->name) == 0;
-}
-
 /* The named parameter spelled exactly `name` (":id" or "id"), if it is
  * set: a spelling that was parsed and checked once need not be again. */
 static param *find_spelled(pier_params *params, const char *name)
@@ -126,15 +200,8 @@ static param *find_spelled(pier_params *params, const char *name)
         return NULL;
     char c = name[0];
     bool prefixed = c == ':' || c == '$' || c == '@';
-    for (size_t i = 0; i < params->n; i++) {
-        param *p = &params->v[i];
-        if (p->prefix == '?')
-            continue;
-        if (prefixed ? p->prefix == c && strcmp(p->name, name + 1) == 0
-                     : p->prefix == 0 && strcmp(p->name, name) == 0)
-            return p;
-    }
-    return NULL;
+    return prefixed ? lookup(params, c, name + 1, 0)
+                    : lookup(params, 0, name, 0);
 }
 
 /* Sets `name` to `value` (whose text, if any, is copied). */
@@ -151,10 +218,7 @@ static pier_status set(pier_params *params, const char *name,
         pier_status rc = parse_name(&p, name, err);
         if (rc != PIER_OK)
             return rc;
-        size_t i = 0;
-        while (i < params->n && !same_key(&params->v[i], &p))
-            i++;
-        old = i < params->n ? &params->v[i] : NULL;
+        old = lookup(params, p.prefix, p.name, p.number);
     }
     if (owns_bytes(value.st)) {
         if (old != NULL && owns_bytes(old->value.st) &&
@@ -198,7 +262,12 @@ static pier_status set(pier_params *params, const char *name,
         params->v = v;
         params->cap = cap;
     }
-    params->v[params->n++] = p;
+    params->v[params->n] = p;
+    if (!index_add(params, params->n)) {
+        param_release(&p);
+        return pier__oom(err);
+    }
+    params->n++;
     return PIER_OK;
 }
 
@@ -361,7 +430,7 @@ PIER_API pier_status pier_params_set_json(pier_params *params,
     if (rc != PIER_OK)
         return rc;
     /* Into a set of their own first, so that a failure changes nothing. */
-    pier_params fresh = { NULL, 0, 0 };
+    pier_params fresh = { NULL, 0, 0, NULL, 0 };
     if (json_is_object(root)) {
         const char *key;
         json_t *v;
@@ -396,20 +465,26 @@ PIER_API pier_status pier_params_set_json(pier_params *params,
             params->cap = cap;
         }
     }
+    /* room made first: the merge below cannot fail half-way */
+    if (rc == PIER_OK && !index_reserve(params, params->n + fresh.n))
+        rc = pier__oom(err);
     for (size_t i = 0; rc == PIER_OK && i < fresh.n; i++) {
-        size_t k = 0;
-        while (k < params->n && !same_key(&params->v[k], &fresh.v[i]))
-            k++;
-        if (k < params->n)
-            param_release(&params->v[k]);
-        else
+        const param *f = &fresh.v[i];
+        param *old = lookup(params, f->prefix, f->name, f->number);
+        if (old != NULL) {
+            param_release(old);
+            *old = fresh.v[i];
+        } else {
+            params->v[params->n] = fresh.v[i];
+            index_add(params, params->n);   /* reserved: cannot fail */
             params->n++;
-        params->v[k] = fresh.v[i];
+        }
         fresh.v[i] = (param){ 0 };
     }
     for (size_t i = 0; i < fresh.n; i++)
         param_release(&fresh.v[i]);
     free(fresh.v);
+    free(fresh.slots);
     return rc;
 }
 
@@ -433,24 +508,14 @@ const pier__cell *pier__params_find(const pier_params *params,
 {
     if (params == NULL)
         return NULL;
-    param want;
-    memset(&want, 0, sizeof want);
+    const param *p;
     if (name == NULL || name[0] == '?') {
-        want.prefix = '?';
-        want.number = name == NULL || name[1] == '\0' ? index
-                                                      : atol(name + 1);
-    } else {
-        want.prefix = name[0];
-        want.name = (char *)name + 1;
+        p = lookup(params, '?', NULL,
+                   name == NULL || name[1] == '\0' ? index : atol(name + 1));
+        return p != NULL ? &p->value : NULL;
     }
-    const param *bare = NULL;
-    for (size_t i = 0; i < params->n; i++) {
-        const param *p = &params->v[i];
-        if (same_key(p, &want))
-            return &p->value;       /* the exact spelling wins */
-        if (want.prefix != '?' && p->prefix == 0 &&
-            strcmp(p->name, want.name) == 0)
-            bare = p;
-    }
-    return bare != NULL ? &bare->value : NULL;
+    p = lookup(params, name[0], name + 1, 0);     /* the exact spelling */
+    if (p == NULL)
+        p = lookup(params, 0, name + 1, 0);       /* else the bare name */
+    return p != NULL ? &p->value : NULL;
 }

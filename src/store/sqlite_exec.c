@@ -164,10 +164,37 @@ pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
 
 /* Keeps a finished statement (reset, unbound) at the front of the cache
  * under its text, finalizing the least recently used one if it is full. */
-static void cache_put(pier__sqlite_lake *l, sqlite3_stmt *st)
+/* The names of a statement's parameters in one block (pointers, then the
+ * names), from its shape; NULL if out of memory. */
+static char **params_block(const pier__stmt_shape *shape)
+{
+    size_t bytes = (shape->nparams + 1) * sizeof(char *);
+    for (size_t i = 0; i < shape->nparams; i++)
+        if (shape->params[i] != NULL)
+            bytes += strlen(shape->params[i]) + 1;
+    char **block = malloc(bytes);
+    if (block == NULL)
+        return NULL;
+    char *text = (char *)(block + shape->nparams + 1);
+    for (size_t i = 0; i < shape->nparams; i++) {
+        block[i] = NULL;
+        if (shape->params[i] != NULL) {
+            size_t n = strlen(shape->params[i]) + 1;
+            memcpy(text, shape->params[i], n);
+            block[i] = text;
+            text += n;
+        }
+    }
+    block[shape->nparams] = NULL;
+    return block;
+}
+
+static void cache_put(pier__sqlite_lake *l, sqlite3_stmt *st, char **params,
+                      size_t nparams)
 {
     char *sql = pier__strdup(sqlite3_sql(st));
     if (sql == NULL) {
+        free(params);
         sqlite3_finalize(st);
         return;
     }
@@ -176,9 +203,10 @@ static void cache_put(pier__sqlite_lake *l, sqlite3_stmt *st)
     pier__cached_stmt *c = l->user_cache;
     const size_t n = PIER__USER_STMT_CACHE;
     free(c[n - 1].sql);
+    free(c[n - 1].params);
     sqlite3_finalize(c[n - 1].stmt);
     memmove(c + 1, c, (n - 1) * sizeof *c);
-    c[0] = (pier__cached_stmt){ sql, st };
+    c[0] = (pier__cached_stmt){ sql, st, params, nparams };
 }
 
 /* Takes the statement of this text out of the cache, if it is there. */
@@ -191,9 +219,12 @@ static sqlite3_stmt *cache_take(pier__sqlite_lake *l, const char *sql,
             continue;
         sqlite3_stmt *st = c[i].stmt;
         free(c[i].sql);
+        l->user_params = c[i].params;
+        l->user_nparams = c[i].nparams;
         memmove(c + i, c + i + 1,
                 (PIER__USER_STMT_CACHE - i - 1) * sizeof *c);
-        c[PIER__USER_STMT_CACHE - 1] = (pier__cached_stmt){ NULL, NULL };
+        c[PIER__USER_STMT_CACHE - 1] = (pier__cached_stmt){ NULL, NULL,
+                                                            NULL, 0 };
         return st;
     }
     return NULL;
@@ -203,8 +234,9 @@ void pier__sqlite_exec_close(pier__sqlite_lake *l)
 {
     for (size_t i = 0; i < PIER__USER_STMT_CACHE; i++) {
         free(l->user_cache[i].sql);
+        free(l->user_cache[i].params);
         sqlite3_finalize(l->user_cache[i].stmt);
-        l->user_cache[i] = (pier__cached_stmt){ NULL, NULL };
+        l->user_cache[i] = (pier__cached_stmt){ NULL, NULL, NULL, 0 };
     }
     sqlite3_finalize(l->schema_version);
     l->schema_version = NULL;
@@ -213,10 +245,17 @@ void pier__sqlite_exec_close(pier__sqlite_lake *l)
 void pier__sqlite_stmt_finish(pier__lake *lake)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    if (l->user_stmt != NULL && l->user_cacheable)
-        cache_put(l, l->user_stmt);
-    else
+    if (l->user_stmt != NULL && l->user_cacheable) {
+        bool kept = l->user_params != NULL;
+        char **params = kept ? l->user_params : params_block(&l->shape);
+        cache_put(l, l->user_stmt, params,
+                  kept ? l->user_nparams : l->shape.nparams);
+    } else {
+        free(l->user_params);
         sqlite3_finalize(l->user_stmt);
+    }
+    l->user_params = NULL;
+    l->user_nparams = 0;
     l->user_stmt = NULL;
     l->user_cacheable = false;
     l->user_policy = false;
@@ -254,8 +293,16 @@ static pier_status describe(pier__sqlite_lake *l, pier_error *err)
         if (names[i] == NULL)
             return pier__oom(err);
     }
+    /* SQLite finds each name by walking a list: a statement seen before
+     * brings them along */
+    if (l->user_params != NULL && l->user_nparams != np) {
+        free(l->user_params);      /* not this statement's: read again */
+        l->user_params = NULL;
+    }
     for (size_t i = 0; i < np; i++)
-        params[i] = keep(l, sqlite3_bind_parameter_name(st, (int)i + 1));
+        params[i] = l->user_params != NULL
+                        ? l->user_params[i]
+                        : keep(l, sqlite3_bind_parameter_name(st, (int)i + 1));
     if (n > l->cells_cap) {
         pier__cell *cells = realloc(l->cells, n * sizeof *cells);
         if (cells == NULL)

@@ -40,6 +40,11 @@
 typedef struct pier__cached_stmt {
     char *sql;
     sqlite3_stmt *stmt;
+    char **params;             /* the dialect's: its parameters' names (one
+                                  block; a NULL name is an anonymous ?),
+                                  which SQLite looks up one by one in a
+                                  list; NULL when not kept */
+    size_t nparams;
 } pier__cached_stmt;
 
 /* Statements kept prepared, most recently used first. Writes to a few hot
@@ -73,6 +78,9 @@ typedef struct pier__sqlite_lake {
     int busy_timeout_ms;           /* pier_open's setup and the readers */
     /* The SQL dialect's statements on the writer (sqlite_exec.c). */
     sqlite3_stmt *user_stmt;       /* the statement pier_exec runs */
+    char **user_params;            /* its parameters' names, when the cache
+                                      kept them (pier__cached_stmt) */
+    size_t user_nparams;
     bool user_cacheable;           /* it goes back to user_cache after */
     pier__cached_stmt user_cache[PIER__USER_STMT_CACHE]; /* statements of
                                       the dialect run before, most recent

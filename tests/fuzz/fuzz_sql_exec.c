@@ -128,7 +128,8 @@ static char *pier_objects(void)
  * the dialect may do: a board's table, a READONLY column's trigger. */
 static bool made_by_dialect(const char *line, size_t n, char **boards)
 {
-    if (n > 17 && memcmp(line, "trigger _pier_ro_", 17) == 0)
+    if ((n > 17 && memcmp(line, "trigger _pier_ro_", 17) == 0) ||
+        (n > 16 && memcmp(line, "trigger _pier_fk", 16) == 0))
         return true;
     if (n <= 14 || memcmp(line, "table _pier_b_", 14) != 0)
         return false;
@@ -151,9 +152,9 @@ static bool has_line(const char *text, const char *line, size_t n)
     return false;
 }
 
-/* Every engine object of the base lake is still there (but READONLY
- * triggers, which go with their columns), and every new one is a board's
- * table or a READONLY trigger. */
+/* Every engine object of the base lake is still there (but READONLY and
+ * foreign key triggers, which go with their columns), and every new one
+ * is a board's table or such a trigger. */
 static void check_pier_objects(void)
 {
     char *now = pier_objects();
@@ -172,7 +173,8 @@ static void check_pier_objects(void)
         const char *end = strchr(p, '\n');
         size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
         FZ_CHECK(has_line(now, p, len) ||
-                 (len > 17 && memcmp(p, "trigger _pier_ro_", 17) == 0),
+                 (len > 17 && memcmp(p, "trigger _pier_ro_", 17) == 0) ||
+                 (len > 16 && memcmp(p, "trigger _pier_fk", 16) == 0),
                  "a script dropped the engine's object %.*s", (int)len, p);
         p += len + (end != NULL);
     }

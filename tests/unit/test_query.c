@@ -692,6 +692,50 @@ static void test_parameters_from_json(void **state)
     pier_params_free(p);
 }
 
+/* Thousands of parameters: each found by its own key, set again in place,
+ * merged from JSON, named, prefixed and numbered alike. */
+static void test_many_parameters(void **state)
+{
+    (void)state;
+    pier_params *p = pier_params_new();
+    pier_error err;
+    char name[32];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, ":p%d", i);
+        assert_int_equal(pier_params_set_int64(p, name, i, &err), PIER_OK);
+        snprintf(name, sizeof name, "%d", i + 1);
+        assert_int_equal(pier_params_set_int64(p, name, -i, &err), PIER_OK);
+    }
+    for (int i = 0; i < 3000; i += 7) {
+        snprintf(name, sizeof name, ":p%d", i);
+        assert_int_equal(pier_params_set_int64(p, name, 10 * i, &err),
+                         PIER_OK);
+    }
+    const char *doc = "{\"p5\":\"bare\",\":p6\":\"six\",\"$q\":1}";
+    assert_int_equal(pier_params_set_json(p, doc, strlen(doc), &err),
+                     PIER_OK);
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, ":p%d", i);
+        const pier__cell *c = pier__params_find(p, name, 0);
+        assert_non_null(c);
+        if (i == 6) {
+            assert_int_equal(c->st, PIER__ST_TEXT);
+            continue;
+        }
+        assert_int_equal(c->i, i % 7 == 0 ? 10 * i : i);
+        snprintf(name, sizeof name, "?%d", i + 1);
+        assert_int_equal(pier__params_find(p, name, 0)->i, -i);
+        assert_int_equal(pier__params_find(p, NULL, i + 1)->i, -i);
+    }
+    /* a bare name binds any prefix; the exact spelling wins */
+    assert_string_equal(pier__params_find(p, "$p5", 0)->p, "bare");
+    assert_int_equal(pier__params_find(p, ":p5", 0)->i, 5);
+    assert_non_null(pier__params_find(p, "$q", 0));
+    assert_null(pier__params_find(p, ":q", 0));
+    assert_null(pier__params_find(p, "?3001", 0));
+    pier_params_free(p);
+}
+
 static void test_params_refusals(void **state)
 {
     (void)state;
@@ -1422,6 +1466,7 @@ int main(void)
         T(test_compiled_query_reused_only_while_valid),
         T(test_parameters_from_json),
         T(test_params_refusals),
+        T(test_many_parameters),
         T(test_placeholder_unbound),
         T(test_query_failed_with_offset),
         T(test_board_not_found),
