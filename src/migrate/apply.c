@@ -529,6 +529,7 @@ static pier_status alter(applier *a, const pier__step *s)
 typedef struct table_sql {
     const char *name;
     char *sql;
+    bool found;
 } table_sql;
 
 static int find_table_sql(const pier__schema_object *o, void *payload)
@@ -536,20 +537,36 @@ static int find_table_sql(const pier__schema_object *o, void *payload)
     table_sql *t = payload;
     if (strcmp(o->type, "table") == 0 && o->sql != NULL &&
         pier__name_eq(o->name, strlen(o->name), t->name, strlen(t->name))) {
+        t->found = true;
         t->sql = pier__strdup(o->sql);
         return 1;
     }
     return 0;
 }
 
-static pier_status retype(applier *a, const pier__step *s)
+/* The SQL of table `name` (*out: free it). */
+static pier_status table_sql_of(applier *a, const char *name, char **out)
 {
-    table_sql t = { s->object, NULL };
+    table_sql t = { name, NULL, false };
+    *out = NULL;
     pier_status rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t,
                                             a->err);
-    if (rc == PIER_OK && t.sql == NULL)
+    if (rc == PIER_OK && !t.found)
         rc = pier__fail(a->err, PIER_E_WRITE_FAILED, "table '%s' has no "
-                        "SQL", s->object);
+                        "SQL", name);
+    else if (rc == PIER_OK && t.sql == NULL)
+        rc = pier__oom(a->err);
+    if (rc == PIER_OK)
+        *out = t.sql;
+    else
+        free(t.sql);
+    return rc;
+}
+
+static pier_status retype(applier *a, const pier__step *s)
+{
+    table_sql t = { s->object, NULL, false };
+    pier_status rc = table_sql_of(a, s->object, &t.sql);
     pier__buf b;
     pier__buf_init(&b);
     if (rc == PIER_OK) {
@@ -568,6 +585,15 @@ static pier_status retype(applier *a, const pier__step *s)
     pier__buf_free(&b);
     free(t.sql);
     return rc;
+}
+
+/* What an edit of a table's SQL returned, as the step's status: out of
+ * memory, or a column the SQL does not define as the edit needs. */
+static pier_status edited(applier *a, const pier__step *s, pier_status er)
+{
+    if (er == PIER_E_OUT_OF_MEMORY)
+        return pier__oom(a->err);
+    return er == PIER_OK ? PIER_OK : not_yet(a, s);
 }
 
 /* Replaces a table's SQL with `edited` (already made from it), in the
@@ -609,16 +635,14 @@ static pier_status nullability(applier *a, const pier__step *s)
         if (rc != PIER_OK)
             return rc;
     }
-    table_sql t = { s->object, NULL };
+    table_sql t = { s->object, NULL, false };
     if (rc == PIER_OK)
-        rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t, a->err);
+        rc = table_sql_of(a, s->object, &t.sql);
     pier__buf b;
     pier__buf_init(&b);
-    if (rc == PIER_OK && (t.sql == NULL ||
-                          pier__column_edit(&b, t.sql, s->column,
-                                            set ? 1 : 0, NULL, false) !=
-                              PIER_OK))
-        rc = b.oom ? pier__oom(a->err) : not_yet(a, s);
+    if (rc == PIER_OK)
+        rc = edited(a, s, pier__column_edit(&b, t.sql, s->column,
+                                            set ? 1 : 0, NULL, false));
     if (rc == PIER_OK)
         rc = put_sql(a, s->object, &b);
     pier__buf_free(&b);
@@ -639,8 +663,8 @@ static pier_status default_step(applier *a, const pier__step *s)
     bool set = s->kind == PIER__STEP_SET_DEFAULT;
     pier_status rc = PIER_OK;
     if (s->was == NULL || !s->was->added) {
-        table_sql t = { s->object, NULL };
-        rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t, a->err);
+        table_sql t = { s->object, NULL, false };
+        rc = table_sql_of(a, s->object, &t.sql);
         char phys[160];
         if (c->dflt.now)            /* as the dialect writes now() */
             snprintf(phys, sizeof phys, "(_pier_now('%s'))",
@@ -651,11 +675,9 @@ static pier_status default_step(applier *a, const pier__step *s)
         pier__buf b;
         pier__buf_init(&b);
         /* s->column is the column's name once any rename ran */
-        if (rc == PIER_OK &&
-            (t.sql == NULL ||
-             pier__column_edit(&b, t.sql, s->column, -1,
-                               set ? phys : NULL, !set) != PIER_OK))
-            rc = b.oom ? pier__oom(a->err) : not_yet(a, s);
+        if (rc == PIER_OK)
+            rc = edited(a, s, pier__column_edit(&b, t.sql, s->column, -1,
+                                                set ? phys : NULL, !set));
         if (rc == PIER_OK)
             rc = put_sql(a, s->object, &b);
         pier__buf_free(&b);
@@ -684,9 +706,8 @@ static pier_status default_step(applier *a, const pier__step *s)
 static pier_status autoincrement(applier *a, const pier__step *s)
 {
     bool on = s->kind == PIER__STEP_ADOPT_AUTOINCREMENT;
-    table_sql t = { s->object, NULL };
-    pier_status rc = a->ops->schema_objects(a->e->lake, find_table_sql, &t,
-                                            a->err);
+    table_sql t = { s->object, NULL, false };
+    pier_status rc = table_sql_of(a, s->object, &t.sql);
     pier__buf b, seq;
     pier__buf_init(&b);
     pier__buf_init(&seq);

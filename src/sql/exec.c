@@ -348,6 +348,7 @@ static int find_key(const pier__schema_object *o, void *payload)
 typedef struct sql_find {
     const char *name;
     char *sql;
+    bool found;
 } sql_find;
 
 static int find_sql(const pier__schema_object *o, void *payload)
@@ -356,6 +357,7 @@ static int find_sql(const pier__schema_object *o, void *payload)
     if (strcmp(o->type, "table") != 0 || o->sql == NULL ||
         !pier__name_eq(o->name, strlen(o->name), f->name, strlen(f->name)))
         return 0;
+    f->found = true;
     f->sql = pier__strdup(o->sql);
     return 1;
 }
@@ -586,14 +588,25 @@ static pier_status add_checked(exec_ctx *x, const pier__table *t,
     pier__sql_quote_ident(&b, t->name);
     pier__buf_puts(&b, " ADD COLUMN ");
     pier__buf_append(&b, plain.p, plain.len);
-    pier_status rc = b.oom || checked.oom || probe.oom ? pier__oom(err)
-                                                      : run_ddl(x, &b, err);
+    pier_status rc = b.oom || plain.oom || checked.oom || probe.oom
+                         ? pier__oom(err)
+                         : run_ddl(x, &b, err);
     if (rc == PIER_OK) {
         pier_error perr;
         pier__error_clear(&perr);
-        if (ops(x)->ddl(x->e->lake, probe.p, &perr) != PIER_OK) {
+        pier_status pr = ops(x)->ddl(x->e->lake, probe.p, &perr);
+        const char *refusal = strstr(perr.message, "is not a");
+        if (pr == PIER_E_OUT_OF_MEMORY ||
+            (pr != PIER_OK && strstr(perr.message, "out of memory"))) {
+            rc = pier__oom(err);
+        } else if (pr != PIER_OK && (pr != PIER_E_QUERY_FAILED ||
+                                     refusal == NULL)) {
+            rc = pr;                   /* the lake's failure, as it is */
+            if (err != NULL)
+                *err = perr;
+        } else if (pr != PIER_OK) {
             /* _pier_fit's "... is not a TYPE: why": the why */
-            const char *why = strstr(perr.message, col->spelling);
+            const char *why = strstr(refusal, col->spelling);
             why = why != NULL && strncmp(why + strlen(col->spelling), ": ",
                                          2) == 0
                       ? why + strlen(col->spelling) + 2 : perr.message;
@@ -605,9 +618,11 @@ static pier_status add_checked(exec_ctx *x, const pier__table *t,
             pier__error_column(err, col->name);
         }
     }
-    sql_find sf = { t->name, NULL };
+    sql_find sf = { t->name, NULL, false };
     if (rc == PIER_OK)
         rc = ops(x)->schema_objects(x->e->lake, find_sql, &sf, err);
+    if (rc == PIER_OK && sf.found && sf.sql == NULL)
+        rc = pier__oom(err);
     /* the definition SQLite appended, the check put in */
     const char *at = NULL;
     for (const char *p = sf.sql; p != NULL && (p = strstr(p, plain.p));
@@ -931,7 +946,7 @@ static pier_status fk_failure(const exec_ctx *x, pier_status rc,
     const pier__tcolumn *col = column_by_id(x, f->column_id, &t);
     if (col == NULL)
         return rc;
-    sql_find sf = { t->name, NULL };
+    sql_find sf = { t->name, NULL, false };
     pier_error ignored;
     if (ops(x)->schema_objects(x->e->lake, find_sql, &sf, &ignored) !=
             PIER_OK || sf.sql == NULL) {

@@ -435,6 +435,87 @@ static void planning_survives_every_failure(void **state)
     pier_close(&e);
 }
 
+/* Migrating: planned and applied in one transaction, every step's change
+ * record, the engine's caches; a failure anywhere is OutOfMemory and the
+ * lake keeps its catalog (the declaration still plans to every step), so
+ * the same lake takes the next attempt. Then the lake exported and
+ * introspected under the same failures. */
+static void migrating_survives_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    static const char v1[] =
+        "CREATE TABLE p (id INT64 PRIMARY KEY, label TEXT NOT NULL);\n"
+        "CREATE TABLE c (id INT64 PRIMARY KEY, p INT64 REFERENCES p(id), "
+        "q DECIMAL(6,2), s ENUM('a', 'b'), CONSTRAINT pos CHECK (q > 0));\n"
+        "CREATE BOARD events (kind text);\n";
+    assert_int_equal(pier_migrate(NULL, e, v1, sizeof v1 - 1, NULL, NULL,
+                                  &err), PIER_OK);
+    assert_int_equal(pier_exec(NULL, e, "INSERT INTO p VALUES (1, 'a'); "
+                               "INSERT INTO c VALUES (1, 1, 2.5, 'a')", NULL,
+                               &err), PIER_OK);
+    static const char v2[] =
+        "CREATE TABLE p (id INT64 PRIMARY KEY AUTOINCREMENT, label TEXT NOT "
+        "NULL DEFAULT 'x', note VARCHAR(10) NOT NULL BACKFILL 'none', "
+        "at INSTANT DEFAULT now());\n"
+        "CREATE TABLE c (id INT64 PRIMARY KEY, p INT64 REFERENCES p(id), "
+        "q DECIMAL(8,2) NOT NULL, kind ENUM('a', 'b', 'c') RENAMED FROM s, "
+        "CONSTRAINT pos CHECK (q > 0));\n"
+        "CREATE VIEW v (label TEXT) AS SELECT label FROM p;\n"
+        "CREATE UNIQUE INDEX c_p ON c (p);\n"
+        "CREATE BOARD events (kind text, n bigint);\n";
+    pier_migration *plan = NULL;
+    assert_int_equal(pier_plan(&plan, e, v2, sizeof v2 - 1, NULL, &err),
+                     PIER_OK);
+    size_t steps = pier_migration_steps(plan);
+    pier_migration_free(plan);
+    long n;
+    for (n = 1;; n++) {
+        arm(n);
+        pier_status rc = pier_migrate(NULL, e, v2, sizeof v2 - 1, NULL,
+                                      NULL, &err);
+        bool hit = disarm();
+        check_failure(rc, &err);
+        pier_migration *m = NULL;
+        assert_int_equal(pier_plan(&m, e, v2, sizeof v2 - 1, NULL, &err),
+                         PIER_OK);
+        assert_int_equal(pier_migration_steps(m), rc == PIER_OK ? 0 : steps);
+        pier_migration_free(m);
+        if (rc == PIER_OK)
+            break;
+        assert_true(hit);
+    }
+    print_message("migrating: %ld allocation points\n", n - 1);
+    assert_int_equal(pier_schema_check(e, &err), PIER_OK);
+    char *want = NULL, *want_json = NULL;
+    assert_int_equal(pier_schema_export(&want, e, &err), PIER_OK);
+    assert_int_equal(pier_introspect(&want_json, e, &err), PIER_OK);
+    for (n = 1;; n++) {
+        char *text = NULL, *json = NULL;
+        arm(n);
+        pier_status rc = pier_schema_export(&text, e, &err);
+        check_failure(rc, &err);
+        pier_status rj = pier_introspect(&json, e, &err);
+        check_failure(rj, &err);
+        bool hit = disarm();
+        if (rc == PIER_OK)
+            assert_string_equal(text, want);
+        if (rj == PIER_OK)
+            assert_string_equal(json, want_json);
+        pier_free(text);
+        pier_free(json);
+        if (!hit)
+            break;
+    }
+    print_message("export and introspect: %ld allocation points\n", n - 1);
+    pier_free(want);
+    pier_free(want_json);
+    pier_close(&e);
+}
+
 /* Code generation: the declaration read, the shapes built and written;
  * every failure is OutOfMemory with nothing handed out, and an output is
  * whole (the same as with allocations working). */
@@ -490,6 +571,8 @@ int main(void)
         cmocka_unit_test_teardown(the_sql_dialect_survives_every_failure,
                                   teardown),
         cmocka_unit_test_teardown(planning_survives_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(migrating_survives_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
         cmocka_unit_test(codegen_survives_every_failure),
