@@ -107,3 +107,14 @@ $ pier changes goods | tr '{' '\n' | grep -o '"op":"[a-z_]*"'
 "op":"set_not_null"
 "op":"replace_index"
 "op":"drop_index"
+
+# A unique index on rows is proved first: duplicates are refused with
+# their values, and nothing is built.
+$ pier sql "INSERT INTO goods VALUES (30, 'dup', 1, ''), (31, 'dup', 1, '')"
+2 rows changed
+$ echo 'CREATE TABLE goods (id INT64 PRIMARY KEY, title VARCHAR(40) NOT NULL, qty INT64 NOT NULL, note TEXT NOT NULL); CREATE UNIQUE INDEX goods_title ON goods (title)' | pier migrate -
+! pier: error: ProofFailed: unique index 'goods_title' cannot be made on table 'goods': 2 rows share their values with another (('dup'))
+[exit 1]
+$ echo 'CREATE TABLE goods (id INT64 PRIMARY KEY, title VARCHAR(40) NOT NULL, qty INT64 NOT NULL, note TEXT NOT NULL); CREATE UNIQUE INDEX goods_title ON goods (title) WHERE id < 30' | pier migrate -
+build        create_index         goods_title: unique, on goods (title) WHERE id < 30
+21
