@@ -369,18 +369,29 @@ static int find_sql(const pier__schema_object *o, void *payload)
  * ACTION, before a parent row that children still name is deleted or its
  * key changed (_pier_fkp_<id>, _pier_fkq_<id> on the parent). Each calls
  * _pier_fk(column id, side, value), which fails the statement and says
- * which. SQLite's own foreign key stays: these only run first.
+ * which. SQLite's own foreign key stays: these only run first. A trigger
+ * on the parent needs the parent: one declared later gets them when it is
+ * created (fk_adopt). `made`: a table this statement just created, which
+ * the catalog does not hold yet (or NULL).
  */
 static pier_status fk_triggers(const exec_ctx *x, const pier__table *t,
                                const pier__tcolumn *col,
                                const pier__sql_column *def,
                                const char *table_constraints,
-                               pier_error *err)
+                               const char *made, pier_error *err)
 {
     pier__sql_fkref fk;
     if (!pier__sql_fk_of(t->name, col->name, def->constraints,
                          table_constraints, &fk))
         return PIER_OK;
+    size_t plen = strlen(fk.parent);
+    bool has_parent = pier__catalog_find_table(&x->e->catalog, fk.parent) !=
+                          NULL ||
+                  pier__name_eq(fk.parent, plen, t->name, strlen(t->name)) ||
+                  (made != NULL &&
+                   pier__name_eq(fk.parent, plen, made, strlen(made)));
+    if (!has_parent)
+        return PIER_OK;            /* it gets them when it is created */
     if (fk.parent_column[0] == '\0') {
         /* the parent's key: its own SQL's, or this table's */
         key_find k = { fk.parent, "", false };
@@ -417,20 +428,21 @@ static pier_status fk_triggers(const exec_ctx *x, const pier__table *t,
     static const char *const child_events[] = { "INSERT", "UPDATE OF " };
     static const char *const child_names[] = { "fk", "fku" };
     for (size_t i = 0; i < 2; i++)
-        pier__buf_printf(&b, "CREATE TRIGGER \"_pier_%s_%lld\" BEFORE %s%s ON "
+        pier__buf_printf(&b, "CREATE TRIGGER IF NOT EXISTS \"_pier_%s_%lld\" "
+                         "BEFORE %s%s ON "
                          "%s WHEN NEW.%s IS NOT NULL AND NOT EXISTS (SELECT "
                          "1 FROM %s WHERE %s = NEW.%s) BEGIN SELECT "
                          "_pier_fk(%lld, 1, NEW.%s); END; ", child_names[i],
                          id, child_events[i], i == 1 ? ccol.p : "", child.p,
                          ccol.p, parent.p, pcol.p, ccol.p, id, ccol.p);
     if (fk.restrict_delete) {
-        pier__buf_printf(&b, "CREATE TRIGGER \"_pier_fkp_%lld\" BEFORE DELETE "
-                         "ON %s WHEN EXISTS (SELECT 1 FROM %s WHERE %s = "
+        pier__buf_printf(&b, "CREATE TRIGGER IF NOT EXISTS \"_pier_fkp_%lld\" "
+                         "BEFORE DELETE ON %s WHEN EXISTS (SELECT 1 FROM %s WHERE %s = "
                          "OLD.%s) BEGIN SELECT _pier_fk(%lld, 2, OLD.%s); "
                          "END; ", id, parent.p, child.p, ccol.p, pcol.p, id,
                          pcol.p);
-        pier__buf_printf(&b, "CREATE TRIGGER \"_pier_fkq_%lld\" BEFORE UPDATE "
-                         "OF %s ON %s WHEN OLD.%s IS NOT NEW.%s AND EXISTS "
+        pier__buf_printf(&b, "CREATE TRIGGER IF NOT EXISTS \"_pier_fkq_%lld\" "
+                         "BEFORE UPDATE OF %s ON %s WHEN OLD.%s IS NOT NEW.%s AND EXISTS "
                          "(SELECT 1 FROM %s WHERE %s = OLD.%s) BEGIN SELECT "
                          "_pier_fk(%lld, 2, OLD.%s); END;", id, pcol.p,
                          parent.p, pcol.p, pcol.p, child.p, ccol.p, pcol.p,
@@ -443,6 +455,82 @@ static pier_status fk_triggers(const exec_ctx *x, const pier__table *t,
     pier__buf_free(&ccol);
     pier_status rc = oom || b.oom ? pier__oom(err) : run_ddl(x, &b, err);
     pier__buf_free(&b);
+    return rc;
+}
+
+/* The tables whose SQL names a table just created: their foreign keys
+ * onto it may lack their triggers (the parent came after the child). */
+typedef struct adopt {
+    const char *name;
+    char **sql;
+    size_t n, cap;
+    bool oom;
+} adopt;
+
+static int find_children(const pier__schema_object *o, void *payload)
+{
+    adopt *ad = payload;
+    if (strcmp(o->type, "table") != 0 || o->sql == NULL ||
+        pier__name_eq(o->name, strlen(o->name), ad->name, strlen(ad->name)) ||
+        strstr(o->sql, "REFERENCES") == NULL)
+        return 0;
+    if (ad->n == ad->cap) {
+        size_t cap = ad->cap == 0 ? 8 : ad->cap * 2;
+        char **v = realloc(ad->sql, cap * sizeof *v);
+        if (v == NULL) {
+            ad->oom = true;
+            return 1;
+        }
+        ad->sql = v;
+        ad->cap = cap;
+    }
+    if ((ad->sql[ad->n] = pier__strdup(o->sql)) == NULL) {
+        ad->oom = true;
+        return 1;
+    }
+    ad->n++;
+    return 0;
+}
+
+/* After table `made` is created: the triggers of every foreign key onto
+ * it that a table declared before it holds. */
+static pier_status fk_adopt(const exec_ctx *x, const char *made,
+                            pier_error *err)
+{
+    adopt ad = { made, NULL, 0, 0, false };
+    pier_status rc = ops(x)->schema_objects(x->e->lake, find_children, &ad,
+                                            err);
+    if (rc == PIER_OK && ad.oom)
+        rc = pier__oom(err);
+    for (size_t i = 0; rc == PIER_OK && i < ad.n; i++) {
+        pier__sql_script s;
+        pier_status prc = pier__sql_parse(&s, ad.sql[i], strlen(ad.sql[i]),
+                                          NULL);
+        if (prc == PIER_E_OUT_OF_MEMORY)
+            rc = pier__oom(err);
+        const pier__sql_table *def = prc == PIER_OK && s.nstmts == 1
+                                         ? s.stmts[0].create : NULL;
+        const pier__table *t = def != NULL
+            ? pier__catalog_find_table(&x->e->catalog, s.stmts[0].name)
+            : NULL;
+        for (size_t c = 0; rc == PIER_OK && t != NULL && c < def->ncolumns;
+             c++) {
+            ptrdiff_t k = pier__table_find(t, def->columns[c].name);
+            pier__sql_fkref fk;
+            if (k >= 0 &&
+                pier__sql_fk_of(t->name, def->columns[c].name,
+                                def->columns[c].constraints,
+                                def->constraints, &fk) &&
+                pier__name_eq(fk.parent, strlen(fk.parent), made,
+                              strlen(made)))
+                rc = fk_triggers(x, t, &t->columns[k], &def->columns[c],
+                                 def->constraints, made, err);
+        }
+        pier__sql_script_free(&s);
+    }
+    for (size_t i = 0; i < ad.n; i++)
+        free(ad.sql[i]);
+    free(ad.sql);
     return rc;
 }
 
@@ -545,7 +633,9 @@ static pier_status create_table(exec_ctx *x, pier_error *err)
                                   err);
     for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
         rc = fk_triggers(x, t, &t->columns[i], &def->columns[i],
-                         def->constraints, err);
+                         def->constraints, NULL, err);
+    if (rc == PIER_OK)
+        rc = fk_adopt(x, t->name, err);
     if (rc == PIER_OK)
         rc = ddl_done(x, err);
     if (rc != PIER_OK) {
@@ -676,7 +766,7 @@ static pier_status add_column(exec_ctx *x, pier__table *orig,
     if (rc == PIER_OK && col->readonly)
         rc = readonly_trigger(x, t, col, false, err);
     if (rc == PIER_OK)
-        rc = fk_triggers(x, t, col, def, "", err);
+        rc = fk_triggers(x, t, col, def, "", NULL, err);
     if (rc == PIER_OK)
         rc = ddl_done(x, err);
     if (rc != PIER_OK) {

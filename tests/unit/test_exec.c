@@ -780,6 +780,57 @@ static void test_blob_parameters(void **state)
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
+/* Foreign keys are named in their errors whichever table comes first: a
+ * child declared before its parent, the parent dropped and made again, a
+ * column added with a reference, the key's own name or the default. */
+static void test_foreign_keys_named(void **state)
+{
+    fixture *f = *state;
+    pier_error err;
+    exec_ok(f->e, "CREATE TABLE c (id INT64 PRIMARY KEY, p INT64 "
+                  "REFERENCES p(id), q TEXT CONSTRAINT owner REFERENCES "
+                  "o); CREATE TABLE p (id INT64 PRIMARY KEY); "
+                  "CREATE TABLE o (k TEXT PRIMARY KEY)");
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO c VALUES (1, 5, "
+                               "NULL)", NULL, &err),
+                     PIER_E_CONSTRAINT_FOREIGN_KEY);
+    assert_string_equal(err.message, "FOREIGN KEY c_p_fkey has no p row "
+                                     "with 5");
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO c VALUES (1, NULL, "
+                               "'x')", NULL, &err),
+                     PIER_E_CONSTRAINT_FOREIGN_KEY);
+    assert_string_equal(err.message, "FOREIGN KEY owner has no o row with "
+                                     "'x'");
+    exec_ok(f->e, "INSERT INTO p VALUES (5); INSERT INTO o VALUES ('x'); "
+                  "INSERT INTO c VALUES (1, 5, 'x')");
+    assert_int_equal(pier_exec(NULL, f->e, "UPDATE p SET id = 6", NULL,
+                               &err), PIER_E_CONSTRAINT_FOREIGN_KEY);
+    assert_string_equal(err.message, "FOREIGN KEY c_p_fkey: rows of c still "
+                                     "reference the p row with 5");
+    assert_string_equal(err.board, "p");
+    assert_int_equal(pier_exec(NULL, f->e, "DELETE FROM o", NULL, &err),
+                     PIER_E_CONSTRAINT_FOREIGN_KEY);
+    assert_string_equal(err.message, "FOREIGN KEY owner: rows of c still "
+                                     "reference the o row with 'x'");
+    /* the parent made again: its triggers with it */
+    exec_ok(f->e, "DELETE FROM c; DROP TABLE p; CREATE TABLE p (id INT64 "
+                  "PRIMARY KEY); INSERT INTO p VALUES (1); "
+                  "INSERT INTO c VALUES (2, 1, NULL)");
+    assert_int_equal(pier_exec(NULL, f->e, "DELETE FROM p", NULL, &err),
+                     PIER_E_CONSTRAINT_FOREIGN_KEY);
+    assert_string_equal(err.message, "FOREIGN KEY c_p_fkey: rows of c still "
+                                     "reference the p row with 1");
+    /* a column added with a reference; a dropped child frees its parent */
+    exec_ok(f->e, "ALTER TABLE p ADD COLUMN up INT64 REFERENCES p");
+    assert_int_equal(pier_exec(NULL, f->e, "UPDATE p SET up = 7", NULL,
+                               &err), PIER_E_CONSTRAINT_FOREIGN_KEY);
+    assert_string_equal(err.message, "FOREIGN KEY p_up_fkey has no p row "
+                                     "with 7");
+    exec_ok(f->e, "DROP TABLE c; DELETE FROM p");
+    assert_int_equal(count_rows(f->e, "p"), 0);
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -796,6 +847,7 @@ int main(void)
         T(test_format_2_upgrade),
         T(test_refusals),
         T(test_blob_parameters),
+        T(test_foreign_keys_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
