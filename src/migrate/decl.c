@@ -8,13 +8,16 @@
  * declaration that cannot mean anything refused with InvalidSchema at the
  * byte that says so.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
 #include "migrate/schema.h"
 #include "types/spelling.h"
+#include "types/sqlcol.h"
 
 typedef struct reader {
     pier__schema *s;
@@ -193,6 +196,47 @@ static bool is_null(const char *sql)
     return pier__name_eq(sql, strlen(sql), "null", 4);
 }
 
+/*
+ * Why the literal `sql` is not a value of column c's type, or NULL: a
+ * string literal for a type SQLite stores as text, an integer for one it
+ * stores as an integer, checked as the column's value check checks what
+ * is stored (other literals are left to SQLite and the check, which see
+ * them when a row takes them).
+ */
+static const char *literal_misfit(reader *r, const pier__mcolumn *c,
+                                  const char *sql)
+{
+    const char *storage = pier__coltype_storage(&c->type);
+    pier__cell cell = { 0 };
+    if (sql[0] == '\'' && strcmp(storage, "TEXT") == 0) {
+        size_t n = strlen(sql);
+        char *text = pier__arena_alloc(&r->s->arena, n + 1);
+        if (text == NULL)
+            return NULL;
+        size_t o = 0;
+        for (size_t i = 1; i + 1 < n; i++) {
+            text[o++] = sql[i];
+            if (sql[i] == '\'' && sql[i + 1] == '\'')
+                i++;
+        }
+        text[o] = '\0';
+        cell = (pier__cell){ .st = PIER__ST_TEXT, .p = text, .n = o };
+    } else if (strcmp(storage, "INTEGER") == 0 &&
+               (sql[0] == '-' || sql[0] == '+' ||
+                (sql[0] >= '0' && sql[0] <= '9')) &&
+               strspn(sql + 1, "0123456789") == strlen(sql + 1)) {
+        errno = 0;
+        char *end = NULL;
+        long long v = strtoll(sql, &end, 10);
+        if (errno != 0 || end == NULL || *end != '\0')
+            return NULL;
+        cell = (pier__cell){ .st = PIER__ST_INT, .i = v };
+    } else {
+        return NULL;
+    }
+    return pier__coltype_fit(&c->type, &cell);
+}
+
 /* DEFAULT or BACKFILL `v` of column `c` into *out: a literal or now(). */
 static pier_status column_value(reader *r, const pier__mcolumn *c,
                                 const pier__sql_value *v, const char *what,
@@ -213,6 +257,10 @@ static pier_status column_value(reader *r, const pier__mcolumn *c,
         return fail(r, v->offset, "%s of column '%s' is an expression: a "
                     "%s is a literal ('text', 12, -1.5, x'00', TRUE, "
                     "NULL) or now()", what, c->name, what);
+    const char *why = literal_misfit(r, c, v->text);
+    if (why != NULL)
+        return fail(r, v->offset, "%s %s of column '%s' is not a value of "
+                    "%s: %s", what, v->text, c->name, c->spelling, why);
     out->sql = copy(r, v->text);
     return out->sql != NULL ? PIER_OK : oom(r);
 }

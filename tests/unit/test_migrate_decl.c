@@ -265,6 +265,16 @@ static void test_refusals(void **state)
             "BACKFILL of column 'a' is an expression");
     refused("CREATE TABLE t (a TEXT DEFAULT (lower('X')))", "(lower",
             "a DEFAULT is a literal");
+    /* a literal the column's type does not take */
+    refused("CREATE TABLE t (a ENUM('x', 'y') NOT NULL DEFAULT 'z')", "'z'",
+            "DEFAULT 'z' of column 'a' is not a value of ENUM('x','y'): not "
+            "one of the labels");
+    refused("CREATE TABLE t (a INT8 NOT NULL BACKFILL -300)", "-300",
+            "BACKFILL -300 of column 'a' is not a value of INT8");
+    refused("CREATE TABLE t (a DATE DEFAULT '2026-02-30')", "'2026-02-30'",
+            "DEFAULT '2026-02-30' of column 'a' is not a value of DATE");
+    refused("CREATE TABLE t (a VARCHAR(3) DEFAULT 'it''s')", "'it''s'",
+            "is not a value of VARCHAR(3): longer than the column's length");
     /* keys */
     refused("CREATE TABLE t (a INT64 PRIMARY KEY, b INT64, PRIMARY KEY (b))",
             "PRIMARY KEY (b)", "table 't' declares two primary keys");
