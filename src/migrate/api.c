@@ -162,6 +162,50 @@ pier_migration *pier__migration_new(void)
     return m;
 }
 
+/* The next id the catalog will hand out from its counter `table` (an
+ * AUTOINCREMENT key: ids are never reused). */
+static pier_status next_id(pier_engine *e, const char *table, int64_t *out,
+                           pier_error *err)
+{
+    int64_t seq = -1;
+    pier_status rc = e->lake->ops->sequence_get(e->lake, table, &seq, err);
+    *out = seq < 0 ? 1 : seq + 1;
+    return rc;
+}
+
+/*
+ * The ids the plan's new tables and columns will get: the catalog hands
+ * them out in the order the steps run, so the plan can say them (a column
+ * added has its column_id in the plan as a renamed one has). Exact for a
+ * migration, which plans under the write lock; for a plan, as long as the
+ * catalog keeps its fingerprint.
+ */
+static pier_status predict_ids(pier_engine *e, pier__plan *p, pier_error *err)
+{
+    int64_t table = 0, column = 0, board_column = 0;
+    pier_status rc = next_id(e, "_pier_tables", &table, err);
+    if (rc == PIER_OK)
+        rc = next_id(e, "_pier_table_columns", &column, err);
+    if (rc == PIER_OK)
+        rc = next_id(e, "_pier_columns", &board_column, err);
+    for (size_t i = 0; rc == PIER_OK && i < p->nsteps; i++) {
+        pier__step *s = &p->steps[i];
+        if (s->kind == PIER__STEP_CREATE_TABLE) {
+            s->table_id = table++;
+            column += (int64_t)s->table->ncolumns;
+        } else if (s->kind == PIER__STEP_ADD_COLUMN &&
+                   s->on == PIER__OBJ_TABLE) {
+            s->column_id = column++;
+        } else if (s->kind == PIER__STEP_CREATE_BOARD) {
+            board_column += PIER__BASE_COLUMNS +
+                            (int64_t)s->board->ncolumns;
+        } else if (s->kind == PIER__STEP_ADD_COLUMN) {
+            s->column_id = board_column++;
+        }
+    }
+    return rc;
+}
+
 pier_status pier__migration_plan(pier_migration *m, pier_engine *e,
                                  const char *decl, size_t len,
                                  const pier_migrate_options *o,
@@ -188,7 +232,9 @@ pier_status pier__migration_plan(pier_migration *m, pier_engine *e,
     pier__plan_options counting = po;
     counting.allow_destructive = true;
     rc = pier__plan_make(&m->plan, &m->live, &m->want, &counting, err);
-    if (rc != PIER_OK || m->plan.ndestroys == 0)
+    if (rc == PIER_OK && m->plan.ndestroys == 0)
+        return predict_ids(e, &m->plan, err);
+    if (rc != PIER_OK)
         return rc;
     rc = count_destroyed(e, &m->plan, err);
     if (rc != PIER_OK)
@@ -208,7 +254,8 @@ pier_status pier__migration_plan(pier_migration *m, pier_engine *e,
                 m->live.boards[b].rows = s->rows;
     }
     pier__plan_free(&m->plan);
-    return pier__plan_make(&m->plan, &m->live, &m->want, &po, err);
+    rc = pier__plan_make(&m->plan, &m->live, &m->want, &po, err);
+    return rc == PIER_OK ? predict_ids(e, &m->plan, err) : rc;
 }
 
 PIER_API pier_status pier_plan(pier_migration **out, pier_engine *engine,
