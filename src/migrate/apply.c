@@ -71,34 +71,34 @@ static pier_status schema_changed(applier *a)
     return rc;
 }
 
-/* The literal a value is physically: now() frozen to the instant the
- * migration runs (INSTANT, DATE), else as declared. */
-static pier_status literal(applier *a, const pier__mcolumn *c,
-                           const pier__mvalue *v, char *out, size_t cap)
+/* Room for a frozen now(): a quoted INSTANT, the longest. */
+#define FROZEN_BUF (PIER__TIMESTAMP_BUF + 4)
+
+/* The SQL literal a value is physically: as declared, or now() frozen to
+ * the instant the migration runs, as the column's type (into `frozen`).
+ * NULL for a value that is none. */
+static const char *literal(applier *a, const pier__mcolumn *c,
+                           const pier__mvalue *v, char frozen[FROZEN_BUF])
 {
-    if (!v->now) {
-        snprintf(out, cap, "%s", v->sql);
-        return PIER_OK;
-    }
+    if (!v->now)
+        return v->sql;
     int64_t us = pier__engine_now(a->e);
-    char text[64];
-    if (c->type.t.base == PIER__B_INSTANT) {
-        char buf[PIER__TIMESTAMP_BUF];
-        pier__timestamp_format(us, buf);
-        snprintf(text, sizeof text, "%s", buf);
-    } else if (c->type.t.base == PIER__B_DATE) {
-        char buf[PIER__DATE_BUF];
-        int64_t days = us / INT64_C(86400000000);
-        if (us < 0 && us % INT64_C(86400000000) != 0)
-            days--;
-        pier__date_format((int32_t)days, buf);
-        snprintf(text, sizeof text, "%s", buf);
-    } else {
-        return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "now() of a %s "
-                          "column cannot be applied yet", c->spelling);
+    const int64_t day = INT64_C(86400000000);
+    int64_t days = us / day, in_day = us % day;
+    if (in_day < 0) {
+        days--;
+        in_day += day;
     }
-    snprintf(out, cap, "'%s'", text);
-    return PIER_OK;
+    char text[PIER__TIMESTAMP_BUF];
+    switch (c->type.t.base) {
+    case PIER__B_INSTANT: pier__timestamp_format(us, text); break;
+    case PIER__B_DATE: pier__date_format((int32_t)days, text); break;
+    case PIER__B_DATETIME: pier__datetime_format(us, text); break;
+    case PIER__B_TIME: pier__time_format(in_day, text); break;
+    default: return NULL;       /* the declaration allows none other */
+    }
+    snprintf(frozen, FROZEN_BUF, "'%s'", text);
+    return frozen;
 }
 
 /* ---- tables ---- */
@@ -123,17 +123,11 @@ static pier_status keep_table(applier *a, const pier__mtable *w)
     pier_status rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
     for (size_t i = 0; rc == PIER_OK && i < w->ncolumns; i++) {
         const pier__mcolumn *c = &w->columns[i];
-        char dflt[128], backfill[128];
-        dflt[0] = backfill[0] = '\0';
-        if (c->dflt.sql != NULL || c->dflt.now)
-            snprintf(dflt, sizeof dflt, "%s",
-                     c->dflt.now ? "now()" : c->dflt.sql);
-        if (c->backfill.sql != NULL || c->backfill.now)
-            rc = literal(a, c, &c->backfill, backfill, sizeof backfill);
+        char frozen[FROZEN_BUF];
         pier__migrate_meta cm = { .kind = PIER__META_COLUMN,
                                   .id = t->columns[i].id,
-                                  .a = dflt[0] ? dflt : NULL,
-                                  .b = backfill[0] ? backfill : NULL,
+                                  .a = c->dflt.now ? "now()" : c->dflt.sql,
+                                  .b = literal(a, c, &c->backfill, frozen),
                                   .flag = true };
         if (rc == PIER_OK)
             rc = a->ops->migrate_meta_put(a->e->lake, &cm, false, a->err);
@@ -165,29 +159,25 @@ static pier_status add_column(applier *a, const pier__step *s)
     bool backfill = c->backfill.sql != NULL || c->backfill.now;
     bool dflt = c->dflt.sql != NULL || c->dflt.now;
     /* the backfill is frozen: now() is the migration's instant */
-    char physical[128];
+    char frozen[FROZEN_BUF];
+    const char *physical = literal(a, c, &c->backfill, frozen);
     pier_status rc = PIER_OK;
-    if (backfill)
-        rc = literal(a, c, &c->backfill, physical, sizeof physical);
     pier__buf b;
     pier__buf_init(&b);
     pier__buf_puts(&b, "ALTER TABLE ");
     pier__sql_quote_ident(&b, s->object);
     pier__buf_puts(&b, " ADD COLUMN ");
-    pier__mcolumn_write(&b, w, i, backfill ? physical : NULL, false);
+    pier__mcolumn_write(&b, w, i, physical, false);
     if (rc == PIER_OK)
         rc = run(a, &b);
     pier__buf_free(&b);
     const pier__table *t = pier__catalog_find_table(&a->e->catalog,
                                                     s->object);
     if (rc == PIER_OK && t != NULL && (backfill || dflt)) {
-        char bf[128] = "";
-        if (backfill)
-            rc = literal(a, c, &c->backfill, bf, sizeof bf);
         pier__migrate_meta cm = { .kind = PIER__META_COLUMN,
                                   .id = t->columns[t->ncolumns - 1].id,
                                   .a = c->dflt.now ? "now()" : c->dflt.sql,
-                                  .b = bf[0] ? bf : NULL, .flag = true,
+                                  .b = physical, .flag = true,
                                   .added = true };
         if (rc == PIER_OK)
             rc = a->ops->migrate_meta_put(a->e->lake, &cm, false, a->err);
@@ -665,13 +655,11 @@ static pier_status default_step(applier *a, const pier__step *s)
     if (s->was == NULL || !s->was->added) {
         table_sql t = { s->object, NULL, false };
         rc = table_sql_of(a, s->object, &t.sql);
-        char phys[160];
-        if (c->dflt.now)            /* as the dialect writes now() */
-            snprintf(phys, sizeof phys, "(_pier_now('%s'))",
-                     pier__sql_now_type(&c->type.t));
-        else
-            snprintf(phys, sizeof phys, "%s",
-                     c->dflt.sql != NULL ? c->dflt.sql : "");
+        char now[64];
+        /* as the dialect writes now() */
+        snprintf(now, sizeof now, "(_pier_now('%s'))",
+                 c->dflt.now ? pier__sql_now_type(&c->type.t) : "");
+        const char *phys = c->dflt.now ? now : c->dflt.sql;
         pier__buf b;
         pier__buf_init(&b);
         /* s->column is the column's name once any rename ran */

@@ -681,6 +681,30 @@ static void test_defaults(void **state)
                   "tag = 'old'), (SELECT status FROM notes WHERE id = 4) "
                   "FROM notes WHERE id = 11", got, sizeof got);
     assert_string_equal(got, "4|t|3|open");
+    /* a long default is kept whole; BACKFILL now() of TIME and DATETIME
+     * columns is the migration's instant as each type writes it */
+    static const char v4[] =
+        "CREATE TABLE notes (id INT64 PRIMARY KEY, "
+        "status TEXT NOT NULL, "
+        "created INSTANT NOT NULL DEFAULT now(), body TEXT NOT NULL, "
+        "prio INT32 DEFAULT 4, "
+        "seen DATE NOT NULL DEFAULT now() BACKFILL '2000-01-01', "
+        "tag TEXT NOT NULL BACKFILL 'old', "
+        "at TIME NOT NULL BACKFILL now(), on_ DATETIME NOT NULL BACKFILL "
+        "now(), long TEXT DEFAULT '"
+        "0123456789012345678901234567890123456789012345678901234567890123456"
+        "7890123456789012345678901234567890123456789012345678901234567890123"
+        "4567890123456789012345678901234567890123456789')";
+    f->now += 3600000000;               /* 11:00:01.000001 */
+    migrate_ok(f->e, v4, 3);
+    migrate_ok(f->e, v4, 0);
+    one_row(f->e, "SELECT at, on_ FROM notes WHERE id = 1", got, sizeof got);
+    assert_string_equal(got, "11:00:01.000001|2026-03-01T11:00:01.000001");
+    exec_ok(f->e, "INSERT INTO notes(id, body, status, tag, at, on_) VALUES "
+                  "(12, 'l', 's', 't', '00:00:00', '2026-01-01 00:00:00')");
+    one_row(f->e, "SELECT length(long) FROM notes WHERE id = 12", got,
+            sizeof got);
+    assert_string_equal(got, "180");
     /* now() fills temporal columns only */
     assert_int_equal(pier_exec(NULL, f->e, "CREATE TABLE bad (n INT64 "
                                "DEFAULT now())", NULL, &err),
