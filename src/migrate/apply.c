@@ -10,11 +10,8 @@
  * a table's SQL (pier__fit_retype, schema_sql_set) for what the stored
  * records do not see; then what migrations keep beside the SQL is
  * recorded (managed flags, declared defaults and backfills, a view's
- * declared columns). Any failure rolls the whole migration back.
- *
- * Steps not applied yet fail the migration, naming themselves: adding a
- * board's column and widening one, the nullability, default, READONLY and
- * AUTOINCREMENT steps of an existing column, DEFAULT now().
+ * declared columns), and the step's change record appended. Any failure
+ * rolls the whole migration back.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,11 +37,15 @@ typedef struct applier {
     const pier__schema *live;  /* the catalog the plan was made against */
 } applier;
 
-static pier_status not_yet(applier *a, const pier__step *s)
+/* A step whose table's SQL does not define its column as the step needs
+ * (a table pier sql made with clauses Pier did not write, or edited
+ * outside Pier): refused, naming it, nothing applied. */
+static pier_status unappliable(applier *a, const pier__step *s)
 {
     return pier__fail(a->err, PIER_E_MIGRATION_REFUSED, "step %s of %s "
-                      "'%s'%s%s cannot be applied yet", pier__step_name(
-                          s->kind),
+                      "'%s'%s%s cannot be applied: the table's SQL does not "
+                      "define the column as the step needs",
+                      pier__step_name(s->kind),
                       s->on == PIER__OBJ_BOARD ? "board" : "table",
                       s->object, s->column != NULL ? ", column " : "",
                       s->column != NULL ? s->column : "");
@@ -562,7 +563,7 @@ static pier_status retype(applier *a, const pier__step *s)
     if (rc == PIER_OK) {
         pier_status er = pier__fit_retype(&b, t.sql, s->column_id, s->to);
         if (er == PIER_E_INVALID_ARGUMENT)
-            rc = not_yet(a, s);      /* a column with no value check */
+            rc = unappliable(a, s);      /* a column with no value check */
         else if (er != PIER_OK)
             rc = pier__oom(a->err);
     }
@@ -583,7 +584,7 @@ static pier_status edited(applier *a, const pier__step *s, pier_status er)
 {
     if (er == PIER_E_OUT_OF_MEMORY)
         return pier__oom(a->err);
-    return er == PIER_OK ? PIER_OK : not_yet(a, s);
+    return er == PIER_OK ? PIER_OK : unappliable(a, s);
 }
 
 /* Replaces a table's SQL with `edited` (already made from it), in the
@@ -820,7 +821,7 @@ static pier_status apply_step(applier *a, const pier__step *s)
     case PIER__STEP_DROP_BOARD:
         return board_step(a, s);
     default:
-        return not_yet(a, s);
+        return unappliable(a, s);
     }
 }
 
