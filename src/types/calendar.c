@@ -107,6 +107,36 @@ bool pier__date_fields(const char *s, size_t n, size_t *i, int64_t *days)
     return true;
 }
 
+/*
+ * The fraction of a second after the '.' at s[*i - 1]: 1 to 9 digits,
+ * rounded to the nearest microsecond, a tie to the even one (.1234565 is
+ * .123456, .1234575 is .123458), into *us (0 to 1,000,000: .9999995
+ * rounds up to a whole second).
+ */
+static bool read_fraction(const char *s, size_t n, size_t *i, int64_t *us)
+{
+    int64_t frac = 0;
+    int digits = 0, next = -1;        /* the 7th digit */
+    bool rest = false;                /* a non-zero digit after it */
+    for (; *i < n && s[*i] >= '0' && s[*i] <= '9'; (*i)++, digits++) {
+        int d = s[*i] - '0';
+        if (digits < 6)
+            frac = frac * 10 + d;
+        else if (digits == 6)
+            next = d;
+        else if (d != 0)
+            rest = true;
+    }
+    if (digits < 1 || digits > 9)
+        return false;
+    for (int k = digits; k < 6; k++)
+        frac *= 10;
+    if (next > 5 || (next == 5 && (rest || frac % 2 == 1)))
+        frac++;
+    *us = frac;
+    return true;
+}
+
 bool pier__time_fields(const char *s, size_t n, size_t *i, int64_t *us)
 {
     int h = 0, m = 0, sec = 0;
@@ -119,18 +149,10 @@ bool pier__time_fields(const char *s, size_t n, size_t *i, int64_t *us)
     int64_t frac = 0;
     if (*i < n && s[*i] == '.') {
         (*i)++;
-        int digits = 0;
-        while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
-            if (digits < 6)         /* truncate beyond microseconds */
-                frac = frac * 10 + (s[*i] - '0');
-            digits++;
-            (*i)++;
-        }
-        if (digits < 1 || digits > 9)
+        if (!read_fraction(s, n, i, &frac))
             return false;
-        for (int k = digits; k < 6; k++)
-            frac *= 10;
     }
+    /* rounding may carry into the next second, and the next day */
     *us = h * US_PER_HOUR + m * US_PER_MIN + sec * US_PER_SEC + frac;
     return true;
 }
@@ -208,9 +230,9 @@ size_t pier__date_format(int32_t days, char out[PIER__DATE_BUF])
 const char *pier__time_parse(const char *s, size_t n, int64_t *us)
 {
     size_t i = 0;
-    if (!pier__time_fields(s, n, &i, us))
+    if (!pier__time_fields(s, n, &i, us) || *us >= US_PER_DAY)
         return "a time is HH:MM:SS with an optional fraction, 00:00:00 to "
-               "23:59:59.999999";
+               "23:59:59.999999 (rounded to the microsecond)";
     if (i != n)
         return i < n && (s[i] == 'Z' || s[i] == 'z' || s[i] == '+' ||
                          s[i] == '-')
@@ -235,7 +257,8 @@ const char *pier__datetime_parse(const char *s, size_t n, int64_t *us)
         "the years 0001 to 9999";
     size_t i = 0;
     int64_t days = 0, tod = 0;
-    if (!pier__datetime_fields(s, n, &i, &days, &tod))
+    if (!pier__datetime_fields(s, n, &i, &days, &tod) ||
+        (tod >= US_PER_DAY && days >= pier__last_day()))
         return form;
     if (i != n)
         return s[i] == 'Z' || s[i] == 'z' || s[i] == '+' || s[i] == '-'
@@ -336,14 +359,8 @@ const char *pier__interval_parse(const char *s, size_t n,
         if (i < n && (s[i] == '.' || s[i] == ',')) {
             has_frac = true;
             i++;
-            int digits = 0;
-            for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-                if (digits < 6)
-                    frac = frac * 10 + (s[i] - '0');
-            if (digits < 1 || digits > 9)
+            if (!read_fraction(s, n, &i, &frac))
                 return form;
-            for (int k = digits; k < 6; k++)
-                frac *= 10;
             if (negative)
                 frac = -frac;
         }

@@ -268,7 +268,13 @@ static void test_times(void **state)
         { "00:00:00", 0, "00:00:00.000000" },
         { "23:59:59.999999", INT64_C(86399999999), "23:59:59.999999" },
         { "10:30:00.5", INT64_C(37800500000), "10:30:00.500000" },
-        { "10:30:00.123456789", INT64_C(37800123456), "10:30:00.123456" },
+        /* beyond microseconds: the nearest, a tie to the even one */
+        { "10:30:00.123456789", INT64_C(37800123457), "10:30:00.123457" },
+        { "10:30:00.1234564", INT64_C(37800123456), "10:30:00.123456" },
+        { "10:30:00.1234565", INT64_C(37800123456), "10:30:00.123456" },
+        { "10:30:00.1234575", INT64_C(37800123458), "10:30:00.123458" },
+        { "10:30:00.123456501", INT64_C(37800123457), "10:30:00.123457" },
+        { "10:30:59.9999995", INT64_C(37860000000), "10:31:00.000000" },
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         int64_t us = -1;
@@ -281,6 +287,7 @@ static void test_times(void **state)
     static const char *const bad[] = {
         "", "24:00:00", "23:60:00", "23:59:60", "1:00:00", "10:00",
         "10:00:00.", "10:00:00.1234567890", "10-00-00", "100000",
+        "23:59:59.9999995",             /* rounds past the day */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int64_t us;
@@ -293,6 +300,37 @@ static void test_times(void **state)
     assert_non_null(strstr(why, "no time zone"));
     assert_non_null(strstr(pier__time_parse("10:00:00Z", 9, &us),
                            "no time zone"));
+}
+
+/* Sub-microsecond input to INSTANT, DATETIME and INTERVAL rounds to the
+ * nearest microsecond, a tie to the even one, carrying into the next
+ * second and day; past the last representable value it is refused. */
+static void test_sub_microsecond_rounding(void **state)
+{
+    (void)state;
+    int64_t us = 0;
+    char text[PIER__TIMESTAMP_BUF + PIER__DATETIME_BUF];
+    assert_true(pier__timestamp_parse("2026-01-01T00:00:00.1234565Z", 28,
+                                      &us));
+    pier__timestamp_format(us, text);
+    assert_string_equal(text, "2026-01-01T00:00:00.123456Z");
+    assert_true(pier__timestamp_parse("2026-12-31T23:59:59.9999999+00:00",
+                                      33, &us));
+    pier__timestamp_format(us, text);
+    assert_string_equal(text, "2027-01-01T00:00:00.000000Z");
+    assert_null(pier__datetime_parse("2026-02-28 23:59:59.99999951", 28,
+                                     &us));
+    pier__datetime_format(us, text);
+    assert_string_equal(text, "2026-03-01T00:00:00.000000");
+    assert_non_null(pier__datetime_parse("9999-12-31T23:59:59.9999999", 27,
+                                         &us));
+    pier__interval v;
+    assert_null(pier__interval_parse("PT0.0000005S", 12, &v));
+    assert_int_equal(v.us, 0);
+    assert_null(pier__interval_parse("PT0.0000015S", 12, &v));
+    assert_int_equal(v.us, 2);
+    assert_null(pier__interval_parse("PT-1.0000015S", 13, &v));
+    assert_int_equal(v.us, -1000002);
 }
 
 static void test_datetimes(void **state)
@@ -412,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_dates),
         cmocka_unit_test(test_times),
         cmocka_unit_test(test_datetimes),
+        cmocka_unit_test(test_sub_microsecond_rounding),
         cmocka_unit_test(test_intervals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
