@@ -199,7 +199,8 @@ static const char *varchar_params(lexer *lx, pier__sqltype *t,
 }
 
 /* ENUM('a','b',...): SQL string literals ('' is a quote), at least one,
- * none empty, no two alike. The labels go to `labels` NUL-separated. */
+ * any text (the empty label too), no two alike. The labels go to
+ * `labels` NUL-separated. */
 static const char *enum_params(lexer *lx, pier__sqltype *t,
                                pier__buf *labels, pier__sqltype_error *e)
 {
@@ -242,9 +243,10 @@ static const char *enum_params(lexer *lx, pier__sqltype *t,
             return refuse(e, "out of memory");
         }
         const char *text = label.len > 0 ? label.p : "";
-        if (label.len == 0 || !pier__utf8_valid(text, label.len)) {
+        /* any text, the empty label too */
+        if (!pier__utf8_valid(text, label.len)) {
             pier__buf_free(&label);
-            return refuse(e, "an ENUM label is non-empty UTF-8 text");
+            return refuse(e, "an ENUM label is UTF-8 text");
         }
         {
             /* No two alike: compare with the labels so far. */

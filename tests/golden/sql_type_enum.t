@@ -1,5 +1,5 @@
 # ENUM('a','b',...): one of the labels, exactly: case, white space and
-# accents count; a label is any non-empty text, quotes ('' in SQL),
+# accents count; a label is any text, the empty one too, quotes ('' in SQL),
 # commas and parentheses included; an ENUM has 1 to 1000 labels, none
 # twice. Values are kept as text and order and compare as text (byte
 # order), not in the order the labels are declared. Anything else is
@@ -101,8 +101,14 @@ n
 $ pier sql "CREATE TABLE bad (e ENUM())"
 ! pier: error: UnknownType: column 'e': ENUM takes its labels as quoted strings, ENUM('a','b')
 [exit 1]
-$ pier sql "CREATE TABLE bad (e ENUM(''))"
-! pier: error: UnknownType: column 'e': an ENUM label is non-empty UTF-8 text
+$ pier sql "CREATE TABLE empty (e ENUM('', 'x') NOT NULL)"
+$ pier sql "INSERT INTO empty VALUES (''), ('x'); SELECT e, length(e) FROM empty ORDER BY e"
+e  length(e)
+   0
+x  1
+(2 rows)
+$ pier sql "INSERT INTO empty VALUES (' ')"
+! pier: error: ColumnTypeConflict: column 'e' of table 'empty' is ENUM('','x'), got ' ': not one of the labels
 [exit 1]
 $ pier sql "CREATE TABLE bad (e ENUM('a','b','a'))"
 ! pier: error: UnknownType: column 'e': ENUM label 'a' is listed twice
@@ -214,6 +220,7 @@ $ pier sql "CREATE TABLE key (e ENUM('a','A') UNIQUE); INSERT INTO key VALUES ('
 ! pier: error: ConstraintUnique: UNIQUE constraint failed: key.e
 [exit 1]
 $ pier tables
+empty
 many
 q
 t
@@ -248,6 +255,9 @@ CREATE TABLE "t" (
 CREATE TABLE "q" (
     "k" INT64 PRIMARY KEY,
     "e" ENUM('it''s','a,b',')',' x ','é','a','A','1','2.5')
+);
+CREATE TABLE "empty" (
+    "e" ENUM('','x') NOT NULL
 );
 CREATE TABLE "r" (
     "k" INT64 PRIMARY KEY,

@@ -127,7 +127,12 @@ static void test_enums(void **state)
     spell_bad("ENUM('a',)", "ENUM('a','b')");
     spell_bad("ENUM('a'", "ENUM('a','b')");
     spell_bad("ENUM('a", "closing quote");
-    spell_bad("ENUM('')", "non-empty");
+    assert_null(pier__sqltype_parse("ENUM('', 'a')", 13, &t, &labels,
+                                    NULL));      /* the empty label too */
+    assert_int_equal(t.nlabels, 2);
+    pier__buf_free(&labels);
+    pier__buf_init(&labels);
+    spell_bad("ENUM('','')", "label '' is listed twice");
     spell_bad("ENUM('a','b','a')", "label 'a' is listed twice");
     spell_bad("ENUM('\xff')", "UTF-8");
 }
