@@ -21,6 +21,7 @@
  * Everything is deterministic and innocuous (the lake runs with
  * trusted_schema off, and the schema's CHECKs call _pier_fit).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,16 @@ static const char *decimal_of(sqlite3_value *v, pier__decimal *out)
     if (sqlite3_value_type(v) == SQLITE_INTEGER) {
         *out = (pier__decimal){ sqlite3_value_int64(v), 0 };
         return NULL;
+    }
+    if (sqlite3_value_type(v) == SQLITE_FLOAT) {
+        /* its shortest text that reads back as the same double (SQLite's
+         * own has 15 digits: 0.30000000000000004 would read 0.3) */
+        double d = sqlite3_value_double(v);
+        if (!isfinite(d))
+            return "not a number";
+        char text[PIER__DOUBLE_BUF];
+        size_t n = pier__double_format(d, text);
+        return pier__decimal_parse(text, n, 0, 0, out);
     }
     const char *s = (const char *)sqlite3_value_text(v);
     if (s == NULL)

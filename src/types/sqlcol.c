@@ -404,12 +404,15 @@ static const char *read_cell(const pier__coltype *c, const pier__cell *cell,
         if (b == PIER__B_FLOAT32 || b == PIER__B_DOUBLE)
             return read_float(b, cell->d, v);
         if (b == PIER__B_DECIMAL) {
-            /* Read by the text SQLite would have stored for it (its
-             * "%!.15g" has these digits: "1.0e+20" where this has
-             * "1e+20"); an infinity reads "inf" and is refused. */
+            /* Read by its shortest text that reads back as the same
+             * double (0.30000000000000004, not SQLite's 15 digits); an
+             * infinity reads "inf" and is refused. */
             char text[PIER__DOUBLE_BUF];
-            int n = pier__snprintf_c(text, sizeof text, "%.15g", cell->d);
-            return read_text(c, text, (size_t)n, v);
+            size_t n = isfinite(cell->d)
+                ? pier__double_format(cell->d, text)
+                : (size_t)pier__snprintf_c(text, sizeof text, "%g",
+                                           cell->d);
+            return read_text(c, text, n, v);
         }
         return bases[b].wrong;
     case PIER__ST_TEXT:

@@ -787,7 +787,7 @@ static void test_refusals_write_nothing(void **state)
         { "[{\"id\":\"x\",\"price\":1},{\"id\":\"y\",\"at\":\"25:00:00\"}]",
           "column 'at' of board 'shop' is time, got text \"25:00:00\": a "
           "time is HH:MM:SS with an optional fraction, 00:00:00 to "
-          "23:59:59.999999 (row 2)" },
+          "23:59:59.999999 (rounded to the microsecond) (row 2)" },
     };
     int64_t head = pier_head(f->e);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
