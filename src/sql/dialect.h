@@ -47,6 +47,9 @@ pier_status pier__trigger_create(pier_engine *e, const pier__sql_stmt *st,
 pier_status pier__trigger_drop(pier_engine *e, const pier__sql_stmt *st,
                                pier_error *err);
 
+/* Appends the statement that makes trigger t again (without ';'). */
+void pier__trigger_sql(pier__buf *b, const pier__commit_trigger *t);
+
 /* What one write transaction records for its commit triggers (and for
  * the caller of pier_changeset). */
 typedef struct pier__history {

@@ -179,6 +179,22 @@ pier_status pier__trigger_drop(pier_engine *e, const pier__sql_stmt *st,
     return PIER_OK;
 }
 
+void pier__trigger_sql(pier__buf *b, const pier__commit_trigger *t)
+{
+    pier__buf_puts(b, "CREATE COMMIT TRIGGER ");
+    pier__sql_quote_ident(b, t->name);
+    pier__buf_puts(b, " ON ");
+    if (t->ntables == 0)
+        pier__buf_puts(b, "ALL");
+    for (size_t i = 0; i < t->ntables; i++) {
+        if (i > 0)
+            pier__buf_puts(b, ", ");
+        pier__sql_quote_ident(b, t->tables[i]);
+    }
+    pier__buf_puts(b, " AS ");
+    pier__buf_puts(b, t->sql);
+}
+
 /* ---- recording a transaction ---- */
 
 void pier__history_end(pier__history *h)
