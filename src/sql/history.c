@@ -46,6 +46,26 @@ static pier_status fail_at(pier_error *err, size_t offset, pier_status st,
     return st;
 }
 
+/* A trigger's failure names it ("commit trigger 'x' failed: ..."); the
+ * status stays the statement's. */
+static void trigger_failed(pier_error *err, const char *name,
+                           const char *what)
+{
+    if (err == NULL)
+        return;
+    char message[sizeof err->message];
+    int n = snprintf(message, sizeof message, "commit trigger '%s'%s: ",
+                     name, what);
+    if (n > 0 && (size_t)n < sizeof message) {
+        size_t keep = sizeof message - (size_t)n - 1;
+        size_t len = strnlen(err->message, keep);
+        memcpy(message + n, err->message, len);
+        message[(size_t)n + len] = '\0';
+        memcpy(err->message, message, sizeof message);
+    }
+    err->offset = -1;
+}
+
 /* The statement a trigger runs: one INSERT, REPLACE, UPDATE or DELETE
  * (alone or after WITH) of the dialect. */
 static pier_status body_check(const pier__sql_stmt *st, pier_error *err)
@@ -63,6 +83,7 @@ static pier_status body_check(const pier__sql_stmt *st, pier_error *err)
                                                    ? inner.offset : 0);
         if (err != NULL) {
             *err = inner;
+            trigger_failed(err, st->name, "");
             err->offset = (int64_t)at;
         }
         pier__sql_script_free(&body);
@@ -244,24 +265,6 @@ pier_status pier__history_begin(pier__history *h, pier_engine *e,
     return rc;
 }
 
-/* A trigger's failure names it; the status stays the statement's. */
-static void trigger_failed(pier_error *err, const char *name)
-{
-    if (err == NULL)
-        return;
-    char message[sizeof err->message];
-    int n = snprintf(message, sizeof message, "commit trigger '%s' failed: ",
-                     name);
-    if (n > 0 && (size_t)n < sizeof message) {
-        size_t keep = sizeof message - (size_t)n - 1;
-        size_t len = strnlen(err->message, keep);
-        memcpy(message + n, err->message, len);
-        message[(size_t)n + len] = '\0';
-        memcpy(err->message, message, sizeof message);
-    }
-    err->offset = -1;
-}
-
 pier_status pier__history_commit(pier__history *h, void **whole,
                                  size_t *whole_len, pier_error *err)
 {
@@ -281,7 +284,7 @@ pier_status pier__history_commit(pier__history *h, void **whole,
     for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
         rc = ops(e)->recording_take(h->recs[i], &bytes[i], &lens[i], err);
         if (rc != PIER_OK && h->names[i] != NULL)
-            trigger_failed(err, h->names[i]);
+            trigger_failed(err, h->names[i], " failed");
     }
     for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
         if (h->names[i] == NULL || bytes[i] == NULL)
@@ -296,7 +299,7 @@ pier_status pier__history_commit(pier__history *h, void **whole,
         rc = pier__exec_in_write(e, t->sql, &catalog_changed, err);
         ops(e)->changeset_expose(e->lake, NULL, 0);
         if (rc != PIER_OK)
-            trigger_failed(err, t->name);
+            trigger_failed(err, t->name, " failed");
     }
     for (size_t i = 0; bytes != NULL && i < h->n; i++) {
         if (rc == PIER_OK && whole != NULL && h->names[i] == NULL) {
