@@ -1552,6 +1552,25 @@ static pier_status run_tx(exec_ctx *x, pier_error *err)
 
 /* ---- the script ---- */
 
+/* A table a commit trigger names by name keeps its name: dropped or
+ * renamed, the trigger would stop recording it without a word. */
+static pier_status trigger_names(const exec_ctx *x, const char *table,
+                                 pier_error *err)
+{
+    const pier__catalog *c = &x->e->catalog;
+    for (size_t i = 0; table != NULL && i < c->ntriggers; i++) {
+        const pier__commit_trigger *t = c->triggers[i];
+        if (t->ntables > 0 && pier__trigger_covers(t, table))
+            return fail_at(err, x->st->name_offset,
+                           PIER_E_ENTITY_NOT_ALLOWED,
+                           "%s: commit trigger '%s' records table '%s'; "
+                           "drop the trigger first",
+                           pier__stmt_kind_name(x->st->kind), t->name,
+                           table);
+    }
+    return PIER_OK;
+}
+
 static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
 {
     const pier__sql_stmt *st = x->st;
@@ -1563,7 +1582,8 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
     case PIER__STMT_CREATE_BOARD:
         return create_board(x, err);
     case PIER__STMT_DROP_TABLE:
-        return drop_table(x, err);
+        rc = trigger_names(x, st->name, err);
+        return rc == PIER_OK ? drop_table(x, err) : rc;
     case PIER__STMT_ADD_COLUMN:
     case PIER__STMT_RENAME_COLUMN:
     case PIER__STMT_RENAME_TABLE:
@@ -1571,6 +1591,8 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
         rc = main_only(x, err);
         if (rc == PIER_OK)
             rc = table_of(x, st->name, st->name_offset, &t, err);
+        if (rc == PIER_OK && st->kind == PIER__STMT_RENAME_TABLE)
+            rc = trigger_names(x, t->name, err);
         if (rc != PIER_OK)
             return rc;
         return st->kind == PIER__STMT_ADD_COLUMN ? add_column(x, t, err)

@@ -107,3 +107,16 @@ id  n
 1   2
 2   2
 (2 rows)
+
+# A table a trigger names keeps its name while the trigger exists.
+$ pier sql "CREATE COMMIT TRIGGER keep ON tasks AS DELETE FROM log WHERE false"
+
+$ pier sql "DROP TABLE tasks"
+! pier: error: EntityNotAllowed: DROP TABLE: commit trigger 'keep' records table 'tasks'; drop the trigger first
+[exit 1]
+
+$ pier sql "ALTER TABLE tasks RENAME TO jobs"
+! pier: error: EntityNotAllowed: ALTER TABLE RENAME TO: commit trigger 'keep' records table 'tasks'; drop the trigger first
+[exit 1]
+
+$ pier sql "ALTER TABLE tasks ADD COLUMN note TEXT; DROP COMMIT TRIGGER keep; DROP TABLE tasks"
