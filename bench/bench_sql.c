@@ -13,6 +13,11 @@
  *   2. sum: SELECT sum(amount) over 1,000,000 DECIMAL(12,2) values (exact)
  *      against raw SQLite's floating-point sum over the same values stored
  *      as REAL.
+ *   3. history: the inserts of 1, into a lake whose table has a commit
+ *      trigger that stores each transaction's changeset in a CHANGESET
+ *      column (docs/history.md), against the same inserts into a lake
+ *      without one: what recording costs a write. (The raw side of this
+ *      one is Pier without the trigger, in the same run.)
  *
  * Each measurement runs --runs times (default 3), the two sides taking
  * turns going first; the medians are reported with their ratio (Pier's
@@ -37,6 +42,7 @@
 #define MAX_RUNS 25
 #define TARGET_INSERT 0.6
 #define TARGET_SUM 0.3
+#define TARGET_HISTORY 0.7
 
 static const char CREATE_TABLE[] =
     "CREATE TABLE items (id INT64 PRIMARY KEY, amount DECIMAL(12,2), "
@@ -44,6 +50,10 @@ static const char CREATE_TABLE[] =
     "owner UUID, done BOOLEAN, score DOUBLE, day DATE, meta JSON)";
 static const char INSERT_ROW[] =
     "INSERT INTO items VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+static const char HISTORY_SETUP[] =
+    "CREATE TABLE history (id INT64 PRIMARY KEY, changes CHANGESET NOT "
+    "NULL); CREATE COMMIT TRIGGER record ON items AS INSERT INTO "
+    "history(changes) VALUES (pier_changeset())";
 static const char RAW_CREATE[] =
     "CREATE TABLE items (id, amount, title, status, due, owner, done, "
     "score, day, meta)";
@@ -261,6 +271,25 @@ static int parse_args(config *c, int argc, char **argv)
     return 0;
 }
 
+/* Opens lake `name` in dir (durability=normal, as raw SQLite's
+ * synchronous=NORMAL) with the items table, and `extra` SQL (or NULL). */
+static int open_lake(const char *dir, const char *name, const char *extra,
+                     pier_engine **e)
+{
+    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+    o.durability = PIER_DURABILITY_NORMAL;
+    pier_error err;
+    char lake[4200];
+    snprintf(lake, sizeof lake, "%s/%s", dir, name);
+    if (pier_open(e, lake, &o, &err) != PIER_OK)
+        return pier_fail(&err, "opening a lake");
+    if (pier_exec(NULL, *e, CREATE_TABLE, NULL, &err) != PIER_OK)
+        return pier_fail(&err, "creating the table");
+    if (extra != NULL && pier_exec(NULL, *e, extra, NULL, &err) != PIER_OK)
+        return pier_fail(&err, "creating the commit trigger");
+    return 0;
+}
+
 static int open_raw(const char *dir, sqlite3 **db)
 {
     char path[4200];
@@ -275,20 +304,55 @@ static int open_raw(const char *dir, sqlite3 **db)
     return 0;
 }
 
+/* The history measurement: the same rows into the lake with the commit
+ * trigger (h) and into the one without (e), taking turns going first. */
+static int history_runs(const config *c, pier_engine *e, pier_engine *h,
+                        double *with, double *without, double *ratio)
+{
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < c->runs; k++) {
+        /* keys past the insert measurement's, fresh in both lakes */
+        int64_t first = (int64_t)((c->runs + k) * c->rows) + 1;
+        if (k % 2 == 0) {
+            rc = pier_inserts(h, first, c->rows, &with[k]);
+            if (rc == 0)
+                rc = pier_inserts(e, first, c->rows, &without[k]);
+        } else {
+            rc = pier_inserts(e, first, c->rows, &without[k]);
+            if (rc == 0)
+                rc = pier_inserts(h, first, c->rows, &with[k]);
+        }
+        ratio[k] = with[k] / without[k];
+    }
+    pier_error err;
+    pier_cursor *cur = NULL;
+    const pier_row *r = NULL;
+    /* every transaction left its changeset */
+    if (rc == 0 &&
+        (pier_exec(&cur, h, "SELECT count(*) FROM history", NULL, &err) !=
+             PIER_OK ||
+         pier_cursor_next(&r, cur, &err) != PIER_OK || r == NULL))
+        rc = pier_fail(&err, "counting the history");
+    if (rc == 0 && pier_row_value(r, 0)->as.integer !=
+                       (int64_t)(c->runs * c->rows)) {
+        fprintf(stderr, "bench_sql: error: the history holds %" PRId64
+                " changesets, not %zu\n", pier_row_value(r, 0)->as.integer,
+                (size_t)c->runs * c->rows);
+        rc = -1;
+    }
+    pier_cursor_close(cur);
+    return rc;
+}
+
 static int run(const config *c, char *dir)
 {
-    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
-    o.durability = PIER_DURABILITY_NORMAL;
-    pier_engine *e = NULL;
+    pier_engine *e = NULL, *h = NULL;
     sqlite3 *db = NULL;
-    pier_error err;
-    char lake[4200];
-    snprintf(lake, sizeof lake, "%s/lake", dir);
-    if (pier_open(&e, lake, &o, &err) != PIER_OK)
-        return pier_fail(&err, "opening the lake");
-    int rc = open_raw(dir, &db);
-    if (rc == 0 && pier_exec(NULL, e, CREATE_TABLE, NULL, &err) != PIER_OK)
-        rc = pier_fail(&err, "creating the table");
+    int rc = open_lake(dir, "lake", NULL, &e);
+    if (rc == 0)
+        rc = open_lake(dir, "lake_history", HISTORY_SETUP, &h);
+    if (rc == 0)
+        rc = open_raw(dir, &db);
     double ins_pier[MAX_RUNS], ins_raw[MAX_RUNS], ins_ratio[MAX_RUNS];
     for (int k = 0; rc == 0 && k < c->runs; k++) {
         int64_t first = (int64_t)(k * c->rows) + 1;
@@ -303,6 +367,9 @@ static int run(const config *c, char *dir)
         }
         ins_ratio[k] = ins_pier[k] / ins_raw[k];
     }
+    double his_with[MAX_RUNS], his_without[MAX_RUNS], his_ratio[MAX_RUNS];
+    if (rc == 0)
+        rc = history_runs(c, e, h, his_with, his_without, his_ratio);
     if (rc == 0)
         rc = fill_sums(e, db, c->sum_rows);
     double sum_pier[MAX_RUNS], sum_raw[MAX_RUNS], sum_ratio[MAX_RUNS];
@@ -341,9 +408,16 @@ static int run(const config *c, char *dir)
                "%.2f (target %.1f)\n", c->sum_rows,
                median(sum_pier, c->runs) * 1e3, exact,
                median(sum_raw, c->runs) * 1e3, approx, ratio, TARGET_SUM);
+        ratio = median(his_ratio, c->runs);
+        printf("\nhistory: the insert's rows with a commit trigger storing "
+               "each changeset, against none\n"
+               "  with %.0f rows/s   without %.0f rows/s   ratio %.2f "
+               "(target %.1f)\n", median(his_with, c->runs),
+               median(his_without, c->runs), ratio, TARGET_HISTORY);
     }
     sqlite3_close(db);
     pier_close(&e);
+    pier_close(&h);
     return rc;
 }
 
@@ -358,14 +432,17 @@ int main(int argc, char **argv)
         0)
         return 1;
     rc = run(&c, dir);
-    /* The lake's directory first (pier_reset_lake removes it whole),
-     * then the raw database's files and the directory. */
-    char lake[4200];
-    pier_error err;
-    snprintf(lake, sizeof lake, "%s/lake", dir);
-    if (pier_reset_lake(lake, &err) != PIER_OK) {
-        fprintf(stderr, "bench_sql: error: %s\n", err.message);
-        rc = 1;
+    /* The lakes' directories first (pier_reset_lake removes each
+     * whole), then the raw database's files and the directory. */
+    static const char *const lakes[] = { "lake", "lake_history" };
+    for (size_t i = 0; i < 2; i++) {
+        char lake[4200];
+        pier_error err;
+        snprintf(lake, sizeof lake, "%s/%s", dir, lakes[i]);
+        if (pier_reset_lake(lake, &err) != PIER_OK) {
+            fprintf(stderr, "bench_sql: error: %s\n", err.message);
+            rc = 1;
+        }
     }
     if (bench_tmpdir_remove("bench_sql", dir) != 0)
         rc = 1;

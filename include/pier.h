@@ -94,11 +94,12 @@ typedef enum pier_status {
     PIER_E_DESTRUCTIVE_CHANGE = 35,   /* "DestructiveChange" */
     PIER_E_MIGRATION_CONFLICT = 36,   /* "MigrationConflict" */
     PIER_E_PROOF_FAILED = 37,         /* "ProofFailed" */
-    PIER_E_VIEW_MISMATCH = 38         /* "ViewMismatch" */
+    PIER_E_VIEW_MISMATCH = 38,        /* "ViewMismatch" */
+    PIER_E_CHANGESET_CONFLICT = 39    /* "ChangesetConflict" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 39
+#define PIER_STATUS_COUNT 40
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
@@ -1090,6 +1091,101 @@ PIER_API void pier_table_info_free(pier_table_info *info);
  */
 PIER_API pier_status pier_schema_dump(char **out, pier_engine *engine,
                                       pier_error *err);
+
+/* ---- change history (docs/history.md) ---- */
+
+/*
+ * A changeset is SQLite's session changeset format: for each changed row
+ * of a declared table with a PRIMARY KEY, its table, its key, and its
+ * values before and after. Tables without a PRIMARY KEY, boards and the
+ * engine's catalog are never recorded. A CHANGESET column of the dialect
+ * holds one; CREATE COMMIT TRIGGER ... AS statement runs a statement just
+ * before each pier_exec (or pier_changeset_apply) transaction commits,
+ * reading that transaction's changes with the SQL function
+ * pier_changeset().
+ */
+
+/*
+ * Runs `sql` exactly as pier_exec does (one transaction, its commit
+ * triggers run) and gives the changes it made to declared tables with a
+ * PRIMARY KEY as a changeset: *out for pier_free, `*len` bytes; NULL and
+ * 0 when it changed nothing. The changes of commit triggers are not
+ * among them.
+ * @return as pier_exec; PIER_E_INVALID_ARGUMENT if out or len is NULL.
+ */
+PIER_API pier_status pier_changeset(void **out, size_t *len,
+                                    pier_engine *engine, const char *sql,
+                                    const pier_params *params,
+                                    pier_error *err);
+
+/* What pier_changeset_apply does with a change that conflicts: a row to
+ * insert whose key is taken, a row to update or delete that is missing
+ * or holds other values than the change expects, a change a constraint
+ * refuses. */
+typedef enum pier_on_conflict {
+    PIER_ON_CONFLICT_ABORT = 0,   /* fail with PIER_E_CHANGESET_CONFLICT;
+                                     nothing is applied */
+    PIER_ON_CONFLICT_SKIP = 1,    /* leave that change out */
+    PIER_ON_CONFLICT_REPLACE = 2  /* the change wins: its row replaces the
+                                     one there (a row already gone is
+                                     skipped); a constraint still aborts */
+} pier_on_conflict;
+
+typedef struct pier_apply_options {
+    unsigned version;             /* PIER_APPLY_OPTIONS_VERSION */
+    bool invert;                  /* apply the inverse: undo the changes */
+    pier_on_conflict on_conflict;
+} pier_apply_options;
+
+#define PIER_APPLY_OPTIONS_VERSION 1
+#define PIER_APPLY_OPTIONS_INIT \
+    { PIER_APPLY_OPTIONS_VERSION, false, PIER_ON_CONFLICT_ABORT }
+
+typedef struct pier_apply_result {
+    int64_t applied;              /* changes carried out (replacements
+                                     included) */
+    int64_t skipped;              /* changes left out for a conflict */
+    int64_t replaced;             /* rows a change replaced */
+} pier_apply_result;
+
+/*
+ * Applies a changeset (`len` bytes), or with opts->invert its inverse, in
+ * one write transaction: every change, or nothing. Conflicts are met as
+ * opts->on_conflict says; the lake's constraints, value checks and
+ * foreign keys hold as for any write; commit triggers run before the
+ * commit. Every table it names must be a declared table whose columns
+ * and key match the change's. `opts` NULL: abort, not inverted. `*out`
+ * (may be NULL): what was done.
+ * @return PIER_E_INVALID_ARGUMENT (bytes that are not a changeset, a
+ *         patchset, a bad option); PIER_E_TABLE_NOT_FOUND (a table the
+ *         lake does not have, or with other columns or key);
+ *         PIER_E_ENTITY_NOT_ALLOWED (an engine's table);
+ *         PIER_E_CHANGESET_CONFLICT (a conflict under abort: the message
+ *         names the table and the change); PIER_E_COLUMN_TYPE_CONFLICT,
+ *         the PIER_E_CONSTRAINT_* statuses; PIER_E_SCHEMA_DRIFT; a
+ *         commit trigger's failure.
+ */
+PIER_API pier_status pier_changeset_apply(pier_apply_result *out,
+                                          pier_engine *engine,
+                                          const void *bytes, size_t len,
+                                          const pier_apply_options *opts,
+                                          pier_error *err);
+
+/*
+ * A changeset as JSON lines, for people, into *out for pier_free(): one
+ * object per change, {"table":"tasks","op":"update","old":{...},
+ * "new":{...}} ("indirect":true for a change a trigger or a foreign key's
+ * action made). "old" holds the row before (a delete's whole row, an
+ * update's key and the columns it changes), "new" the row after (an
+ * insert's whole row, an update's changed columns). With an engine (may
+ * be NULL), columns of a table it has are named and decoded by their
+ * types as pier_exec reads them; otherwise they are "c1", "c2"... and
+ * read by storage class (a blob as hex).
+ * @return PIER_E_INVALID_ARGUMENT for bytes that are not a changeset.
+ */
+PIER_API pier_status pier_changeset_to_json(char **out, pier_engine *engine,
+                                            const void *bytes, size_t len,
+                                            pier_error *err);
 
 /* ---- declarative migrations ---- */
 

@@ -116,6 +116,9 @@ void pier__catalog_init(pier__catalog *c)
     c->tables = NULL;
     c->ntables = 0;
     c->tables_cap = 0;
+    c->triggers = NULL;
+    c->ntriggers = 0;
+    c->triggers_cap = 0;
     c->version = -1;
 }
 
@@ -127,6 +130,9 @@ void pier__catalog_clear(pier__catalog *c)
     for (size_t i = 0; i < c->ntables; i++)
         pier__table_free(c->tables[i]);
     free(c->tables);
+    for (size_t i = 0; i < c->ntriggers; i++)
+        free(c->triggers[i]);
+    free(c->triggers);
     pier__catalog_init(c);
 }
 

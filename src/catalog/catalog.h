@@ -71,6 +71,17 @@ typedef struct pier__table {
     size_t cap;
 } pier__table;
 
+/* A commit trigger (docs/history.md): SQL run just before a transaction
+ * of pier_exec commits, reading the transaction's changes to its tables
+ * through pier_changeset(). One allocation: the strings follow it. */
+typedef struct pier__commit_trigger {
+    const char *name;         /* as created; compared case-insensitively */
+    const char *sql;          /* the statement after AS */
+    const char *const *tables;/* the tables it covers, as written; NULL
+                                 (ntables 0): every declared table */
+    size_t ntables;
+} pier__commit_trigger;
+
 typedef struct pier__catalog {
     pier__board **boards;     /* sorted by id */
     size_t nboards;
@@ -78,6 +89,10 @@ typedef struct pier__catalog {
     pier__table **tables;     /* sorted by name, case-folded */
     size_t ntables;
     size_t tables_cap;
+    pier__commit_trigger **triggers; /* in creation order, the order they
+                                 run in */
+    size_t ntriggers;
+    size_t triggers_cap;
     int64_t version;          /* the lake's catalog version it reflects;
                                  -1: never loaded */
 } pier__catalog;
@@ -149,5 +164,20 @@ pier__table *pier__catalog_find_table(const pier__catalog *c,
                                       const char *name);
 /* Removes and frees the table of this name, if any. */
 void pier__catalog_remove_table(pier__catalog *c, const char *name);
+
+/* ---- commit triggers (tables.c) ---- */
+
+/* A new trigger, copying its strings; NULL if out of memory. */
+pier__commit_trigger *pier__trigger_new(const char *name, const char *sql,
+                                        const char *const *tables,
+                                        size_t ntables);
+/* Appends `t` (the newest runs last). Takes ownership of `t` even on
+ * failure (false: out of memory). */
+bool pier__catalog_put_trigger(pier__catalog *c, pier__commit_trigger *t);
+/* The trigger of this name (case-insensitive), or NULL. */
+const pier__commit_trigger *pier__catalog_find_trigger(const pier__catalog *c,
+                                                       const char *name);
+/* Whether trigger `t` covers the table `name` (case-insensitive). */
+bool pier__trigger_covers(const pier__commit_trigger *t, const char *name);
 
 #endif /* PIER_CATALOG_H */

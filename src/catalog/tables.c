@@ -1,7 +1,8 @@
 /*
  * tables.c: declared tables and their columns in memory, and the catalog's
  * list of them, sorted by name with ASCII case folded (SQL compares names
- * that way, so "Tasks" and "tasks" are one table).
+ * that way, so "Tasks" and "tasks" are one table); the commit triggers,
+ * in the order they run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -183,4 +184,70 @@ void pier__catalog_remove_table(pier__catalog *c, const char *name)
     memmove(c->tables + i, c->tables + i + 1,
             (c->ntables - i - 1) * sizeof *c->tables);
     c->ntables--;
+}
+
+/* ---- commit triggers ---- */
+
+pier__commit_trigger *pier__trigger_new(const char *name, const char *sql,
+                                        const char *const *tables,
+                                        size_t ntables)
+{
+    size_t size = sizeof(pier__commit_trigger) + ntables * sizeof(char *);
+    size_t strings = strlen(name) + 1 + strlen(sql) + 1;
+    for (size_t i = 0; i < ntables; i++)
+        strings += strlen(tables[i]) + 1;
+    pier__commit_trigger *t = malloc(size + strings);
+    if (t == NULL)
+        return NULL;
+    const char **list = (const char **)(t + 1);
+    char *p = (char *)t + size;
+    size_t n = strlen(name) + 1;
+    t->name = memcpy(p, name, n);
+    p += n;
+    n = strlen(sql) + 1;
+    t->sql = memcpy(p, sql, n);
+    p += n;
+    for (size_t i = 0; i < ntables; i++) {
+        n = strlen(tables[i]) + 1;
+        list[i] = memcpy(p, tables[i], n);
+        p += n;
+    }
+    t->tables = ntables > 0 ? list : NULL;
+    t->ntables = ntables;
+    return t;
+}
+
+bool pier__catalog_put_trigger(pier__catalog *c, pier__commit_trigger *t)
+{
+    if (c->ntriggers == c->triggers_cap) {
+        size_t cap = c->triggers_cap == 0 ? 4 : c->triggers_cap * 2;
+        pier__commit_trigger **ts = realloc(c->triggers, cap * sizeof *ts);
+        if (ts == NULL) {
+            free(t);
+            return false;
+        }
+        c->triggers = ts;
+        c->triggers_cap = cap;
+    }
+    c->triggers[c->ntriggers++] = t;
+    return true;
+}
+
+const pier__commit_trigger *pier__catalog_find_trigger(const pier__catalog *c,
+                                                       const char *name)
+{
+    for (size_t i = 0; i < c->ntriggers; i++)
+        if (name_cmp(c->triggers[i]->name, name) == 0)
+            return c->triggers[i];
+    return NULL;
+}
+
+bool pier__trigger_covers(const pier__commit_trigger *t, const char *name)
+{
+    if (t->ntables == 0)
+        return true;
+    for (size_t i = 0; i < t->ntables; i++)
+        if (name_cmp(t->tables[i], name) == 0)
+            return true;
+    return false;
 }

@@ -39,6 +39,7 @@ static ctype ctype_of(const field *f)
     case PIER__B_DOUBLE: return CT_DOUBLE;
     case PIER__B_BOOLEAN: return CT_BOOL;
     case PIER__B_BLOB: return CT_BYTES;
+    case PIER__B_CHANGESET: return CT_BYTES;
     default: return CT_TEXT;
     }
 }

@@ -222,6 +222,7 @@ static void value_schema(gen *g, const field *f, pier__sqltype t,
         }
         break;
     case PIER__B_BLOB:
+    case PIER__B_CHANGESET:
         types[ntypes++] = "string";
         pattern = blob_hex;
         break;
@@ -305,7 +306,7 @@ static void value_schema(gen *g, const field *f, pier__sqltype t,
         jkey(g, "format");
         jstr(g, format);
     }
-    if (t.base == PIER__B_BLOB) {
+    if (t.base == PIER__B_BLOB || t.base == PIER__B_CHANGESET) {
         jkey(g, "contentEncoding");
         jstr(g, "base16");
     }

@@ -14,9 +14,11 @@
 #include "migrate/write.h"
 #include "sql/dialect.h"
 
-/* The live model of the lake, read in a read transaction. */
+/* The live model of the lake, read in a read transaction; with
+ * `triggers`, a comment naming each commit trigger, which a declaration
+ * does not state. */
 static pier_status read_live(pier__schema *s, pier_engine *e,
-                             pier_error *err)
+                             pier__buf *triggers, pier_error *err)
 {
     pier__schema_init(s);
     pier_status rc = pier__engine_begin(e, false, err);
@@ -25,6 +27,14 @@ static pier_status read_live(pier__schema *s, pier_engine *e,
     rc = pier__schema_drift(e, err);
     if (rc == PIER_OK)
         rc = pier__schema_from_lake(s, e, err);
+    for (size_t i = 0; rc == PIER_OK && triggers != NULL &&
+                       i < e->catalog.ntriggers; i++) {
+        pier__buf_puts(triggers, "\n-- commit trigger ");
+        pier__sql_quote_ident(triggers, e->catalog.triggers[i]->name);
+        pier__buf_puts(triggers, " is not stated here: a declaration holds "
+                                 "no commit triggers (pier schema dump "
+                                 "shows its SQL)\n");
+    }
     return pier__engine_end(e, rc, err);
 }
 
@@ -37,11 +47,18 @@ PIER_API pier_status pier_schema_export(char **out, pier_engine *engine,
                           "needs an engine and somewhere to put the text");
     *out = NULL;
     pier__schema s;
-    pier_status rc = read_live(&s, engine, err);
+    pier__buf triggers;
+    pier__buf_init(&triggers);
+    pier_status rc = read_live(&s, engine, &triggers, err);
     pier__buf b;
     pier__buf_init(&b);
-    if (rc == PIER_OK)
+    if (rc == PIER_OK) {
         pier__schema_write(&b, &s);
+        if (triggers.len > 0)
+            pier__buf_append(&b, triggers.p, triggers.len);
+        b.oom |= triggers.oom;
+    }
+    pier__buf_free(&triggers);
     pier__schema_free(&s);
     if (rc == PIER_OK && b.oom)
         rc = pier__oom(err);

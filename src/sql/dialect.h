@@ -6,6 +6,7 @@
 #define PIER_SQL_DIALECT_H
 
 #include "engine/engine.h"
+#include "sql/sql.h"
 
 /* Inside a transaction of the engine: PIER_E_SCHEMA_DRIFT naming every
  * object of the SQL schema created, changed or dropped without Pier, or
@@ -24,5 +25,53 @@ const char *pier__sql_now_type(const pier__sqltype *t);
  * back). */
 pier_status pier__exec_in_write(pier_engine *e, const char *sql,
                                 bool *catalog_changed, pier_error *err);
+
+/*
+ * pier_exec and pier_changeset (exec.c): runs `sql` in one write
+ * transaction, with its commit triggers; `*out` (may be NULL) as
+ * pier_exec; `changeset` (may be NULL) receives the changes the script
+ * made to declared tables (malloc; NULL, 0 when none), taken before the
+ * commit triggers ran.
+ */
+pier_status pier__exec_call(pier_cursor **out, void **changeset,
+                            size_t *changeset_len, pier_engine *engine,
+                            const char *sql, const pier_params *params,
+                            pier_error *err);
+
+/* ---- change history (history.c; docs/history.md) ---- */
+
+/* CREATE and DROP COMMIT TRIGGER, in the script's transaction (the
+ * caller bumps the catalog version after). */
+pier_status pier__trigger_create(pier_engine *e, const pier__sql_stmt *st,
+                                 pier_error *err);
+pier_status pier__trigger_drop(pier_engine *e, const pier__sql_stmt *st,
+                               pier_error *err);
+
+/* Appends the statement that makes trigger t again (without ';'). */
+void pier__trigger_sql(pier__buf *b, const pier__commit_trigger *t);
+
+/* What one write transaction records for its commit triggers (and for
+ * the caller of pier_changeset). */
+typedef struct pier__history {
+    pier_engine *e;
+    size_t n;                  /* recordings; 0 when nobody reads */
+    pier__recording **recs;
+    char **names;              /* the trigger each is for; NULL: the
+                                  whole transaction's, for the caller */
+} pier__history;
+
+/* After pier__engine_begin: opens a recording for each commit trigger of
+ * the catalog and, with `whole`, one of every declared table. Opens
+ * nothing (no cost) on a lake without commit triggers. */
+pier_status pier__history_begin(pier__history *h, pier_engine *e,
+                                bool whole, pier_error *err);
+/* Just before the commit: stops recording, runs the commit triggers
+ * (those the transaction did not drop), and gives the whole
+ * transaction's changeset to *whole (may be NULL; malloc). A trigger
+ * that fails fails the call; its message names it. */
+pier_status pier__history_commit(pier__history *h, void **whole,
+                                 size_t *whole_len, pier_error *err);
+/* Ends the recordings. */
+void pier__history_end(pier__history *h);
 
 #endif /* PIER_SQL_DIALECT_H */

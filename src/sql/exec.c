@@ -1552,6 +1552,25 @@ static pier_status run_tx(exec_ctx *x, pier_error *err)
 
 /* ---- the script ---- */
 
+/* A table a commit trigger names by name keeps its name: dropped or
+ * renamed, the trigger would stop recording it without a word. */
+static pier_status trigger_names(const exec_ctx *x, const char *table,
+                                 pier_error *err)
+{
+    const pier__catalog *c = &x->e->catalog;
+    for (size_t i = 0; table != NULL && i < c->ntriggers; i++) {
+        const pier__commit_trigger *t = c->triggers[i];
+        if (t->ntables > 0 && pier__trigger_covers(t, table))
+            return fail_at(err, x->st->name_offset,
+                           PIER_E_ENTITY_NOT_ALLOWED,
+                           "%s: commit trigger '%s' records table '%s'; "
+                           "drop the trigger first",
+                           pier__stmt_kind_name(x->st->kind), t->name,
+                           table);
+    }
+    return PIER_OK;
+}
+
 static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
 {
     const pier__sql_stmt *st = x->st;
@@ -1563,7 +1582,8 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
     case PIER__STMT_CREATE_BOARD:
         return create_board(x, err);
     case PIER__STMT_DROP_TABLE:
-        return drop_table(x, err);
+        rc = trigger_names(x, st->name, err);
+        return rc == PIER_OK ? drop_table(x, err) : rc;
     case PIER__STMT_ADD_COLUMN:
     case PIER__STMT_RENAME_COLUMN:
     case PIER__STMT_RENAME_TABLE:
@@ -1571,6 +1591,8 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
         rc = main_only(x, err);
         if (rc == PIER_OK)
             rc = table_of(x, st->name, st->name_offset, &t, err);
+        if (rc == PIER_OK && st->kind == PIER__STMT_RENAME_TABLE)
+            rc = trigger_names(x, t->name, err);
         if (rc != PIER_OK)
             return rc;
         return st->kind == PIER__STMT_ADD_COLUMN ? add_column(x, t, err)
@@ -1579,6 +1601,12 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
     case PIER__STMT_COMMIT:
     case PIER__STMT_ROLLBACK:
         return run_tx(x, err);
+    case PIER__STMT_CREATE_COMMIT_TRIGGER:
+    case PIER__STMT_DROP_COMMIT_TRIGGER:
+        rc = st->kind == PIER__STMT_CREATE_COMMIT_TRIGGER
+            ? pier__trigger_create(x->e, st, err)
+            : pier__trigger_drop(x->e, st, err);
+        return rc == PIER_OK ? ddl_done(x, err) : rc;
     default:
         return run_plain(x, last, err);
     }
@@ -1614,11 +1642,11 @@ pier_status pier__exec_in_write(pier_engine *e, const char *sql,
     return where(rc, err);
 }
 
-PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
-                               const char *sql, const pier_params *params,
-                               pier_error *err)
+pier_status pier__exec_call(pier_cursor **out, void **changeset,
+                            size_t *changeset_len, pier_engine *engine,
+                            const char *sql, const pier_params *params,
+                            pier_error *err)
 {
-    pier__error_clear(err);
     if (out != NULL)
         *out = NULL;
     if (engine == NULL || sql == NULL)
@@ -1639,6 +1667,12 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
     }
     ops(&x)->stmt_guard(engine->lake, &x.guard);
     rc = pier__schema_drift(engine, err);
+    pier__history h = { .n = 0 };
+    bool recording = false;
+    if (rc == PIER_OK) {
+        rc = pier__history_begin(&h, engine, changeset != NULL, err);
+        recording = rc == PIER_OK;
+    }
     for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
         x.st = &script.stmts[i];
         bool last = i + 1 == script.nstmts;
@@ -1652,6 +1686,16 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
         rc = fail_at(err, strlen(sql), PIER_E_QUERY_FAILED,
                      "the script ends inside a transaction: BEGIN has no "
                      "COMMIT or ROLLBACK");
+    where(rc, err);
+    /* Commit triggers run last, inside the transaction: one that fails
+     * fails the call. */
+    void *cs = NULL;
+    size_t cs_len = 0;
+    if (rc == PIER_OK)
+        rc = pier__history_commit(&h, changeset != NULL ? &cs : NULL,
+                                  &cs_len, err);
+    if (recording)
+        pier__history_end(&h);
     /* The result is made before the commit, so that a call that fails
      * (out of memory) has changed nothing. */
     if (rc == PIER_OK && x.rows == NULL && (x.rows = pier__memrows_new(0)) ==
@@ -1664,16 +1708,28 @@ PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
     }
     if (rc != PIER_OK && x.catalog_changed)
         engine->catalog.version = -1;  /* the cache took rolled-back DDL */
-    where(rc, err);
     ops(&x)->stmt_guard(engine->lake, NULL);
     rc = pier__engine_end(engine, rc, err);
     pier__sql_script_free(&script);
     pier__memrows_free(x.rows);
     if (rc != PIER_OK) {
         pier_cursor_close(c);
+        free(cs);
         return rc;
     }
     if (out != NULL)
         *out = c;
+    if (changeset != NULL) {
+        *changeset = cs;
+        *changeset_len = cs_len;
+    }
     return PIER_OK;
+}
+
+PIER_API pier_status pier_exec(pier_cursor **out, pier_engine *engine,
+                               const char *sql, const pier_params *params,
+                               pier_error *err)
+{
+    pier__error_clear(err);
+    return pier__exec_call(out, NULL, NULL, engine, sql, params, err);
 }

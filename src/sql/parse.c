@@ -1026,6 +1026,63 @@ static pier_status create_board(parser *p, size_t i, pier__sql_stmt *st)
     return expect_end(p, i);
 }
 
+/* CREATE COMMIT TRIGGER [IF NOT EXISTS] name ON (ALL | table, ...) AS
+ * statement, from TRIGGER at i: the statement is the rest, up to the
+ * ';', which pier_exec reads when it makes the trigger. ALL is the bare
+ * word; "all" quoted is a table. */
+static pier_status commit_trigger(parser *p, size_t i, pier__sql_stmt *st)
+{
+    st->kind = PIER__STMT_CREATE_COMMIT_TRIGGER;
+    if (!word(p, i, "trigger"))
+        return expected(p, i, "TRIGGER after CREATE COMMIT");
+    i++;
+    pier_status rc = if_exists(p, &i, true, &st->if_not_exists);
+    if (rc == PIER_OK)
+        rc = qualified_name(p, &i, st, "the trigger's name after CREATE "
+                                       "COMMIT TRIGGER");
+    if (rc != PIER_OK)
+        return rc;
+    if (!word(p, i, "on"))
+        return expected(p, i, "ON and the tables (or ALL) the trigger "
+                              "covers");
+    i++;
+    if (word(p, i, "all")) {
+        i++;
+    } else {
+        size_t cap = 0;
+        for (;;) {
+            if (!name_at(p, i))
+                return expected(p, i, "a table's name (or ALL) after ON");
+            size_t n = st->ntrigger_tables;
+            size_t cap2 = cap;
+            char **names = grow(p, st->trigger_tables, n, &cap,
+                                sizeof *names);
+            size_t *at = grow(p, st->trigger_table_offsets, n, &cap2,
+                              sizeof *at);
+            if (names == NULL || at == NULL)
+                return pier__oom(p->err);
+            st->trigger_tables = names;
+            st->trigger_table_offsets = at;
+            if ((names[n] = unquote(p, i)) == NULL)
+                return pier__oom(p->err);
+            at[n] = p->toks[i].start;
+            st->ntrigger_tables = n + 1;
+            i++;
+            if (!kind_at(p, i, PIER__TK_COMMA))
+                break;
+            i++;
+        }
+    }
+    if (!word(p, i, "as"))
+        return expected(p, i, "AS and the statement the trigger runs");
+    i++;
+    if (i >= p->ntoks)
+        return expected(p, i, "the statement the trigger runs after AS");
+    st->body_offset = p->toks[i].start;
+    st->body = slice(p, st->body_offset, stmt_end(p));
+    return st->body != NULL ? PIER_OK : pier__oom(p->err);
+}
+
 static pier_status create(parser *p, pier__sql_stmt *st)
 {
     size_t i = 1;
@@ -1033,6 +1090,8 @@ static pier_status create(parser *p, pier__sql_stmt *st)
         st->temp = true;
         i++;
     }
+    if (word(p, i, "commit") && !st->temp && !p->declaration)
+        return commit_trigger(p, i + 1, st);
     if (word(p, i, "trigger"))
         return refuse(p, "CREATE TRIGGER", "triggers are not supported");
     if (word(p, i, "table"))
@@ -1087,6 +1146,15 @@ static pier_status drop(parser *p, pier__sql_stmt *st)
         st->kind = PIER__STMT_DROP_VIEW;
     else if (word(p, 1, "trigger"))
         return refuse(p, "DROP TRIGGER", "triggers are not supported");
+    else if (word(p, 1, "commit") && word(p, 2, "trigger")) {
+        st->kind = PIER__STMT_DROP_COMMIT_TRIGGER;
+        size_t i = 3;
+        pier_status rc = if_exists(p, &i, false, &st->if_exists);
+        if (rc == PIER_OK)
+            rc = qualified_name(p, &i, st, "the trigger's name after DROP "
+                                           "COMMIT TRIGGER");
+        return rc == PIER_OK ? expect_end(p, i) : rc;
+    }
     else if (kind_at(p, 1, PIER__TK_WORD))
         return refuse_words(p, 2, "DROP removes a TABLE, an INDEX or a "
                                   "VIEW");
@@ -1588,6 +1656,8 @@ const char *pier__stmt_kind_name(pier__stmt_kind kind)
     case PIER__STMT_BEGIN: return "BEGIN";
     case PIER__STMT_COMMIT: return "COMMIT";
     case PIER__STMT_CREATE_BOARD: return "CREATE BOARD";
+    case PIER__STMT_CREATE_COMMIT_TRIGGER: return "CREATE COMMIT TRIGGER";
+    case PIER__STMT_DROP_COMMIT_TRIGGER: return "DROP COMMIT TRIGGER";
     case PIER__STMT_ROLLBACK: return "ROLLBACK";
     }
     return "statement";

@@ -230,6 +230,12 @@ static pier_status walk_schema(walk *w)
         rc = e->lake->ops->schema_objects(e->lake, walk_object, w, w->err);
     if (rc == PIER_OK)
         rc = w->rc;
+    /* Commit triggers last: their tables exist by then. */
+    for (size_t i = 0; rc == PIER_OK && w->only == NULL &&
+                       i < e->catalog.ntriggers; i++) {
+        pier__trigger_sql(w->out, e->catalog.triggers[i]);
+        pier__buf_puts(w->out, ";\n");
+    }
     return pier__engine_end(e, rc, w->err);
 }
 

@@ -36,10 +36,15 @@ typedef enum pier__stmt_kind {
                                      [TRANSACTION] */
     PIER__STMT_COMMIT,            /* COMMIT, END [TRANSACTION] */
     PIER__STMT_ROLLBACK,          /* ROLLBACK [TRANSACTION] (not TO) */
-    PIER__STMT_CREATE_BOARD       /* CREATE BOARD [IF NOT EXISTS] id
+    PIER__STMT_CREATE_BOARD,      /* CREATE BOARD [IF NOT EXISTS] id
                                      [(column type [INFERRED], ...)]
                                      [STRICT]: a board, as pier_board_create
                                      makes one (what schema dump writes) */
+    PIER__STMT_CREATE_COMMIT_TRIGGER, /* CREATE COMMIT TRIGGER [IF NOT
+                                     EXISTS] name ON (ALL | t, ...) AS
+                                     statement (docs/history.md) */
+    PIER__STMT_DROP_COMMIT_TRIGGER /* DROP COMMIT TRIGGER [IF EXISTS]
+                                     name */
 } pier__stmt_kind;
 
 /* A value of DEFAULT or BACKFILL in a declaration, as written: a literal
@@ -179,12 +184,19 @@ typedef struct pier__sql_stmt {
     size_t insert_at;          /* where the list's ')' is, or DEFAULT of
                                   DEFAULT VALUES (a byte of the script) */
     size_t insert_rest;        /* just after the list, or after VALUES */
+    /* CREATE COMMIT TRIGGER: the tables after ON (none: ALL), unquoted,
+     * and where each is. */
+    char **trigger_tables;
+    size_t *trigger_table_offsets;
+    size_t ntrigger_tables;
     /* Declarations only: */
     pier__sql_column *view_columns; /* CREATE VIEW v (name TYPE, ...) */
     size_t nview_columns;
     char *body;                /* CREATE VIEW: the SELECT after AS;
                                   CREATE INDEX: from the '(' after the
-                                  table's name to the end */
+                                  table's name to the end; CREATE COMMIT
+                                  TRIGGER (in scripts too): the statement
+                                  after AS */
     size_t body_offset;
 } pier__sql_stmt;
 

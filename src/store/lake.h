@@ -181,6 +181,52 @@ typedef struct pier__migrate_meta {
     bool added;                /* COLUMN: added to a table holding rows */
 } pier__migrate_meta;
 
+/* ---- change history (sqlite_history.c; docs/history.md) ---- */
+
+/* What a recording sees: the changes made on the writer connection to
+ * declared tables with a PRIMARY KEY (tables without one, boards and the
+ * catalog are never recorded), while it is enabled. */
+typedef struct pier__recording pier__recording;
+
+/* How pier_changeset_apply meets a conflict (pier_on_conflict's values). */
+enum { PIER__APPLY_ABORT = 0, PIER__APPLY_SKIP = 1, PIER__APPLY_REPLACE = 2 };
+
+/* One change of a changeset, as pier__changeset_walk hands it over. */
+typedef struct pier__change {
+    const char *table;
+    char op;                   /* 'i' insert, 'u' update, 'd' delete */
+    bool indirect;             /* made by a trigger or a foreign key's
+                                  action, not by the statement itself */
+    size_t ncolumns;
+    const unsigned char *pk;   /* per column: non-zero for a key column */
+    const pier__cell *old;     /* per column: the row before (delete,
+                                  update), or NULL (insert) */
+    const bool *has_old;       /* ... and which of them the change holds
+                                  (an update holds the key and the columns
+                                  it changed) */
+    const pier__cell *new_;    /* the row after (insert, update), or NULL */
+    const bool *has_new;
+} pier__change;
+
+/* Whether bytes[0..len) are a changeset: NULL if SQLite's reader reads
+ * them to the end and can invert them (a patchset cannot be: it is
+ * refused), else why not, in static storage. Empty bytes are the empty
+ * changeset. */
+const char *pier__changeset_why(const void *bytes, size_t len);
+
+/* Calls cb for every change of a changeset, in order; a non-zero return
+ * stops. @return PIER_E_INVALID_ARGUMENT for bytes that are not a
+ * changeset, PIER_E_OUT_OF_MEMORY. */
+pier_status pier__changeset_walk(const void *bytes, size_t len,
+                                 int (*cb)(const pier__change *c,
+                                           void *payload),
+                                 void *payload, pier_error *err);
+
+/* How many changes a changeset holds (checked as pier__changeset_walk
+ * checks it). */
+pier_status pier__changeset_count(const void *bytes, size_t len,
+                                  int64_t *out, pier_error *err);
+
 typedef struct pier__lake_ops {
     const char *name;                                  /* "sqlite" */
     void (*close)(pier__lake *lake);
@@ -457,6 +503,52 @@ typedef struct pier__lake_ops {
      * changed since the last comparison that found them equal. */
     pier_status (*schema_compare)(pier__lake *lake, pier__buf *report,
                                   pier_error *err);
+
+    /* ---- change history (sqlite_history.c; docs/history.md) ---- */
+
+    /* Records commit trigger t in the catalog, after the others;
+     * created_at in microseconds since the epoch. */
+    pier_status (*trigger_save)(pier__lake *lake,
+                                const pier__commit_trigger *t,
+                                int64_t created_at, pier_error *err);
+    /* Whether main table `name` has a PRIMARY KEY (what sessions
+     * record). */
+    pier_status (*table_keyed)(pier__lake *lake, const char *name,
+                               bool *out, pier_error *err);
+    /* Forgets the commit trigger of this name. */
+    pier_status (*trigger_forget)(pier__lake *lake, const char *name,
+                                  pier_error *err);
+    /* Starts recording the changes to `tables` (ntables 0: every declared
+     * table) made on the writer from now on; enabled. */
+    pier_status (*recording_open)(pier__lake *lake,
+                                  const char *const *tables, size_t ntables,
+                                  pier__recording **out, pier_error *err);
+    /* Stops (false) or resumes (true) recording. */
+    void (*recording_enable)(pier__recording *r, bool on);
+    /* The changes recorded so far, as a changeset in *bytes (malloc; NULL
+     * and 0 when there are none). */
+    pier_status (*recording_take)(pier__recording *r, void **bytes,
+                                  size_t *len, pier_error *err);
+    /* Ends the recording. NULL: no-op. */
+    void (*recording_close)(pier__recording *r);
+    /* Makes bytes[0..len) what the SQL function pier_changeset() returns
+     * on the writer (borrowed until the next call), or NULL (bytes NULL),
+     * as it returns outside a commit trigger. */
+    void (*changeset_expose)(pier__lake *lake, const void *bytes,
+                             size_t len);
+    /* Applies a changeset (or its inverse) in the open write transaction
+     * with conflict policy `policy` (PIER__APPLY_*); counts the changes
+     * skipped and the rows replaced. Every table it names must be a table
+     * of the dialect whose columns and key match the change's.
+     * @return PIER_E_INVALID_ARGUMENT (not a changeset),
+     *         PIER_E_ENTITY_NOT_ALLOWED (an engine's table),
+     *         PIER_E_TABLE_NOT_FOUND (a table missing, or with other
+     *         columns), PIER_E_CHANGESET_CONFLICT (a conflict under
+     *         abort), the constraint statuses, PIER_E_WRITE_FAILED. */
+    pier_status (*changeset_apply)(pier__lake *lake, const void *bytes,
+                                   size_t len, bool invert, int policy,
+                                   int64_t *skipped, int64_t *replaced,
+                                   pier_error *err);
 } pier__lake_ops;
 
 /* rows_write modes. */

@@ -164,6 +164,8 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
                                "cannot read the catalog");
     if (rc == PIER_OK)
         rc = pier__sqlite_tables_load(l, out, err);
+    if (rc == PIER_OK)
+        rc = pier__sqlite_triggers_load(l, out, err);
 done:
     sqlite3_finalize(boards);
     sqlite3_finalize(cols);
@@ -488,7 +490,8 @@ pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
         sqlite3_create_function_v2(l->db, "_pier_now", 1,
                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, &l->base,
                                    now_fn, NULL, NULL, NULL) != SQLITE_OK ||
-        pier__sqlite_register_dialect(l->db, &l->failure) != SQLITE_OK)
+        pier__sqlite_register_dialect(l->db, &l->failure) != SQLITE_OK ||
+        pier__sqlite_register_history(l) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
                                  "cannot register the lake's functions");
     return PIER_OK;

@@ -31,8 +31,9 @@
 /* The on-disk format this code writes and reads: 2 added declared tables
  * (_pier_tables, _pier_table_columns, _pier_schema), 3 what migrations
  * keep (managed flags, declared defaults and backfills, views' declared
- * columns, indexes); an older lake is upgraded when it is opened. */
-#define PIER__FORMAT 3
+ * columns, indexes), 4 the commit triggers (_pier_commit_triggers); an
+ * older lake is upgraded when it is opened. */
+#define PIER__FORMAT 4
 
 /* A statement kept prepared, keyed by its SQL text: the text says all a
  * statement does, so a cached one is valid as long as SQLite can re-prepare
@@ -90,6 +91,8 @@ typedef struct pier__sqlite_lake {
                                       statement is being prepared or run */
     bool user_ddl;                 /* ... and it is DDL, which reads the
                                       schema table */
+    bool user_stepping;            /* ... and it is running (not being
+                                      prepared) */
     char denied[256];              /* what the authorizer refused first */
     pier__stmt_failure failure;    /* why the statement failed */
     pier__stmt_shape shape;        /* user_stmt's, pointing at shape_mem */
@@ -101,6 +104,9 @@ typedef struct pier__sqlite_lake {
     pier__guard *guard;            /* what limits pier_exec's statements
                                       while it runs (stmt_guard); NULL:
                                       nothing (the engine's own writes) */
+    const void *exposed;           /* what pier_changeset() returns
+                                      (changeset_expose); NULL: null */
+    size_t exposed_len;
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */
@@ -284,6 +290,36 @@ pier_status pier__sqlite_guard_fail(pier__guard *g, int code,
                                     pier_error *err);
 pier_status pier__sqlite_guard_check(pier__lake *lake, pier__guard *g,
                                      pier_error *err);
+
+/* sqlite_history.c */
+extern const char pier__sqlite_history_schema[];
+/* Loads the commit triggers into the catalog (catalog_load). */
+pier_status pier__sqlite_triggers_load(pier__sqlite_lake *l,
+                                       pier__catalog *out, pier_error *err);
+/* Registers pier_changeset() on the writer. */
+int pier__sqlite_register_history(pier__sqlite_lake *l);
+pier_status pier__sqlite_trigger_save(pier__lake *lake,
+                                      const pier__commit_trigger *t,
+                                      int64_t created_at, pier_error *err);
+pier_status pier__sqlite_trigger_forget(pier__lake *lake, const char *name,
+                                        pier_error *err);
+pier_status pier__sqlite_table_keyed(pier__lake *lake, const char *name,
+                                     bool *out, pier_error *err);
+pier_status pier__sqlite_recording_open(pier__lake *lake,
+                                        const char *const *tables,
+                                        size_t ntables,
+                                        pier__recording **out,
+                                        pier_error *err);
+void pier__sqlite_recording_enable(pier__recording *r, bool on);
+pier_status pier__sqlite_recording_take(pier__recording *r, void **bytes,
+                                        size_t *len, pier_error *err);
+void pier__sqlite_recording_close(pier__recording *r);
+void pier__sqlite_changeset_expose(pier__lake *lake, const void *bytes,
+                                   size_t len);
+pier_status pier__sqlite_changeset_apply(pier__lake *lake, const void *bytes,
+                                         size_t len, bool invert, int policy,
+                                         int64_t *skipped, int64_t *replaced,
+                                         pier_error *err);
 
 /* sqlite_query.c */
 /* Sets up the reader pool (pier__sqlite_lake_open). */

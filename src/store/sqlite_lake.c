@@ -202,6 +202,9 @@ static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
             rc = pier__sqlite_exec(l, pier__sqlite_migrations_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_history_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragmas, PIER_E_LAKE_UNAVAILABLE, err);
     }
     if (rc == PIER_OK)
@@ -236,8 +239,8 @@ static pier_status read_header(pier__sqlite_lake *l, int64_t *app,
 }
 
 /* Brings an older lake to the current format in one transaction: format
- * 1 gains the declared tables' catalog (2), then what migrations keep (3);
- * unless another process just did. */
+ * 1 gains the declared tables' catalog (2), then what migrations keep (3),
+ * then the commit triggers (4); unless another process just did. */
 static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
 {
     pier_status rc = exec_setup(l, "BEGIN IMMEDIATE", err);
@@ -252,8 +255,11 @@ static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
         if (format < 2)
             rc = pier__sqlite_exec(l, pier__sqlite_tables_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
-        if (rc == PIER_OK)
+        if (rc == PIER_OK && format < 3)
             rc = pier__sqlite_exec(l, pier__sqlite_migrations_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_history_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragma, PIER_E_LAKE_UNAVAILABLE, err);
@@ -549,6 +555,15 @@ static const pier__lake_ops sqlite_ops = {
     .null_witnesses = pier__sqlite_null_witnesses,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
+    .trigger_save = pier__sqlite_trigger_save,
+    .trigger_forget = pier__sqlite_trigger_forget,
+    .table_keyed = pier__sqlite_table_keyed,
+    .recording_open = pier__sqlite_recording_open,
+    .recording_enable = pier__sqlite_recording_enable,
+    .recording_take = pier__sqlite_recording_take,
+    .recording_close = pier__sqlite_recording_close,
+    .changeset_expose = pier__sqlite_changeset_expose,
+    .changeset_apply = pier__sqlite_changeset_apply,
 };
 
 /* ---- removing a lake ---- */

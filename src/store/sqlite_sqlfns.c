@@ -161,6 +161,14 @@ static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     pier__cell cell;
     pier__sqlite_cell(&cell, argv[0]);
     const char *why = pier__coltype_fit(t, &cell);
+    /* The type registry is pure: reading a changeset takes SQLite. */
+    if (why == NULL && t->t.base == PIER__B_CHANGESET &&
+        cell.st == PIER__ST_BLOB)
+        why = pier__changeset_why(cell.p, cell.n);
+    if (why != NULL && strcmp(why, "out of memory") == 0) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
     if (why == NULL) {
         sqlite3_result_int(ctx, 1);
         return;

@@ -112,7 +112,7 @@ static const name names[] = {
     { "INSTANT", PIER__B_INSTANT }, { "DATE", PIER__B_DATE },
     { "TIME", PIER__B_TIME },       { "DATETIME", PIER__B_DATETIME },
     { "INTERVAL", PIER__B_INTERVAL }, { "JSON", PIER__B_JSON },
-    { "ANY", PIER__B_ANY },
+    { "ANY", PIER__B_ANY },         { "CHANGESET", PIER__B_CHANGESET },
 };
 
 /* Names other databases use, refused with what to say instead. */
@@ -340,6 +340,9 @@ const char *pier__sqltype_parse(const char *s, size_t n, pier__sqltype *t,
     if (t->dims > 0 && (t->base == PIER__B_ANY || t->base == PIER__B_JSON))
         return refuse(e, "%s has no arrays: a JSON column holds any "
                       "array", t->base == PIER__B_ANY ? "ANY" : "JSON");
+    if (t->dims > 0 && t->base == PIER__B_CHANGESET)
+        return refuse(e, "CHANGESET has no arrays: one changeset holds "
+                      "any number of changes");
     skip_space(&lx);
     if (lx.i != lx.n)
         return refuse(e, "unexpected text after type %s", shown);

@@ -18,7 +18,9 @@ typedef enum pier__base {
     PIER__B_TEXT, PIER__B_VARCHAR, PIER__B_ENUM, PIER__B_BOOLEAN,
     PIER__B_BLOB, PIER__B_UUID, PIER__B_INSTANT, PIER__B_DATE,
     PIER__B_TIME, PIER__B_DATETIME, PIER__B_INTERVAL, PIER__B_JSON,
-    PIER__B_ANY
+    PIER__B_ANY,
+    PIER__B_CHANGESET          /* a BLOB holding a changeset (change
+                                  history, docs/history.md) */
 } pier__base;
 
 /* The longest VARCHAR(n): SQLite's default limit on a value's bytes, which
@@ -44,9 +46,9 @@ typedef struct pier__sqltype_error {
  * bytes): INT8 INT16 INT32 INT64 INTEGER (= INT64), UINT8 .. UINT64,
  * INT128, FLOAT32, REAL and DOUBLE (the same), DECIMAL, DECIMAL(p),
  * DECIMAL(p,s), TEXT, VARCHAR(n), ENUM('a',...), BOOLEAN BOOL, BLOB BYTEA,
- * UUID, INSTANT, DATE, TIME, DATETIME, INTERVAL, JSON, ANY; then [] or
- * [][] for an array of the type (not of ANY or JSON). Case does not
- * matter. ENUM's labels are appended to `labels` (may be NULL),
+ * UUID, INSTANT, DATE, TIME, DATETIME, INTERVAL, JSON, ANY, CHANGESET;
+ * then [] or [][] for an array of the type (not of ANY, JSON or
+ * CHANGESET). Case does not matter. ENUM's labels are appended to `labels` (may be NULL),
  * NUL-terminated one after the other.
  * @return NULL, or why the spelling is refused (in e->message when `e` is
  *         given): a name the dialect does not take names the one to use.

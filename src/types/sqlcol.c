@@ -142,6 +142,11 @@ static const base_info bases[] = {
         "a JSON value is text", "an element of JSON is not a type" },
     [PIER__B_ANY] = { "ANY", NULL, PIER_KIND_NULL, false,
         "any value is one of ANY", "an element of ANY is not a type" },
+    /* Bytes here; that they read as a changeset is the lake's check
+     * (SQLite's changeset reader, in _pier_fit). */
+    [PIER__B_CHANGESET] = { "BLOB", NULL, PIER_KIND_BLOB, true,
+        "a CHANGESET is the bytes of a changeset",
+        "an element of CHANGESET is not a type" },
 };
 
 const char *pier__coltype_storage(const pier__coltype *c)
@@ -420,7 +425,7 @@ static const char *read_cell(const pier__coltype *c, const pier__cell *cell,
             return bases[b].wrong;
         return read_text(c, cell->p != NULL ? cell->p : "", cell->n, v);
     case PIER__ST_BLOB:
-        if (b != PIER__B_BLOB)
+        if (b != PIER__B_BLOB && b != PIER__B_CHANGESET)
             return bases[b].wrong;
         v->s = cell->p != NULL ? cell->p : "";
         v->n = cell->n;
@@ -495,6 +500,7 @@ static void scalar_public(pier__base b, const scalar *v, pier_value *out)
         out->as.boolean = v->u.b;
         break;
     case PIER__B_BLOB:
+    case PIER__B_CHANGESET:
         out->as.blob.bytes = v->s;
         out->as.blob.len = v->n;
         break;
@@ -1228,7 +1234,7 @@ pier__fit pier__coltype_decode(pier_value *out, const pier__coltype *c,
         if (b == PIER__B_TEXT || b == PIER__B_VARCHAR ||
             b == PIER__B_ENUM || b == PIER__B_JSON) {
             borrow_text(&r, v);
-        } else if (b == PIER__B_BLOB) {
+        } else if (b == PIER__B_BLOB || b == PIER__B_CHANGESET) {
             fit = hex_text(&r, s.s, s.n, a);
         } else {
             char buf[SCALAR_BUF];

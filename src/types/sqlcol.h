@@ -57,8 +57,9 @@ static inline const pier__coltype *pier__type_sql(pier__type t)
 }
 
 /* The column's storage type in a STRICT table: "INTEGER" (INT8 .. INT64,
- * UINT8 .. UINT32, BOOLEAN), "REAL" (FLOAT32, DOUBLE), "BLOB" (BLOB),
- * "ANY" (ANY) or "TEXT" (everything else, arrays included). */
+ * UINT8 .. UINT32, BOOLEAN), "REAL" (FLOAT32, DOUBLE), "BLOB" (BLOB,
+ * CHANGESET), "ANY" (ANY) or "TEXT" (everything else, arrays
+ * included). */
 const char *pier__coltype_storage(const pier__coltype *c);
 
 /*
@@ -99,6 +100,8 @@ bool pier__coltype_checked(const pier__coltype *c);
  *     points); ENUM: one of the labels, exactly; BOOLEAN: 0 or 1;
  *   - UUID, DATE, TIME, DATETIME, INTERVAL: TEXT their parser accepts;
  *     INSTANT: TEXT pier__timestamp_parse accepts;
+ *   - CHANGESET: a BLOB (whether its bytes read as a changeset is the
+ *     lake's to check, with SQLite's reader: the lake's _pier_fit does);
  *   - JSON: any JSON text (RFC 8259; a scalar is a document too;
  *     duplicate keys are allowed), nested at most 1000 deep, with no \u
  *     escape of a lone surrogate;
@@ -119,7 +122,7 @@ const char *pier__json_check(const char *s, size_t n);
 /* The public kind of the column's values: INT8 TINYINT, INT16 SMALLINT,
  * INT32 INTEGER, INT64 BIGINT, INT128 HUGEINT, UINT* UNSIGNED, FLOAT32
  * FLOAT, DOUBLE DOUBLE, DECIMAL DECIMAL, TEXT/VARCHAR/ENUM TEXT, BOOLEAN
- * BOOLEAN, BLOB BLOB, UUID UUID, INSTANT TIMESTAMP, DATE, TIME, DATETIME,
+ * BOOLEAN, BLOB and CHANGESET BLOB, UUID UUID, INSTANT TIMESTAMP, DATE, TIME, DATETIME,
  * INTERVAL, JSON JSON, arrays ARRAY; ANY: PIER_KIND_NULL (a value's kind
  * then follows its storage class). */
 pier_kind pier__coltype_kind(const pier__coltype *c);
@@ -133,7 +136,7 @@ pier_kind pier__coltype_kind(const pier__coltype *c);
  * DECIMAL at its own scale ("12.5"), UUID lowercase with hyphens, INSTANT
  * as pier__timestamp_format (UTC, six fraction digits, 'Z'), DATE, TIME,
  * DATETIME and INTERVAL by their formatters, BOOLEAN "true"/"false", BLOB
- * as uppercase hex (as.blob pointing at the bytes), JSON as stored, arrays
+ * and CHANGESET as uppercase hex (as.blob pointing at the bytes), JSON as stored, arrays
  * as compact JSON with each element in its canonical JSON form (integers
  * of every width and floats as numbers, booleans as true/false, DECIMAL
  * and the other text-spelled types as strings of their canonical text,

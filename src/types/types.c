@@ -237,11 +237,15 @@ pier_status pier__type_parse(pier__type *out, const char *spelling,
             return PIER_E_UNKNOWN_TYPE;
         }
     }
-    if (t.base == PIER__B_BLOB || t.base == PIER__B_ANY) {
+    if (t.base == PIER__B_BLOB || t.base == PIER__B_ANY ||
+        t.base == PIER__B_CHANGESET) {
         pier__buf_free(&labels);
         set_why(why, t.base == PIER__B_BLOB
                     ? "blob is not a board type: JSON cannot carry bytes "
                       "(keep them as text, or in a declared table)"
+                : t.base == PIER__B_CHANGESET
+                    ? "changeset is not a board type: JSON cannot carry "
+                      "bytes (keep changesets in a declared table)"
                     : "any is not a board type: a board column has one "
                       "type (use json for mixed values)");
         return PIER_E_UNKNOWN_TYPE;

@@ -29,6 +29,7 @@ Commands:
   plan          Show the steps that would migrate the lake to a declaration
   migrate       Migrate the lake to a declaration
   introspect    Report the catalog as migrations see it
+  changeset     Record, apply or show a changeset (change history)
   changes       Print one page of a board's change feed
   watch         Follow a board's change feed until interrupted
   add-column    Declare a column on an existing board
@@ -253,6 +254,38 @@ Output: the watermark; with --json, {"watermark":N}. Fails with
 BoardNotFound if there is no such board.
 
 OPTIONS are the global options of 'pier --help'.
+$ pier changeset --help
+Usage: pier [OPTIONS] changeset record SQL [--hex] | apply FILE|- [--invert] [--on-conflict abort|skip|replace] [--hex] | show FILE|- [--hex]
+
+Change history of declared tables with a PRIMARY KEY (docs/history.md).
+A changeset holds, for each row a transaction changed, its table, its
+key and its values before and after (SQLite's changeset format).
+
+`pier changeset record SQL` runs SQL as `pier sql` does and writes the
+changeset of what it changed to stdout as raw bytes (nothing when it
+changed nothing). `pier changeset apply FILE` applies the changeset in
+FILE ('-': stdin) in one transaction: every change or none.
+`pier changeset show FILE` prints one JSON object per change, with the
+lake's column names where it has the table.
+
+Options:
+  --invert            apply: apply the inverse (undo the changes)
+  --on-conflict abort|skip|replace
+                      apply: a row that is not as a change expects
+                      (its key taken, missing, other values) fails the
+                      whole apply with ChangesetConflict (abort, the
+                      default), leaves that change out (skip), or is
+                      replaced by the change's row (replace)
+  --hex               The changeset is hexadecimal text, as `pier sql`
+                      prints a CHANGESET column (record: writes it so)
+
+Output of apply: "N applied, N skipped, N replaced"; with --json
+{"applied":N,"skipped":N,"replaced":N}. Bytes that are not a
+changeset fail with InvalidArgument, a table the lake lacks (or with
+other columns) with TableNotFound.
+
+OPTIONS are the global options of 'pier --help'.
+
 $ pier help --help
 Usage: pier [OPTIONS] help [COMMAND]
 

@@ -89,6 +89,7 @@ extern const cli_command cli_cmd_tables;
 extern const cli_command cli_cmd_plan;
 extern const cli_command cli_cmd_migrate;
 extern const cli_command cli_cmd_introspect;
+extern const cli_command cli_cmd_changeset;
 
 /* ---- main.c: arguments, engine ---- */
 

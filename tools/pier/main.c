@@ -32,7 +32,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_has_board, &cli_cmd_schema, &cli_cmd_get, &cli_cmd_count,
     &cli_cmd_dump, &cli_cmd_query, &cli_cmd_shell, &cli_cmd_sql,
     &cli_cmd_tables, &cli_cmd_plan, &cli_cmd_migrate, &cli_cmd_introspect,
-    &cli_cmd_changes,
+    &cli_cmd_changeset, &cli_cmd_changes,
     &cli_cmd_watch, &cli_cmd_add_column,
     &cli_cmd_widen, &cli_cmd_truncate, &cli_cmd_compact, &cli_cmd_drop,
     &cli_cmd_head, &cli_cmd_stats, &cli_cmd_maintain, &cli_cmd_flush,

@@ -1,0 +1,502 @@
+/*
+ * history.c: change history (docs/history.md): commit triggers made and
+ * dropped by the dialect, run just before a pier_exec transaction
+ * commits; pier_changeset, pier_changeset_apply and
+ * pier_changeset_to_json.
+ *
+ * A transaction records only when something will read the record: a
+ * call on a lake without commit triggers opens no session, so it costs
+ * nothing (pier__history_begin returns at once). Otherwise each trigger
+ * that exists when the call begins gets a recording of its tables
+ * (store/sqlite_history.c). Just before the commit every recording is
+ * stopped and its changeset taken, all of them before any trigger runs,
+ * so that no trigger's writes show in another's changes and none runs
+ * again on them; then each trigger still in the catalog, in creation
+ * order, runs its statement with pier_changeset() returning its changes.
+ * A trigger whose tables did not change does not run. A trigger that
+ * fails fails the call, which rolls back.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/dialect.h"
+#include "sql/sql.h"
+
+static const pier__lake_ops *ops(const pier_engine *e)
+{
+    return e->lake->ops;
+}
+
+/* ---- CREATE and DROP COMMIT TRIGGER ---- */
+
+static pier_status fail_at(pier_error *err, size_t offset, pier_status st,
+                           const char *fmt, ...) PIER__PRINTF(4, 5);
+
+static pier_status fail_at(pier_error *err, size_t offset, pier_status st,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pier__failv(err, st, fmt, ap);
+    va_end(ap);
+    if (err != NULL)
+        err->offset = (int64_t)offset;
+    return st;
+}
+
+/* A trigger's failure names it ("commit trigger 'x' failed: ..."); the
+ * status stays the statement's. */
+static void trigger_failed(pier_error *err, const char *name,
+                           const char *what)
+{
+    if (err == NULL)
+        return;
+    char message[sizeof err->message];
+    int n = snprintf(message, sizeof message, "commit trigger '%s'%s: ",
+                     name, what);
+    if (n > 0 && (size_t)n < sizeof message) {
+        size_t keep = sizeof message - (size_t)n - 1;
+        size_t len = strnlen(err->message, keep);
+        memcpy(message + n, err->message, len);
+        message[(size_t)n + len] = '\0';
+        memcpy(err->message, message, sizeof message);
+    }
+    err->offset = -1;
+}
+
+/* The statement a trigger runs: one INSERT, REPLACE, UPDATE or DELETE
+ * (alone or after WITH) of the dialect. */
+static pier_status body_check(const pier__sql_stmt *st, pier_error *err)
+{
+    pier__sql_script body;
+    pier_error inner;
+    pier_status rc = pier__sql_parse(&body, st->body, strlen(st->body),
+                                     &inner);
+    if (rc == PIER_E_OUT_OF_MEMORY) {
+        pier__sql_script_free(&body);
+        return pier__oom(err);
+    }
+    if (rc != PIER_OK) {
+        size_t at = st->body_offset + (size_t)(inner.offset >= 0
+                                                   ? inner.offset : 0);
+        if (err != NULL) {
+            *err = inner;
+            trigger_failed(err, st->name, "");
+            err->offset = (int64_t)at;
+        }
+        pier__sql_script_free(&body);
+        return rc;
+    }
+    pier__stmt_kind k = body.nstmts == 1 ? body.stmts[0].kind
+                                         : PIER__STMT_SELECT;
+    pier__sql_script_free(&body);
+    if (k != PIER__STMT_INSERT && k != PIER__STMT_UPDATE &&
+        k != PIER__STMT_DELETE)
+        return fail_at(err, st->body_offset, PIER_E_ENTITY_NOT_ALLOWED,
+                       "commit trigger '%s': a commit trigger runs one "
+                       "INSERT, UPDATE or DELETE", st->name);
+    return PIER_OK;
+}
+
+/* A table a trigger names must be a declared table with a PRIMARY KEY:
+ * SQLite's sessions record no other. */
+static pier_status covered_check(pier_engine *e, const pier__sql_stmt *st,
+                                 size_t i, pier_error *err)
+{
+    const char *name = st->trigger_tables[i];
+    size_t at = st->trigger_table_offsets[i];
+    if (pier__object_name_reserved(name) != NULL)
+        return fail_at(err, at, PIER_E_ENTITY_NOT_ALLOWED,
+                       "commit trigger '%s': '%s' belongs to the engine, "
+                       "whose writes are not recorded", st->name, name);
+    const pier__table *t = pier__catalog_find_table(&e->catalog, name);
+    if (t == NULL) {
+        fail_at(err, at, PIER_E_TABLE_NOT_FOUND, "commit trigger '%s': no "
+                "table '%s'", st->name, name);
+        if (err != NULL)
+            snprintf(err->board, sizeof err->board, "%s", name);
+        return PIER_E_TABLE_NOT_FOUND;
+    }
+    bool keyed = false;
+    pier_status rc = ops(e)->table_keyed(e->lake, t->name, &keyed, err);
+    if (rc == PIER_OK && !keyed)
+        rc = fail_at(err, at, PIER_E_ENTITY_NOT_ALLOWED,
+                     "commit trigger '%s': table '%s' has no PRIMARY KEY, "
+                     "so its changes cannot be recorded", st->name,
+                     t->name);
+    return rc;
+}
+
+pier_status pier__trigger_create(pier_engine *e, const pier__sql_stmt *st,
+                                 pier_error *err)
+{
+    if (st->schema != NULL &&
+        !pier__name_eq(st->schema, strlen(st->schema), "main", 4))
+        return fail_at(err, st->offset, PIER_E_ENTITY_NOT_ALLOWED,
+                       "CREATE COMMIT TRIGGER: only the main database "
+                       "is reachable, not '%s'", st->schema);
+    const char *why = pier__object_name_why(st->name);
+    if (why != NULL)
+        return fail_at(err, st->name_offset, PIER_E_QUERY_FAILED,
+                       "invalid name for a commit trigger: %s", why);
+    const char *prefix = pier__object_name_reserved(st->name);
+    if (prefix != NULL)
+        return fail_at(err, st->name_offset, PIER_E_ENTITY_NOT_ALLOWED,
+                       "the name '%s' is reserved: names starting with "
+                       "%s belong to the engine", st->name, prefix);
+    if (pier__catalog_find_trigger(&e->catalog, st->name) != NULL) {
+        if (st->if_not_exists)
+            return PIER_OK;
+        return fail_at(err, st->name_offset, PIER_E_QUERY_FAILED,
+                       "commit trigger '%s' already exists", st->name);
+    }
+    pier_status rc = PIER_OK;
+    for (size_t i = 0; rc == PIER_OK && i < st->ntrigger_tables; i++)
+        rc = covered_check(e, st, i, err);
+    if (rc == PIER_OK)
+        rc = body_check(st, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier__commit_trigger *t = pier__trigger_new(
+        st->name, st->body, (const char *const *)st->trigger_tables,
+        st->ntrigger_tables);
+    if (t == NULL)
+        return pier__oom(err);
+    rc = ops(e)->trigger_save(e->lake, t, pier__engine_now(e), err);
+    if (rc != PIER_OK) {
+        free(t);
+        return rc;
+    }
+    return pier__catalog_put_trigger(&e->catalog, t) ? PIER_OK
+                                                     : pier__oom(err);
+}
+
+pier_status pier__trigger_drop(pier_engine *e, const pier__sql_stmt *st,
+                               pier_error *err)
+{
+    const pier__commit_trigger *t =
+        pier__catalog_find_trigger(&e->catalog, st->name);
+    if (t == NULL) {
+        if (st->if_exists)
+            return PIER_OK;
+        return fail_at(err, st->name_offset, PIER_E_QUERY_FAILED,
+                       "no commit trigger '%s'", st->name);
+    }
+    pier_status rc = ops(e)->trigger_forget(e->lake, t->name, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier__catalog *c = &e->catalog;
+    for (size_t i = 0; i < c->ntriggers; i++) {
+        if (c->triggers[i] != t)
+            continue;
+        free(c->triggers[i]);
+        memmove(c->triggers + i, c->triggers + i + 1,
+                (c->ntriggers - i - 1) * sizeof *c->triggers);
+        c->ntriggers--;
+        break;
+    }
+    return PIER_OK;
+}
+
+void pier__trigger_sql(pier__buf *b, const pier__commit_trigger *t)
+{
+    pier__buf_puts(b, "CREATE COMMIT TRIGGER ");
+    pier__sql_quote_ident(b, t->name);
+    pier__buf_puts(b, " ON ");
+    if (t->ntables == 0)
+        pier__buf_puts(b, "ALL");
+    for (size_t i = 0; i < t->ntables; i++) {
+        if (i > 0)
+            pier__buf_puts(b, ", ");
+        pier__sql_quote_ident(b, t->tables[i]);
+    }
+    pier__buf_puts(b, " AS ");
+    pier__buf_puts(b, t->sql);
+}
+
+/* ---- recording a transaction ---- */
+
+void pier__history_end(pier__history *h)
+{
+    for (size_t i = 0; i < h->n; i++) {
+        ops(h->e)->recording_close(h->recs[i]);
+        free(h->names[i]);
+    }
+    free(h->recs);
+    free(h->names);
+    h->recs = NULL;
+    h->names = NULL;
+    h->n = 0;
+}
+
+pier_status pier__history_begin(pier__history *h, pier_engine *e,
+                                bool whole, pier_error *err)
+{
+    h->e = e;
+    h->n = 0;
+    h->recs = NULL;
+    h->names = NULL;
+    size_t n = e->catalog.ntriggers + (whole ? 1 : 0);
+    if (n == 0)
+        return PIER_OK;        /* nobody reads: no session, no cost */
+    h->recs = calloc(n, sizeof *h->recs);
+    h->names = calloc(n, sizeof *h->names);
+    if (h->recs == NULL || h->names == NULL) {
+        pier__history_end(h);
+        return pier__oom(err);
+    }
+    pier_status rc = PIER_OK;
+    for (size_t i = 0; rc == PIER_OK && i < n; i++) {
+        const pier__commit_trigger *t = i < e->catalog.ntriggers
+            ? e->catalog.triggers[i] : NULL;
+        if (t != NULL && (h->names[i] = strdup(t->name)) == NULL) {
+            rc = pier__oom(err);
+            break;
+        }
+        h->n = i + 1;
+        rc = ops(e)->recording_open(e->lake, t != NULL ? t->tables : NULL,
+                                    t != NULL ? t->ntables : 0,
+                                    &h->recs[i], err);
+    }
+    if (rc != PIER_OK)
+        pier__history_end(h);
+    return rc;
+}
+
+pier_status pier__history_commit(pier__history *h, void **whole,
+                                 size_t *whole_len, pier_error *err)
+{
+    if (whole != NULL) {
+        *whole = NULL;
+        *whole_len = 0;
+    }
+    if (h->n == 0)
+        return PIER_OK;
+    pier_engine *e = h->e;
+    for (size_t i = 0; i < h->n; i++)
+        ops(e)->recording_enable(h->recs[i], false);
+    void **bytes = calloc(h->n, sizeof *bytes);
+    size_t *lens = calloc(h->n, sizeof *lens);
+    pier_status rc = bytes != NULL && lens != NULL ? PIER_OK
+                                                   : pier__oom(err);
+    for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
+        rc = ops(e)->recording_take(h->recs[i], &bytes[i], &lens[i], err);
+        if (rc != PIER_OK && h->names[i] != NULL)
+            trigger_failed(err, h->names[i], " failed");
+    }
+    for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
+        if (h->names[i] == NULL || bytes[i] == NULL)
+            continue;
+        /* A trigger dropped by this transaction does not run. */
+        const pier__commit_trigger *t =
+            pier__catalog_find_trigger(&e->catalog, h->names[i]);
+        if (t == NULL)
+            continue;
+        ops(e)->changeset_expose(e->lake, bytes[i], lens[i]);
+        bool catalog_changed = false;
+        rc = pier__exec_in_write(e, t->sql, &catalog_changed, err);
+        ops(e)->changeset_expose(e->lake, NULL, 0);
+        if (rc != PIER_OK)
+            trigger_failed(err, t->name, " failed");
+    }
+    for (size_t i = 0; bytes != NULL && i < h->n; i++) {
+        if (rc == PIER_OK && whole != NULL && h->names[i] == NULL) {
+            *whole = bytes[i];
+            *whole_len = lens[i];
+        } else {
+            free(bytes[i]);
+        }
+    }
+    free(bytes);
+    free(lens);
+    return rc;
+}
+
+/* ---- the C API ---- */
+
+PIER_API pier_status pier_changeset(void **out, size_t *len,
+                                    pier_engine *engine, const char *sql,
+                                    const pier_params *params,
+                                    pier_error *err)
+{
+    pier__error_clear(err);
+    if (out == NULL || len == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_changeset needs somewhere to put the "
+                          "changeset");
+    *out = NULL;
+    *len = 0;
+    return pier__exec_call(NULL, out, len, engine, sql, params, err);
+}
+
+PIER_API pier_status pier_changeset_apply(pier_apply_result *out,
+                                          pier_engine *engine,
+                                          const void *bytes, size_t len,
+                                          const pier_apply_options *opts,
+                                          pier_error *err)
+{
+    pier__error_clear(err);
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (engine == NULL || (bytes == NULL && len > 0))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_changeset_apply needs an engine and bytes");
+    pier_apply_options o = PIER_APPLY_OPTIONS_INIT;
+    if (opts != NULL) {
+        if (opts->version < 1 || opts->version > PIER_APPLY_OPTIONS_VERSION)
+            return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                              "pier_apply_options version %u is not one "
+                              "this library knows", opts->version);
+        o = *opts;
+    }
+    if (o.on_conflict != PIER_ON_CONFLICT_ABORT &&
+        o.on_conflict != PIER_ON_CONFLICT_SKIP &&
+        o.on_conflict != PIER_ON_CONFLICT_REPLACE)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "on_conflict is abort, skip or replace");
+    const char *why = pier__changeset_why(bytes, len);
+    if (why != NULL)
+        return strcmp(why, "out of memory") == 0
+            ? pier__oom(err)
+            : pier__fail(err, PIER_E_INVALID_ARGUMENT, "the bytes are %s",
+                         why);
+    pier_status rc = pier__engine_begin(engine, true, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = pier__schema_drift(engine, err);
+    pier__history h = { .n = 0 };
+    bool recording = false;
+    if (rc == PIER_OK)
+        rc = pier__history_begin(&h, engine, false, err);
+    recording = rc == PIER_OK;
+    int64_t skipped = 0, replaced = 0, total = 0;
+    if (rc == PIER_OK)
+        rc = pier__changeset_count(bytes, len, &total, err);
+    if (rc == PIER_OK)
+        rc = ops(engine)->changeset_apply(engine->lake, bytes, len, o.invert,
+                                          (int)o.on_conflict, &skipped,
+                                          &replaced, err);
+    if (rc == PIER_OK)
+        rc = pier__history_commit(&h, NULL, NULL, err);
+    if (recording)
+        pier__history_end(&h);
+    rc = pier__engine_end(engine, rc, err);
+    if (rc == PIER_OK && out != NULL) {
+        out->applied = total - skipped;
+        out->skipped = skipped;
+        out->replaced = replaced;
+    }
+    return rc;
+}
+
+/* ---- changesets for people ---- */
+
+typedef struct json_ctx {
+    pier_engine *e;            /* NULL: columns by position */
+    pier__buf out;
+    pier__arena a;
+} json_ctx;
+
+/* One side of a change: {"name":value,...} of the columns it holds, each
+ * decoded by its column's type when the lake knows the table. */
+static void json_side(json_ctx *j, const pier__table *t,
+                      const pier__change *c, const pier__cell *cells,
+                      const bool *has)
+{
+    pier__buf *b = &j->out;
+    pier__buf_putc(b, '{');
+    bool first = true;
+    for (size_t i = 0; i < c->ncolumns; i++) {
+        if (!has[i])
+            continue;
+        if (!first)
+            pier__buf_putc(b, ',');
+        first = false;
+        if (t != NULL) {
+            pier__buf_json_string(b, t->columns[i].name,
+                                  strlen(t->columns[i].name));
+        } else {
+            char key[32];
+            int n = snprintf(key, sizeof key, "c%zu", i + 1);
+            pier__buf_json_string(b, key, (size_t)n);
+        }
+        pier__buf_putc(b, ':');
+        pier_value v;
+        pier__coltype any = { .t = { .base = PIER__B_ANY } };
+        const pier__coltype *type = t != NULL ? &t->columns[i].type : &any;
+        if (pier__coltype_decode(&v, type, &cells[i], &j->a) != PIER__FIT_OK &&
+            pier__coltype_decode(&v, &any, &cells[i], &j->a) != PIER__FIT_OK) {
+            b->oom = true;
+            return;
+        }
+        pier__value_json(b, &v);
+    }
+    pier__buf_putc(b, '}');
+}
+
+static int json_change(const pier__change *c, void *payload)
+{
+    json_ctx *j = payload;
+    const pier__table *t = j->e != NULL
+        ? pier__catalog_find_table(&j->e->catalog, c->table) : NULL;
+    if (t != NULL && t->ncolumns != c->ncolumns)
+        t = NULL;              /* generated columns: not in changesets */
+    pier__buf *b = &j->out;
+    pier__buf_puts(b, "{\"table\":");
+    pier__buf_json_string(b, t != NULL ? t->name : c->table,
+                          strlen(t != NULL ? t->name : c->table));
+    pier__buf_puts(b, c->op == 'i' ? ",\"op\":\"insert\""
+                      : c->op == 'd' ? ",\"op\":\"delete\""
+                                     : ",\"op\":\"update\"");
+    if (c->indirect)
+        pier__buf_puts(b, ",\"indirect\":true");
+    if (c->old != NULL) {
+        pier__buf_puts(b, ",\"old\":");
+        json_side(j, t, c, c->old, c->has_old);
+    }
+    if (c->new_ != NULL) {
+        pier__buf_puts(b, ",\"new\":");
+        json_side(j, t, c, c->new_, c->has_new);
+    }
+    pier__buf_puts(b, "}\n");
+    pier__arena_reset(&j->a);
+    return b->oom ? 1 : 0;
+}
+
+PIER_API pier_status pier_changeset_to_json(char **out, pier_engine *engine,
+                                            const void *bytes, size_t len,
+                                            pier_error *err)
+{
+    pier__error_clear(err);
+    if (out == NULL || (bytes == NULL && len > 0))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_changeset_to_json needs bytes and "
+                          "somewhere to put the text");
+    *out = NULL;
+    json_ctx j = { .e = engine };
+    pier__buf_init(&j.out);
+    pier__arena_init(&j.a);
+    pier_status rc = PIER_OK;
+    if (engine != NULL)
+        rc = pier__engine_begin(engine, false, err);
+    if (rc == PIER_OK)
+        rc = pier__changeset_walk(bytes, len, json_change, &j, err);
+    if (rc == PIER_OK && j.out.oom)
+        rc = pier__oom(err);
+    if (engine != NULL)
+        rc = pier__engine_end(engine, rc, err);
+    if (rc == PIER_OK) {
+        pier__buf_putc(&j.out, '\0');
+        if (j.out.oom) {
+            rc = pier__oom(err);
+        } else {
+            *out = j.out.p;
+            j.out.p = NULL;
+        }
+    }
+    pier__buf_free(&j.out);
+    pier__arena_free(&j.a);
+    return rc;
+}
