@@ -202,6 +202,9 @@ static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
             rc = pier__sqlite_exec(l, pier__sqlite_migrations_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_files_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragmas, PIER_E_LAKE_UNAVAILABLE, err);
     }
     if (rc == PIER_OK)
@@ -236,8 +239,9 @@ static pier_status read_header(pier__sqlite_lake *l, int64_t *app,
 }
 
 /* Brings an older lake to the current format in one transaction: format
- * 1 gains the declared tables' catalog (2), then what migrations keep (3);
- * unless another process just did. */
+ * 1 gains the declared tables' catalog (2), then what migrations keep (3),
+ * then the record of migration files applied (4); unless another process
+ * just did. */
 static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
 {
     pier_status rc = exec_setup(l, "BEGIN IMMEDIATE", err);
@@ -252,8 +256,11 @@ static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
         if (format < 2)
             rc = pier__sqlite_exec(l, pier__sqlite_tables_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
-        if (rc == PIER_OK)
+        if (rc == PIER_OK && format < 3)
             rc = pier__sqlite_exec(l, pier__sqlite_migrations_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_files_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragma, PIER_E_LAKE_UNAVAILABLE, err);
@@ -549,6 +556,9 @@ static const pier__lake_ops sqlite_ops = {
     .null_witnesses = pier__sqlite_null_witnesses,
     .schema_remember = pier__sqlite_schema_remember,
     .schema_compare = pier__sqlite_schema_compare,
+    .files_applied = pier__sqlite_files_applied,
+    .file_record = pier__sqlite_file_record,
+    .file_forget = pier__sqlite_file_forget,
 };
 
 /* ---- removing a lake ---- */

@@ -545,7 +545,7 @@ static void foreign_db(const char *dir, bool forged)
 {
     char *p = lakedir_join(dir, "lake.sqlite");
     assert_int_equal(lakedir_sql_exec(p, forged
-        ? "PRAGMA application_id = 1346978130; PRAGMA user_version = 3; "
+        ? "PRAGMA application_id = 1346978130; PRAGMA user_version = 4; "
           "CREATE TABLE _pier_meta(key TEXT, value TEXT);"
           "INSERT INTO _pier_meta VALUES ('catalog_version', 'x');"
           "CREATE TABLE _pier_boards(board, strict, created_at);"
