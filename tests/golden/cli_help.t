@@ -28,6 +28,7 @@ Commands:
   tables        List the declared tables
   plan          Show the steps that would migrate the lake to a declaration
   migrate       Migrate the lake to a declaration
+  migrations    Create, apply, roll back or list versioned SQL files
   introspect    Report the catalog as migrations see it
   changes       Print one page of a board's change feed
   watch         Follow a board's change feed until interrupted
@@ -253,6 +254,50 @@ Output: the watermark; with --json, {"watermark":N}. Fails with
 BoardNotFound if there is no such board.
 
 OPTIONS are the global options of 'pier --help'.
+$ pier migrations --help
+Usage: pier [OPTIONS] migrations new NAME|up|down|status [--dir DIR] [--check] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]
+
+Versioned migration files: SQL files in a directory (db/migrations
+unless --dir says otherwise) named VERSION_NAME.sql, VERSION being 14
+digits (YYYYMMDDHHMMSS, UTC) that order them. Each has a line
+'-- migrate:up', then the SQL to apply, and a line '-- migrate:down',
+then the SQL that undoes it; a version whose down section is empty is
+irreversible. The SQL runs as `pier sql` runs a script, as the lake's
+owner (docs/migrations.md, "Versioned migration files"). Files not
+ending in .sql are ignored; a .sql file that does not parse stops
+every subcommand (InvalidSchema, naming it).
+
+  new NAME  Writes a template named by the time now (PIER_NOW when
+            set), or the second after the latest version, and NAME
+            (letters lowered, spaces and '-' made '_'); the directory
+            is created if missing. Prints the file's path.
+  up        Applies every pending version in order, each with its
+            record in one transaction. The first that fails is rolled
+            back and ends the command; those before it stay applied.
+  down      Rolls back the latest version applied, one only, with its
+            down section (MigrationRefused if it is irreversible or
+            its file is gone). With none applied, does nothing.
+  status    Lists every version: applied, pending, modified (applied,
+            but its file changed since) or missing (applied, but its
+            file is gone).
+
+Options:
+  --dir DIR    The directory of the files (default: db/migrations)
+  --check      status: fail (MigrationConflict) when a version is
+               pending, modified or missing
+  --time-limit DURATION, --max-value SIZE, --max-memory SIZE
+               up and down: each version's limits, as for `sql`
+
+Output: new: the path. up, down: a line "applied FILE" or
+"reverted FILE" per version, then the watermark. status: a table
+(version, name, state, applied_at) and the counts. With --json:
+{"path":P}; {"applied":[...],"watermark":N};
+{"reverted":[...],"watermark":N}; {"dir":D,"files":[...],
+"applied":N,"pending":N,"modified":N,"missing":N}.
+
+OPTIONS are the global options of 'pier --help'.
+$ diff <(pier migrations up --help) <(pier help migrations) && echo same
+same
 $ pier help --help
 Usage: pier [OPTIONS] help [COMMAND]
 
