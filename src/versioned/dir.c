@@ -326,6 +326,8 @@ PIER_API pier_status pier_migration_file_create(char **path, const char *dir,
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "bad migration "
                           "name '%.120s': %s", name, why);
     int e = mkdir_p(dir);
+    if (e == ENOMEM)
+        return pier__oom(err);
     if (e != 0)
         return pier__fail(err, PIER_E_WRITE_FAILED, "cannot create "
                           "migration directory '%.300s': %s", dir,
