@@ -265,7 +265,7 @@ then the SQL that undoes it; a version whose down section is empty is
 irreversible. The SQL runs as `pier sql` runs a script, as the lake's
 owner (docs/migrations.md, "Versioned migration files"). Files not
 ending in .sql are ignored; a .sql file that does not parse stops
-every subcommand (InvalidSchema, naming it).
+up, down and status (InvalidSchema, naming it).
 
   new NAME  Writes a template named by the time now (PIER_NOW when
             set), or the second after the latest version, and NAME

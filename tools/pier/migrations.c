@@ -293,7 +293,7 @@ const cli_command cli_cmd_migrations = {
     "irreversible. The SQL runs as `pier sql` runs a script, as the lake's\n"
     "owner (docs/migrations.md, \"Versioned migration files\"). Files not\n"
     "ending in .sql are ignored; a .sql file that does not parse stops\n"
-    "every subcommand (InvalidSchema, naming it).\n"
+    "up, down and status (InvalidSchema, naming it).\n"
     "\n"
     "  new NAME  Writes a template named by the time now (PIER_NOW when\n"
     "            set), or the second after the latest version, and NAME\n"
