@@ -339,22 +339,23 @@ PIER_API pier_status pier_migration_files_up(int64_t *watermark,
         }
         if (rc == PIER_OK)
             rc = ops->head(engine->lake, &head, err);
-        if (rc != PIER_OK && changed)
-            engine->catalog.version = -1;  /* it took rolled-back DDL */
-        /* The list's room first: a version committed is always listed. */
-        record listed = { NULL, NULL, NULL, r.applied_at };
+        /* The version is listed before the commit, so that one committed
+         * is always listed; a failed commit takes it off again. */
+        bool listed = false;
         if (rc == PIER_OK && next != NULL) {
-            listed.checksum = (char *)next->checksum;
-            if (!vlist_add(done, next, &listed,
-                           PIER_MIGRATION_FILE_APPLIED))
+            record as_applied = { NULL, NULL, (char *)next->checksum,
+                                  r.applied_at };
+            listed = vlist_add(done, next, &as_applied,
+                               PIER_MIGRATION_FILE_APPLIED);
+            if (!listed)
                 rc = pier__oom(err);
         }
+        if (rc != PIER_OK && changed)
+            engine->catalog.version = -1;  /* it took rolled-back DDL */
         rc = pier__engine_end(engine, rc, err);
         if (rc != PIER_OK) {
-            if (next != NULL && done->pub.nfiles > 0 &&
-                strcmp(done->items[done->pub.nfiles - 1].version,
-                       next->version) == 0)
-                done->pub.nfiles--;          /* the commit failed */
+            if (listed)
+                done->pub.nfiles--;
             break;
         }
         more = next != NULL;
