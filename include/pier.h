@@ -1285,6 +1285,133 @@ PIER_API pier_status pier_introspect(char **out, pier_engine *engine,
  *         or trigger created, changed or dropped without Pier. */
 PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err);
 
+/* ---- versioned migration files ---- */
+
+/*
+ * The other style of migration (docs/migrations.md, "Versioned migration
+ * files"): a directory of files named VERSION_NAME.sql, VERSION being 14
+ * digits (YYYYMMDDHHMMSS, UTC) that order them, each holding a
+ * "-- migrate:up" section of SQL to apply and a "-- migrate:down" section
+ * that undoes it (empty or absent: the version is irreversible). Both run
+ * as pier_exec runs a script: as the lake's owner, in Pier's dialect,
+ * under the engine's limits. The lake records each version applied with
+ * the checksum of its file, in the transaction that applied it. Files
+ * whose names do not end in ".sql", hidden ones and directories are
+ * ignored; a ".sql" file that is no migration's is an error.
+ */
+
+/* Where a version stands, comparing the directory with the lake. */
+typedef enum pier_migration_file_state {
+    PIER_MIGRATION_FILE_PENDING = 0,  /* in the directory, not applied */
+    PIER_MIGRATION_FILE_APPLIED = 1,  /* applied; its file is unchanged */
+    PIER_MIGRATION_FILE_MODIFIED = 2, /* applied; its file changed since */
+    PIER_MIGRATION_FILE_MISSING = 3   /* applied; its file is gone */
+} pier_migration_file_state;
+
+typedef struct pier_migration_file {
+    const char *version;       /* "20261201193000" */
+    const char *name;          /* "create_tasks" (a missing file's: as
+                                  recorded) */
+    const char *file;          /* "20261201193000_create_tasks.sql" */
+    pier_migration_file_state state;
+    const char *checksum;      /* the file's as it is now (16 hex digits),
+                                  "" when missing */
+    const char *applied_checksum; /* the file's when it was applied, ""
+                                  when pending */
+    int64_t applied_at;        /* microseconds since the epoch, UTC; 0
+                                  when pending */
+    bool reversible;           /* its down section holds SQL (false when
+                                  missing) */
+} pier_migration_file;
+
+/* A list of versions, ascending. Release with pier_migration_files_free;
+ * the strings live as long as the list. */
+typedef struct pier_migration_files {
+    size_t nfiles;
+    const pier_migration_file *files;
+} pier_migration_files;
+
+PIER_API void pier_migration_files_free(pier_migration_files *files);
+
+/*
+ * Writes a new migration file in `dir` (created, with its parents, if
+ * missing): a template of the two sections, named by the version of
+ * `now_us` (microseconds since the epoch, UTC; the caller's clock) and
+ * `name`. The version is the second of now_us, or the second after the
+ * directory's latest version if that is not earlier, so that the new file
+ * sorts last and two quick calls never collide. `name` is made a file
+ * name's part: ASCII letters lowered, spaces and '-' become '_'. Needs no
+ * engine. *path: the file's path (dir/VERSION_NAME.sql), for pier_free().
+ * @return PIER_E_INVALID_ARGUMENT for a name that is empty or holds
+ *         anything but letters, digits, '_', '-' and spaces (or longer
+ *         than 100 bytes); PIER_E_INVALID_SCHEMA for a ".sql" file
+ *         whose name is no migration's, or two files of one version (the
+ *         files' text is not read); PIER_E_WRITE_FAILED,
+ *         PIER_E_READ_FAILED for the file system.
+ */
+PIER_API pier_status pier_migration_file_create(char **path, const char *dir,
+                                                const char *name,
+                                                int64_t now_us,
+                                                pier_error *err);
+
+/*
+ * Every version of the directory and of the lake's record, ascending,
+ * with its state; changes nothing. *out: for pier_migration_files_free.
+ * @return PIER_E_INVALID_SCHEMA naming the file (err->offset: the byte at
+ *         fault, or -1) for a ".sql" file whose name is not VERSION_NAME
+ *         .sql (NAME: lowercase letters, digits and '_'), two files of one
+ *         version, a file without a "-- migrate:up" line, with two, with
+ *         "-- migrate:down" before it, with SQL before it, with an unknown
+ *         "-- migrate:" line, or holding a NUL byte; PIER_E_READ_FAILED if
+ *         the directory or a file cannot be read; PIER_E_LIMIT_EXCEEDED
+ *         for a file over 64 MiB.
+ */
+PIER_API pier_status pier_migration_files_status(pier_migration_files **out,
+                                                 pier_engine *engine,
+                                                 const char *dir,
+                                                 pier_error *err);
+
+/*
+ * Applies every pending version of `dir` in ascending order (one older
+ * than a version applied too), each in its own write transaction: its up
+ * section, run as pier_exec runs a script (as the lake's owner, with the
+ * engine's limits), and its record, committed together. Every file is
+ * read and checked before anything runs. The first version that fails is
+ * rolled back and ends the call, but, unlike other calls, a failure
+ * keeps what came before it: the versions applied before it stay
+ * applied. A version another process applied meanwhile is skipped.
+ * *watermark (may be NULL): the lake's head after. *applied (may be
+ * NULL): the versions this call applied, in order, also when it fails
+ * part-way (release it with pier_migration_files_free either way).
+ * @return as pier_migration_files_status; PIER_E_INVALID_SCHEMA for a
+ *         pending version whose up section holds no SQL (before any
+ *         runs); PIER_E_SCHEMA_DRIFT; the errors of pier_exec, the
+ *         message then ending with where in which file it failed
+ *         (" (line L, column C of 'DIR/FILE')"; err->offset: the byte
+ *         of the file), or " (in 'DIR/FILE')" when SQLite says no place.
+ */
+PIER_API pier_status pier_migration_files_up(int64_t *watermark,
+                                             pier_engine *engine,
+                                             const char *dir,
+                                             pier_migration_files **applied,
+                                             pier_error *err);
+
+/*
+ * Rolls back the latest version applied (the highest), one only: its
+ * down section, run as pier_exec runs a script, and the removal of its
+ * record, committed together. No version applied: PIER_OK, nothing done.
+ * *watermark (may be NULL): the lake's head after. *reverted (may be
+ * NULL): the version rolled back, or none.
+ * @return PIER_E_MIGRATION_REFUSED, changing nothing, when the version is
+ *         irreversible (its down section is empty or absent) or its file
+ *         is missing from `dir`; otherwise as pier_migration_files_up.
+ */
+PIER_API pier_status pier_migration_files_down(int64_t *watermark,
+                                               pier_engine *engine,
+                                               const char *dir,
+                                               pier_migration_files **reverted,
+                                               pier_error *err);
+
 /* ---- code generation from a declaration ---- */
 
 /* What pier_schema_codegen writes. */

@@ -74,4 +74,13 @@ pier_status pier__history_commit(pier__history *h, void **whole,
 /* Ends the recordings. */
 void pier__history_end(pier__history *h);
 
+/* Runs a script of the dialect as pier_exec runs it (the engine's
+ * limits, a transaction the script opens closed in it), inside the
+ * engine's open write transaction, without parameters or a result: a
+ * versioned migration file's section (src/versioned/). The caller checked
+ * for drift. Fails as pier_exec does, err->offset a byte of `sql`;
+ * *catalog_changed as for pier__exec_in_write. */
+pier_status pier__exec_script(pier_engine *e, const char *sql,
+                              bool *catalog_changed, pier_error *err);
+
 #endif /* PIER_SQL_DIALECT_H */

@@ -1625,6 +1625,48 @@ static pier_status where(pier_status rc, pier_error *err)
     return rc;
 }
 
+/* Runs the script's statements in order (the guard is on the lake), the
+ * result being the last one's; a transaction the script opens must
+ * close in it. */
+static pier_status run_script(exec_ctx *x, const pier__sql_script *s,
+                              pier_error *err)
+{
+    pier_status rc = PIER_OK;
+    for (size_t i = 0; rc == PIER_OK && i < s->nstmts; i++) {
+        x->st = &s->stmts[i];
+        bool last = i + 1 == s->nstmts;
+        if (last) {            /* the result is the last statement's */
+            pier__memrows_free(x->rows);
+            x->rows = NULL;
+        }
+        rc = run_stmt(x, last, err);
+    }
+    if (rc == PIER_OK && x->in_user_tx)
+        rc = fail_at(err, strlen(x->sql), PIER_E_QUERY_FAILED,
+                     "the script ends inside a transaction: BEGIN has no "
+                     "COMMIT or ROLLBACK");
+    return rc;
+}
+
+pier_status pier__exec_script(pier_engine *e, const char *sql,
+                              bool *catalog_changed, pier_error *err)
+{
+    pier__sql_script script;
+    pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
+    exec_ctx x = { .e = e, .sql = sql, .params = NULL };
+    if (rc == PIER_OK) {
+        pier__guard_init(&x.guard, e, NULL, "script");
+        ops(&x)->stmt_guard(e->lake, &x.guard);
+        rc = run_script(&x, &script, err);
+        ops(&x)->stmt_guard(e->lake, NULL);
+    }
+    pier__memrows_free(x.rows);
+    pier__sql_script_free(&script);
+    if (x.catalog_changed)
+        *catalog_changed = true;
+    return where(rc, err);
+}
+
 pier_status pier__exec_in_write(pier_engine *e, const char *sql,
                                 bool *catalog_changed, pier_error *err)
 {
@@ -1673,19 +1715,8 @@ pier_status pier__exec_call(pier_cursor **out, void **changeset,
         rc = pier__history_begin(&h, engine, changeset != NULL, err);
         recording = rc == PIER_OK;
     }
-    for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
-        x.st = &script.stmts[i];
-        bool last = i + 1 == script.nstmts;
-        if (last) {            /* the result is the last statement's */
-            pier__memrows_free(x.rows);
-            x.rows = NULL;
-        }
-        rc = run_stmt(&x, last, err);
-    }
-    if (rc == PIER_OK && x.in_user_tx)
-        rc = fail_at(err, strlen(sql), PIER_E_QUERY_FAILED,
-                     "the script ends inside a transaction: BEGIN has no "
-                     "COMMIT or ROLLBACK");
+    if (rc == PIER_OK)
+        rc = run_script(&x, &script, err);
     where(rc, err);
     /* Commit triggers run last, inside the transaction: one that fails
      * fails the call. */

@@ -227,6 +227,15 @@ pier_status pier__changeset_walk(const void *bytes, size_t len,
 pier_status pier__changeset_count(const void *bytes, size_t len,
                                   int64_t *out, pier_error *err);
 
+/* One versioned migration file applied to the lake (format 4): what
+ * _pier_migration_files keeps of it. */
+typedef struct pier__file_record {
+    const char *version;       /* 14 digits, YYYYMMDDHHMMSS */
+    const char *name;          /* the part of its file's name after them */
+    const char *checksum;      /* of the file as applied: 16 hex digits */
+    int64_t applied_at;        /* microseconds since the epoch, UTC */
+} pier__file_record;
+
 typedef struct pier__lake_ops {
     const char *name;                                  /* "sqlite" */
     void (*close)(pier__lake *lake);
@@ -549,6 +558,23 @@ typedef struct pier__lake_ops {
                                    size_t len, bool invert, int policy,
                                    int64_t *skipped, int64_t *replaced,
                                    pier_error *err);
+
+    /* ---- versioned migration files (sqlite_files.c) ---- */
+
+    /* Calls cb for every version applied, in ascending order; the
+     * record's strings are valid during the call only. A non-zero return
+     * stops. */
+    pier_status (*files_applied)(pier__lake *lake,
+                                 int (*cb)(const pier__file_record *r,
+                                           void *payload),
+                                 void *payload, pier_error *err);
+    /* Records a version as applied (in the transaction that applied it). */
+    pier_status (*file_record)(pier__lake *lake, const pier__file_record *r,
+                               pier_error *err);
+    /* Forgets an applied version (in the transaction that rolled it
+     * back). */
+    pier_status (*file_forget)(pier__lake *lake, const char *version,
+                               pier_error *err);
 } pier__lake_ops;
 
 /* rows_write modes. */

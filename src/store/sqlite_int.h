@@ -12,6 +12,8 @@
  *                 committed_at)      the change log; its key is the
  *                                    watermark, monotonic even across
  *                                    deletions
+ * and the declared tables' catalog (sqlite_tables.c) and the versioned
+ * migration files applied (sqlite_files.c).
  * A board's rows live in "_pier_b_<board>": id TEXT PRIMARY KEY,
  * updated_at INTEGER (microseconds), state TEXT, _v INTEGER (the row's
  * version stamp), then one ANY column per user column, named as the user
@@ -31,9 +33,10 @@
 /* The on-disk format this code writes and reads: 2 added declared tables
  * (_pier_tables, _pier_table_columns, _pier_schema), 3 what migrations
  * keep (managed flags, declared defaults and backfills, views' declared
- * columns, indexes), 4 the commit triggers (_pier_commit_triggers); an
- * older lake is upgraded when it is opened. */
-#define PIER__FORMAT 4
+ * columns, indexes), 4 the commit triggers (_pier_commit_triggers), 5
+ * the record of versioned migration files applied
+ * (_pier_migration_files); an older lake is upgraded when it is opened. */
+#define PIER__FORMAT 5
 
 /* A statement kept prepared, keyed by its SQL text: the text says all a
  * statement does, so a cached one is valid as long as SQLite can re-prepare
@@ -174,6 +177,19 @@ extern const char pier__sqlite_tables_schema[];
 /* What format 3 adds to a format 2 lake (migrations), for a new lake and
  * for upgrading an older one. */
 extern const char pier__sqlite_migrations_schema[];
+
+/* sqlite_files.c */
+/* What format 5 adds to a format 4 lake (the versioned migration files
+ * applied), for a new lake and for upgrading an older one. */
+extern const char pier__sqlite_files_schema[];
+pier_status pier__sqlite_files_applied(
+    pier__lake *lake, int (*cb)(const pier__file_record *r, void *payload),
+    void *payload, pier_error *err);
+pier_status pier__sqlite_file_record(pier__lake *lake,
+                                     const pier__file_record *r,
+                                     pier_error *err);
+pier_status pier__sqlite_file_forget(pier__lake *lake, const char *version,
+                                     pier_error *err);
 
 /* sqlite_exec.c */
 pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,

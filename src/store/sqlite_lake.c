@@ -205,6 +205,9 @@ static pier_status initialize(pier__sqlite_lake *l, pier_error *err)
             rc = pier__sqlite_exec(l, pier__sqlite_history_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
+            rc = pier__sqlite_exec(l, pier__sqlite_files_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragmas, PIER_E_LAKE_UNAVAILABLE, err);
     }
     if (rc == PIER_OK)
@@ -240,7 +243,8 @@ static pier_status read_header(pier__sqlite_lake *l, int64_t *app,
 
 /* Brings an older lake to the current format in one transaction: format
  * 1 gains the declared tables' catalog (2), then what migrations keep (3),
- * then the commit triggers (4); unless another process just did. */
+ * then the commit triggers (4), then the record of migration files
+ * applied (5); unless another process just did. */
 static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
 {
     pier_status rc = exec_setup(l, "BEGIN IMMEDIATE", err);
@@ -258,8 +262,11 @@ static pier_status upgrade(pier__sqlite_lake *l, pier_error *err)
         if (rc == PIER_OK && format < 3)
             rc = pier__sqlite_exec(l, pier__sqlite_migrations_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
-        if (rc == PIER_OK)
+        if (rc == PIER_OK && format < 4)
             rc = pier__sqlite_exec(l, pier__sqlite_history_schema,
+                                   PIER_E_LAKE_UNAVAILABLE, err);
+        if (rc == PIER_OK && format < 5)
+            rc = pier__sqlite_exec(l, pier__sqlite_files_schema,
                                    PIER_E_LAKE_UNAVAILABLE, err);
         if (rc == PIER_OK)
             rc = pier__sqlite_exec(l, pragma, PIER_E_LAKE_UNAVAILABLE, err);
@@ -564,6 +571,9 @@ static const pier__lake_ops sqlite_ops = {
     .recording_close = pier__sqlite_recording_close,
     .changeset_expose = pier__sqlite_changeset_expose,
     .changeset_apply = pier__sqlite_changeset_apply,
+    .files_applied = pier__sqlite_files_applied,
+    .file_record = pier__sqlite_file_record,
+    .file_forget = pier__sqlite_file_forget,
 };
 
 /* ---- removing a lake ---- */

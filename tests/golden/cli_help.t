@@ -28,6 +28,7 @@ Commands:
   tables        List the declared tables
   plan          Show the steps that would migrate the lake to a declaration
   migrate       Migrate the lake to a declaration
+  migrations    Create, apply, roll back or list versioned SQL files
   introspect    Report the catalog as migrations see it
   changeset     Record, apply or show a changeset (change history)
   changes       Print one page of a board's change feed
@@ -254,38 +255,50 @@ Output: the watermark; with --json, {"watermark":N}. Fails with
 BoardNotFound if there is no such board.
 
 OPTIONS are the global options of 'pier --help'.
-$ pier changeset --help
-Usage: pier [OPTIONS] changeset record SQL [--hex] | apply FILE|- [--invert] [--on-conflict abort|skip|replace] [--hex] | show FILE|- [--hex]
+$ pier migrations --help
+Usage: pier [OPTIONS] migrations new NAME|up|down|status [--dir DIR] [--check] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]
 
-Change history of declared tables with a PRIMARY KEY (docs/history.md).
-A changeset holds, for each row a transaction changed, its table, its
-key and its values before and after (SQLite's changeset format).
+Versioned migration files: SQL files in a directory (db/migrations
+unless --dir says otherwise) named VERSION_NAME.sql, VERSION being 14
+digits (YYYYMMDDHHMMSS, UTC) that order them. Each has a line
+'-- migrate:up', then the SQL to apply, and a line '-- migrate:down',
+then the SQL that undoes it; a version whose down section is empty is
+irreversible. The SQL runs as `pier sql` runs a script, as the lake's
+owner (docs/migrations.md, "Versioned migration files"). Files not
+ending in .sql are ignored; a .sql file that does not parse stops
+up, down and status (InvalidSchema, naming it).
 
-`pier changeset record SQL` runs SQL as `pier sql` does and writes the
-changeset of what it changed to stdout as raw bytes (nothing when it
-changed nothing). `pier changeset apply FILE` applies the changeset in
-FILE ('-': stdin) in one transaction: every change or none.
-`pier changeset show FILE` prints one JSON object per change, with the
-lake's column names where it has the table.
+  new NAME  Writes a template named by the time now (PIER_NOW when
+            set), or the second after the latest version, and NAME
+            (letters lowered, spaces and '-' made '_'); the directory
+            is created if missing. Prints the file's path.
+  up        Applies every pending version in order, each with its
+            record in one transaction. The first that fails is rolled
+            back and ends the command; those before it stay applied.
+  down      Rolls back the latest version applied, one only, with its
+            down section (MigrationRefused if it is irreversible or
+            its file is gone). With none applied, does nothing.
+  status    Lists every version: applied, pending, modified (applied,
+            but its file changed since) or missing (applied, but its
+            file is gone).
 
 Options:
-  --invert            apply: apply the inverse (undo the changes)
-  --on-conflict abort|skip|replace
-                      apply: a row that is not as a change expects
-                      (its key taken, missing, other values) fails the
-                      whole apply with ChangesetConflict (abort, the
-                      default), leaves that change out (skip), or is
-                      replaced by the change's row (replace)
-  --hex               The changeset is hexadecimal text, as `pier sql`
-                      prints a CHANGESET column (record: writes it so)
+  --dir DIR    The directory of the files (default: db/migrations)
+  --check      status: fail (MigrationConflict) when a version is
+               pending, modified or missing
+  --time-limit DURATION, --max-value SIZE, --max-memory SIZE
+               up and down: each version's limits, as for `sql`
 
-Output of apply: "N applied, N skipped, N replaced"; with --json
-{"applied":N,"skipped":N,"replaced":N}. Bytes that are not a
-changeset fail with InvalidArgument, a table the lake lacks (or with
-other columns) with TableNotFound.
+Output: new: the path. up, down: a line "applied FILE" or
+"reverted FILE" per version, then the watermark. status: a table
+(version, name, state, applied_at) and the counts. With --json:
+{"path":P}; {"applied":[...],"watermark":N};
+{"reverted":[...],"watermark":N}; {"dir":D,"files":[...],
+"applied":N,"pending":N,"modified":N,"missing":N}.
 
 OPTIONS are the global options of 'pier --help'.
-
+$ diff <(pier migrations up --help) <(pier help migrations) && echo same
+same
 $ pier help --help
 Usage: pier [OPTIONS] help [COMMAND]
 

@@ -639,13 +639,18 @@ static void test_schema_drift(void **state)
     assert_int_equal(count_rows(f->e, "t"), 0);
 }
 
-/* What format 4 added, taken away again: a format 3 lake. */
-static const char to_format_3[] =
-    "DROP TABLE _pier_commit_triggers; PRAGMA user_version = 3";
+/* What format 5 added, taken away again: a format 4 lake. */
+static const char to_format_4[] =
+    "DROP TABLE _pier_migration_files; PRAGMA user_version = 4";
 
-/* What formats 3 and 4 added, taken away again: a format 2 lake. */
+/* What formats 4 and 5 added, taken away again: a format 3 lake. */
+static const char to_format_3[] =
+    "DROP TABLE _pier_migration_files; DROP TABLE _pier_commit_triggers; "
+    "PRAGMA user_version = 3";
+
+/* What formats 3, 4 and 5 added, taken away again: a format 2 lake. */
 static const char to_format_2[] =
-    "DROP TABLE _pier_commit_triggers; "
+    "DROP TABLE _pier_migration_files; DROP TABLE _pier_commit_triggers; "
     "ALTER TABLE _pier_tables DROP COLUMN managed; "
     "ALTER TABLE _pier_boards DROP COLUMN managed; "
     "ALTER TABLE _pier_table_columns DROP COLUMN rules; "
@@ -687,11 +692,11 @@ static void test_format_upgrade(void **state)
     pier_error err;
     assert_int_equal(pier_row_count(&n, f->e, "b", &err), PIER_OK);
     assert_int_equal(n, 1);
-    assert_int_equal(lake_format(f->lake), 4);
+    assert_int_equal(lake_format(f->lake), 5);
 }
 
 /* A lake of format 2 keeps its declared tables and gains what migrations
- * keep (format 3). */
+ * keep (formats 3 and 4). */
 static void test_format_2_upgrade(void **state)
 {
     fixture *f = *state;
@@ -701,7 +706,7 @@ static void test_format_2_upgrade(void **state)
     sqlite_exec(f->lake, to_format_2);
     assert_int_equal(lake_format(f->lake), 2);
     f->e = fixture_engine(f);
-    assert_int_equal(lake_format(f->lake), 4);
+    assert_int_equal(lake_format(f->lake), 5);
     assert_int_equal(count_rows(f->e, "t"), 1);
     exec_ok(f->e, "CREATE TABLE u (b TEXT); INSERT INTO u VALUES ('x')");
     assert_int_equal(count_rows(f->e, "u"), 1);
@@ -710,7 +715,7 @@ static void test_format_2_upgrade(void **state)
 }
 
 /* A lake of format 3 gains the commit triggers' catalog (format 4) and
- * keeps its tables. */
+ * the record of migration files (format 5), and keeps its tables. */
 static void test_format_3_upgrade(void **state)
 {
     fixture *f = *state;
@@ -720,10 +725,28 @@ static void test_format_3_upgrade(void **state)
     sqlite_exec(f->lake, to_format_3);
     assert_int_equal(lake_format(f->lake), 3);
     f->e = fixture_engine(f);
-    assert_int_equal(lake_format(f->lake), 4);
+    assert_int_equal(lake_format(f->lake), 5);
     assert_int_equal(count_rows(f->e, "t"), 1);
     exec_ok(f->e, "CREATE COMMIT TRIGGER c ON t AS DELETE FROM t WHERE "
                   "false");
+    pier_error err;
+    assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
+}
+
+/* A lake of format 4 gains the record of migration files (format 5) and
+ * keeps its commit triggers. */
+static void test_format_4_upgrade(void **state)
+{
+    fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE t (id INT64 PRIMARY KEY); CREATE COMMIT "
+                  "TRIGGER c ON t AS DELETE FROM t WHERE false");
+    pier_close(&f->e);
+    sqlite_exec(f->lake, to_format_4);
+    assert_int_equal(lake_format(f->lake), 4);
+    f->e = fixture_engine(f);
+    assert_int_equal(lake_format(f->lake), 5);
+    exec_ok(f->e, "INSERT INTO t VALUES (1)");
+    assert_int_equal(count_rows(f->e, "t"), 1);
     pier_error err;
     assert_int_equal(pier_schema_check(f->e, &err), PIER_OK);
 }
@@ -870,6 +893,7 @@ int main(void)
         T(test_format_upgrade),
         T(test_format_2_upgrade),
         T(test_format_3_upgrade),
+        T(test_format_4_upgrade),
         T(test_refusals),
         T(test_blob_parameters),
         T(test_foreign_keys_named),

@@ -255,7 +255,7 @@ static void test_lake_format(void **state)
     ins_ok(e, "acme", "{\"id\":\"1\",\"n\":1}");
     assert_int_equal(lakedir_sql_int(f->lake, "PRAGMA application_id", -1),
                      PIER_APPLICATION_ID);
-    assert_int_equal(lakedir_sql_int(f->lake, "PRAGMA user_version", -1), 4);
+    assert_int_equal(lakedir_sql_int(f->lake, "PRAGMA user_version", -1), 5);
     char *mode = lakedir_sql_text(f->lake, "PRAGMA journal_mode");
     assert_non_null(mode);
     assert_string_equal(mode, "wal\n");
@@ -270,6 +270,7 @@ static void test_lake_format(void **state)
                                 "_pier_changes\n_pier_columns\n"
                                 "_pier_commit_triggers\n"
                                 "_pier_indexes\n_pier_meta\n"
+                                "_pier_migration_files\n"
                                 "_pier_schema\n_pier_table_columns\n"
                                 "_pier_tables\n_pier_views\n");
     free(tables);

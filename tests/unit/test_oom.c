@@ -516,6 +516,151 @@ static void migrating_survives_every_failure(void **state)
     pier_close(&e);
 }
 
+/* Versioned migration files: every failure ends up, down, status or a
+ * new file cleanly, and the lake's record always agrees with its tables:
+ * a version is applied (by status) exactly when its table is there, and
+ * up lists exactly the versions it applied, also when it fails part-way. */
+static char files[64];
+
+static void put_file(const char *name, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", files, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool has_table(pier_engine *e, const char *name)
+{
+    char **names = NULL;
+    pier_error err;
+    assert_int_equal(pier_table_list(&names, e, &err), PIER_OK);
+    bool found = false;
+    for (size_t i = 0; names[i] != NULL; i++)
+        found = found || strcmp(names[i], name) == 0;
+    pier_strings_free(names);
+    return found;
+}
+
+/* How many versions are applied; fails the test unless each applied
+ * version's table is there and no other is. */
+static size_t applied_agree(pier_engine *e)
+{
+    static const char *const tables[] = { "a", "b" };
+    pier_migration_files *l = NULL;
+    pier_error err;
+    assert_int_equal(pier_migration_files_status(&l, e, files, &err),
+                     PIER_OK);
+    assert_int_equal(l->nfiles, 2);
+    size_t n = 0;
+    for (size_t i = 0; i < 2; i++) {
+        bool applied = l->files[i].state == PIER_MIGRATION_FILE_APPLIED;
+        assert_int_equal(applied, has_table(e, tables[i]));
+        n += applied;
+    }
+    pier_migration_files_free(l);
+    return n;
+}
+
+static void migration_files_survive_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    strcpy(files, "/tmp/pier-oom-files-XXXXXX");
+    assert_non_null(mkdtemp(files));
+    put_file("20260101000000_a.sql", "-- migrate:up\nCREATE TABLE a (x "
+             "INT64);\nINSERT INTO a VALUES (1);\n-- migrate:down\n"
+             "DROP TABLE a;\n");
+    put_file("20260101000001_b.sql", "-- migrate:up\nCREATE TABLE b (y "
+             "DECIMAL(6,2) READONLY);\n-- migrate:down\nDROP TABLE b;\n");
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    long n;
+    for (n = 1;; n++) {
+        pier_migration_files *l = NULL;
+        arm(n);
+        pier_status rc = pier_migration_files_up(NULL, e, files, &l, &err);
+        bool hit = disarm();
+        check_failure(rc, &err);
+        size_t applied = applied_agree(e);
+        assert_int_equal(l != NULL ? l->nfiles : 0, applied);
+        pier_migration_files_free(l);
+        if (rc == PIER_OK) {
+            assert_int_equal(applied, 2);
+            break;
+        }
+        assert_true(hit);
+        while (applied-- > 0)
+            assert_int_equal(pier_migration_files_down(NULL, e, files, NULL,
+                                                       &err), PIER_OK);
+    }
+    print_message("migration files up: %ld allocation points\n", n - 1);
+    for (n = 1;; n++) {
+        pier_migration_files *l = NULL;
+        arm(n);
+        pier_status rc = pier_migration_files_status(&l, e, files, &err);
+        bool hit = disarm();
+        check_failure(rc, &err);
+        if (rc == PIER_OK) {
+            assert_int_equal(l->nfiles, 2);
+            assert_int_equal(l->files[1].state, PIER_MIGRATION_FILE_APPLIED);
+        } else {
+            assert_null(l);
+        }
+        pier_migration_files_free(l);
+        if (!hit)
+            break;
+    }
+    print_message("migration files status: %ld allocation points\n", n - 1);
+    for (n = 1;; n++) {
+        pier_migration_files *l = NULL;
+        arm(n);
+        pier_status rc = pier_migration_files_down(NULL, e, files, &l, &err);
+        bool hit = disarm();
+        check_failure(rc, &err);
+        size_t applied = applied_agree(e);
+        assert_int_equal(applied, rc == PIER_OK ? 1 : 2);
+        assert_int_equal(l != NULL ? l->nfiles : 0, rc == PIER_OK ? 1 : 0);
+        pier_migration_files_free(l);
+        if (rc == PIER_OK)
+            break;
+        assert_true(hit);
+    }
+    print_message("migration files down: %ld allocation points\n", n - 1);
+    for (n = 1;; n++) {
+        char *path = NULL;
+        arm(n);
+        pier_status rc = pier_migration_file_create(&path, files, "c",
+                                                    INT64_C(1767225600000000),
+                                                    &err);
+        bool hit = disarm();
+        check_failure(rc, &err);
+        if (rc == PIER_OK) {
+            assert_non_null(strstr(path, "/20260101000002_c.sql"));
+            assert_int_equal(unlink(path), 0);
+        } else {
+            assert_null(path);
+        }
+        pier_free(path);
+        if (!hit)
+            break;
+    }
+    print_message("migration file create: %ld allocation points\n", n - 1);
+    assert_int_equal(applied_agree(e), 1);
+    pier_close(&e);
+    static const char *const names[] = { "20260101000000_a.sql",
+                                         "20260101000001_b.sql" };
+    for (size_t i = 0; i < 2; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", files, names[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(files), 0);
+}
+
 /* Code generation: the declaration read, the shapes built and written;
  * every failure is OutOfMemory with nothing handed out, and an output is
  * whole (the same as with allocations working). */
@@ -573,6 +718,8 @@ int main(void)
         cmocka_unit_test_teardown(planning_survives_every_failure,
                                   teardown),
         cmocka_unit_test_teardown(migrating_survives_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(migration_files_survive_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
         cmocka_unit_test(codegen_survives_every_failure),

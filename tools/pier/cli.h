@@ -58,7 +58,7 @@ typedef struct cli_command {
 } cli_command;
 
 /* The command table (board.c, rows.c, write.c, tx.c, feed.c, ops.c,
- * main.c). */
+ * sql.c, migrate.c, migrations.c, introspect.c, main.c). */
 extern const cli_command cli_cmd_create_board;
 extern const cli_command cli_cmd_insert;
 extern const cli_command cli_cmd_update;
@@ -88,6 +88,7 @@ extern const cli_command cli_cmd_sql;
 extern const cli_command cli_cmd_tables;
 extern const cli_command cli_cmd_plan;
 extern const cli_command cli_cmd_migrate;
+extern const cli_command cli_cmd_migrations;
 extern const cli_command cli_cmd_introspect;
 extern const cli_command cli_cmd_changeset;
 
@@ -119,6 +120,12 @@ int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
 /* Opens the engine (data directory, global options, PIER_NOW) unless it
  * is open. @return 0, or the exit code after printing why. */
 int cli_open(cli_ctx *ctx);
+
+/* The time now, in microseconds since the epoch, UTC: PIER_NOW when it
+ * is set (as the engine's clock reads it), else the system clock; for a
+ * command that opens no engine. @return 0, or the usage exit code after
+ * printing why PIER_NOW is malformed. */
+int cli_now(cli_ctx *ctx, int64_t *now_us);
 
 /* Parses an RFC 3339 instant into microseconds since the epoch, UTC.
  * @return false if `s` is not one. */

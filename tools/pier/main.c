@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -31,8 +32,8 @@ static const cli_command *const commands[] = {
     &cli_cmd_upsert, &cli_cmd_delete, &cli_cmd_tx, &cli_cmd_boards,
     &cli_cmd_has_board, &cli_cmd_schema, &cli_cmd_get, &cli_cmd_count,
     &cli_cmd_dump, &cli_cmd_query, &cli_cmd_shell, &cli_cmd_sql,
-    &cli_cmd_tables, &cli_cmd_plan, &cli_cmd_migrate, &cli_cmd_introspect,
-    &cli_cmd_changeset, &cli_cmd_changes,
+    &cli_cmd_tables, &cli_cmd_plan, &cli_cmd_migrate, &cli_cmd_migrations,
+    &cli_cmd_introspect, &cli_cmd_changeset, &cli_cmd_changes,
     &cli_cmd_watch, &cli_cmd_add_column,
     &cli_cmd_widen, &cli_cmd_truncate, &cli_cmd_compact, &cli_cmd_drop,
     &cli_cmd_head, &cli_cmd_stats, &cli_cmd_maintain, &cli_cmd_flush,
@@ -334,19 +335,47 @@ static int64_t fixed_clock(void *payload)
     return *(const int64_t *)payload;
 }
 
+/* Reads PIER_NOW into ctx->now_us; *set says whether it is set.
+ * @return CLI_EXIT_OK, or the usage exit code for a malformed one. */
+static int now_from_env(cli_ctx *ctx, bool *set)
+{
+    const char *now = getenv("PIER_NOW");
+    *set = now != NULL && now[0] != '\0';
+    if (*set && !cli_parse_instant(now, &ctx->now_us))
+        return cli_usage(NULL,
+                         "PIER_NOW: '%s' is not an RFC 3339 instant of "
+                         "the years 0001 to 9999, like "
+                         "2026-01-01T00:00:00Z", now);
+    return CLI_EXIT_OK;
+}
+
+int cli_now(cli_ctx *ctx, int64_t *now_us)
+{
+    bool set = false;
+    int rc = now_from_env(ctx, &set);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (set) {
+        *now_us = ctx->now_us;
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        *now_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    }
+    return CLI_EXIT_OK;
+}
+
 /* ---- the engine ---- */
 
 int cli_open(cli_ctx *ctx)
 {
     if (ctx->engine != NULL)
         return CLI_EXIT_OK;
-    const char *now = getenv("PIER_NOW");
-    if (now != NULL && now[0] != '\0') {
-        if (!cli_parse_instant(now, &ctx->now_us))
-            return cli_usage(NULL,
-                             "PIER_NOW: '%s' is not an RFC 3339 instant of "
-                             "the years 0001 to 9999, like "
-                             "2026-01-01T00:00:00Z", now);
+    bool set = false;
+    int rc = now_from_env(ctx, &set);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (set) {
         ctx->opts.clock = fixed_clock;
         ctx->opts.clock_payload = &ctx->now_us;
     }
