@@ -1418,6 +1418,21 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
     pier__buf_init(&filled);
     if (st->kind == PIER__STMT_INSERT)
         insert_fill(x, &filled);
+    /* numbers SQLite would read inexactly, as their text */
+    if (!ddl && !filled.oom) {
+        pier__buf exact;
+        pier__buf_init(&exact);
+        if (pier__sql_exact_literals(&exact, filled.len > 0
+                                                 ? filled.p
+                                                 : x->sql + st->offset,
+                                     filled.len > 0 ? filled.len
+                                                    : st->len)) {
+            pier__buf_free(&filled);
+            filled = exact;
+        } else {
+            pier__buf_free(&exact);
+        }
+    }
     if (filled.oom) {
         pier__buf_free(&filled);
         return pier__oom(err);

@@ -271,4 +271,13 @@ bool pier__sql_fk_of(const char *table, const char *column,
                      const char *column_constraints,
                      const char *table_constraints, pier__sql_fkref *out);
 
+/*
+ * Appends to `out` the statement sql[0..n) with every numeric literal
+ * SQLite would read inexactly (an integer beyond 64 bits, a number of
+ * more than 15 significant digits) written as a string literal of the
+ * same digits (literals.c). Pure.
+ * @return whether any was: `out` is untouched when none was.
+ */
+bool pier__sql_exact_literals(pier__buf *out, const char *sql, size_t n);
+
 #endif /* PIER_SQL_H */

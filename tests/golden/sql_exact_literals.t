@@ -1,0 +1,23 @@
+# A number written in SQL that SQLite would read inexactly (an integer
+# beyond 64 bits, more than 15 significant digits) is read as its text:
+# UINT64, INT128 and DECIMAL columns take it exactly, and compare it by
+# value. A number a double holds exactly stays a number.
+$ pier sql "CREATE TABLE t (n UINT64, h INT128, d DECIMAL(20,8), r DOUBLE)"
+$ pier sql "INSERT INTO t VALUES (18446744073709551615, -170141183460469231731687303715884105728, 123456789.12345678, 0.30000000000000004), (5, 5, 0.5, 0.5)"
+2 rows changed
+$ pier sql "SELECT * FROM t ORDER BY n"
+n                     h                                         d                   r
+5                     5                                         0.50000000          0.5
+18446744073709551615  -170141183460469231731687303715884105728  123456789.12345678  0.30000000000000004
+(2 rows)
+$ pier sql "SELECT count(*) AS n FROM t WHERE n > 18446744073709551614 AND h < -170141183460469231731687303715884105727"
+n
+1
+(1 row)
+$ pier sql "SELECT decimal(0.30000000000000004) AS d, decimal_add(0.1, 0.2) AS s, typeof(1.5) AS t, typeof(9223372036854775807) AS i"
+d                    s    t     i
+0.30000000000000004  0.3  real  integer
+(1 row)
+$ pier sql "INSERT INTO t(n) VALUES (18446744073709551616)"
+! pier: error: ColumnTypeConflict: column 'n' of table 't' is UINT64, got '18446744073709551616': out of range for UINT64
+[exit 1]
