@@ -542,12 +542,27 @@ static double sum_double(const sum_acc *s)
     return total;
 }
 
+/* REALs and DECIMALs together cannot be totalled exactly, and silently
+ * inexact is what the types exist to prevent: refused, saying how to ask
+ * for either. */
+static bool mixed(sqlite3_context *ctx, const sum_acc *s, const char *fn)
+{
+    if (s->nreals == 0 || s->ndecs == 0)
+        return false;
+    result_errorf(ctx, "%s: REAL and DECIMAL values together cannot be "
+                  "totalled exactly: write %s(CAST(x AS REAL)) for a float, "
+                  "or %s(decimal(x)) for an exact decimal", fn, fn, fn);
+    return true;
+}
+
 static void sum_result(sqlite3_context *ctx, const sum_acc *s)
 {
     if (s == NULL || s->count == 0) {
         sqlite3_result_null(ctx);
         return;
     }
+    if (mixed(ctx, s, "sum"))
+        return;
     if (s->nreals > 0) {
         sqlite3_result_double(ctx, sum_double(s));
         return;
@@ -580,6 +595,8 @@ static void avg_result(sqlite3_context *ctx, const sum_acc *s)
         sqlite3_result_null(ctx);
         return;
     }
+    if (mixed(ctx, s, "avg"))
+        return;
     if (s->ndecs == 0 || s->nreals > 0) {
         sqlite3_result_double(ctx, sum_double(s) / (double)s->count);
         return;
