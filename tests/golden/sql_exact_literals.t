@@ -21,3 +21,13 @@ d                    s    t     i
 $ pier sql "INSERT INTO t(n) VALUES (18446744073709551616)"
 ! pier: error: ColumnTypeConflict: column 'n' of table 't' is UINT64, got '18446744073709551616': out of range for UINT64
 [exit 1]
+
+# REAL and DECIMAL values summed together cannot be exact: refused,
+# saying how to ask for either.
+$ pier sql "SELECT sum(x) AS s FROM (SELECT d AS x FROM t UNION ALL SELECT r FROM t)"
+! pier: error: QueryFailed: sum: REAL and DECIMAL values together cannot be totalled exactly: write sum(CAST(x AS REAL)) for a float, or sum(decimal(x)) for an exact decimal (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT sum(CAST(x AS REAL)) AS f, sum(decimal(x)) AS d FROM (SELECT d AS x FROM t WHERE n = 5 UNION ALL SELECT r FROM t WHERE n = 5)"
+f    d
+1.0  1
+(1 row)
