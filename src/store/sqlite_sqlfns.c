@@ -18,8 +18,10 @@
  *       the statement, naming the key (exec.c).
  *   _pier_hugeint_text(x): a board's hugeint cell as its digits, which
  *       pier_numeric orders (the query views call it).
+ * and, from sqlite_timefns.c, the temporal functions, now() and the UUID
+ * makers.
  *
- * Everything is deterministic and innocuous (the lake runs with
+ * Everything here is deterministic and innocuous (the lake runs with
  * trusted_schema off, and the schema's CHECKs call _pier_fit).
  */
 #include <stdarg.h>
@@ -121,9 +123,7 @@ static const pier__coltype *fit_type_of(sqlite3_context *ctx,
     return ft != NULL ? &ft->c : NULL;
 }
 
-/* Renders a refused value for the error: text quoted and cut, numbers as
- * SQLite writes them, blobs by their size. */
-static void describe_value(char *out, size_t cap, sqlite3_value *v)
+void pier__sqlfn_describe(char *out, size_t cap, sqlite3_value *v)
 {
     switch (sqlite3_value_type(v)) {
     case SQLITE_BLOB:
@@ -169,7 +169,7 @@ static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (f != NULL) {
         f->column_id = sqlite3_value_int64(argv[2]);
         snprintf(f->reason, sizeof f->reason, "%s", why);
-        describe_value(f->value, sizeof f->value, argv[0]);
+        pier__sqlfn_describe(f->value, sizeof f->value, argv[0]);
     }
     char msg[256];
     snprintf(msg, sizeof msg, "a value of column %lld is not a %s: %s",
@@ -198,9 +198,7 @@ COLLATION(json_compact_cmp, pier__collate_json_compact)
 
 /* ---- decimal values of SQLite values ---- */
 
-/* A value as a decimal: an integer as itself, text and reals by their
- * text (0.1 reads "0.1"). NULL or why not. */
-static const char *decimal_of(sqlite3_value *v, pier__decimal *out)
+const char *pier__sqlfn_decimal(sqlite3_value *v, pier__decimal *out)
 {
     if (sqlite3_value_type(v) == SQLITE_INTEGER) {
         *out = (pier__decimal){ sqlite3_value_int64(v), 0 };
@@ -221,10 +219,7 @@ static void result_decimal(sqlite3_context *ctx, pier__decimal d)
     sqlite3_result_text(ctx, text, (int)n, SQLITE_TRANSIENT);
 }
 
-/* A computed decimal at its smallest scale ("0.3", not "0.30"): values are
- * stored as written, and "0.10" or "0.1" must not decide how a result
- * reads. */
-static void result_total(sqlite3_context *ctx, pier__decimal d)
+void pier__sqlfn_result_total(sqlite3_context *ctx, pier__decimal d)
 {
     while (d.scale > 0 && d.unscaled % 10 == 0) {
         d.unscaled /= 10;
@@ -233,10 +228,7 @@ static void result_total(sqlite3_context *ctx, pier__decimal d)
     result_decimal(ctx, d);
 }
 
-static void result_errorf(sqlite3_context *ctx, const char *fmt, ...)
-    PIER__PRINTF(2, 3);
-
-static void result_errorf(sqlite3_context *ctx, const char *fmt, ...)
+void pier__sqlfn_errorf(sqlite3_context *ctx, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -255,9 +247,9 @@ static bool decimal_args(sqlite3_context *ctx, int argc, sqlite3_value **argv,
             sqlite3_result_null(ctx);
             return false;
         }
-        const char *why = decimal_of(argv[i], &d[i]);
+        const char *why = pier__sqlfn_decimal(argv[i], &d[i]);
         if (why != NULL) {
-            result_errorf(ctx, "%s: %s", fn, why);
+            pier__sqlfn_errorf(ctx, "%s: %s", fn, why);
             return false;
         }
     }
@@ -268,7 +260,7 @@ static void decimal_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     pier__decimal d;
     if (decimal_args(ctx, argc, argv, &d, "decimal"))
-        result_total(ctx, d);
+        pier__sqlfn_result_total(ctx, d);
 }
 
 typedef bool (*decimal_op)(pier__decimal, pier__decimal, pier__decimal *);
@@ -280,11 +272,11 @@ static void binary_fn(sqlite3_context *ctx, sqlite3_value **argv,
     if (!decimal_args(ctx, 2, argv, d, name))
         return;
     if (!op(d[0], d[1], &r)) {
-        result_errorf(ctx, "%s: the result needs more than 38 digits",
-                      name);
+        pier__sqlfn_errorf(ctx, "%s: the result needs more than 38 digits",
+                           name);
         return;
     }
-    result_total(ctx, r);
+    pier__sqlfn_result_total(ctx, r);
 }
 
 static void add_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -313,8 +305,8 @@ static bool scale_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
     if (sqlite3_value_type(v) != SQLITE_INTEGER ||
         sqlite3_value_int64(v) < 0 ||
         sqlite3_value_int64(v) > PIER__DECIMAL_MAX_DIGITS) {
-        result_errorf(ctx, "%s: the scale is an integer from 0 to 38, the "
-                      "digits to keep after the point", fn);
+        pier__sqlfn_errorf(ctx, "%s: the scale is an integer from 0 to "
+                           "38, the digits to keep after the point", fn);
         return false;
     }
     *out = (int)sqlite3_value_int64(v);
@@ -333,8 +325,8 @@ static bool rounding_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     if (m != NULL &&
         pier__rounding_parse(m, (size_t)sqlite3_value_bytes(argv[i]), out))
         return true;
-    result_errorf(ctx, "%s: unknown rounding mode '%s': use "
-                  PIER__ROUNDING_NAMES, fn, m != NULL ? m : "");
+    pier__sqlfn_errorf(ctx, "%s: unknown rounding mode '%s': use "
+                       PIER__ROUNDING_NAMES, fn, m != NULL ? m : "");
     return false;
 }
 
@@ -362,7 +354,7 @@ static void div_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     const char *why = pier__decimal_div(d[0], d[1], scale, mode, &r);
     if (why != NULL) {
-        result_errorf(ctx, "decimal_div: %s", why);
+        pier__sqlfn_errorf(ctx, "decimal_div: %s", why);
         return;
     }
     result_decimal(ctx, r);
@@ -381,7 +373,7 @@ static void round_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     const char *why = pier__decimal_round(d, scale, mode, &r);
     if (why != NULL) {
-        result_errorf(ctx, "decimal_round: %s", why);
+        pier__sqlfn_errorf(ctx, "decimal_round: %s", why);
         return;
     }
     result_decimal(ctx, r);
@@ -506,7 +498,7 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
             s->decs += sign * (pier__i128)unscaled;
             if (s->decs > DECIMAL_MAX || s->decs < -DECIMAL_MAX)
                 s->overflow = true;
-        } else if (decimal_of(v, &d) == NULL) {
+        } else if (pier__sqlfn_decimal(v, &d) == NULL) {
             sum_decimal(s, d, sign);
         } else if (decimal_spelling(p, n)) {
             /* An exact number beyond 38 digits (an INT128 of 39): no
@@ -594,7 +586,7 @@ static void sum_result(sqlite3_context *ctx, const sum_acc *s)
                              "38 digits", -1);
         return;
     }
-    result_total(ctx, d);
+    pier__sqlfn_result_total(ctx, d);
 }
 
 /* The final result and a window's current one are the same. */
@@ -626,7 +618,7 @@ static void avg_result(sqlite3_context *ctx, const sum_acc *s)
         sqlite3_result_error(ctx, msg, -1);
         return;
     }
-    result_total(ctx, q);
+    pier__sqlfn_result_total(ctx, q);
 }
 
 static void avg_final(sqlite3_context *ctx)
@@ -666,7 +658,7 @@ static void fk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (f != NULL) {
         f->column_id = sqlite3_value_int64(argv[0]);
         f->fk = sqlite3_value_int(argv[1]);
-        describe_value(f->value, sizeof f->value, argv[2]);
+        pier__sqlfn_describe(f->value, sizeof f->value, argv[2]);
     }
     sqlite3_result_error(ctx, "FOREIGN KEY constraint failed", -1);
 }
@@ -695,7 +687,8 @@ static const struct {
     { "_pier_hugeint_text", 1, hugeint_text_fn },
 };
 
-int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)
+int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
+                                  const int64_t *stmt_now)
 {
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     fit_state *fs = calloc(1, sizeof *fs);
@@ -726,5 +719,7 @@ int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)
         rc = sqlite3_create_window_function(db, "avg", 1, flags, NULL,
                                             sum_step, avg_final, avg_final,
                                             sum_inverse, NULL);
+    if (rc == SQLITE_OK)
+        rc = pier__sqlite_register_time(db, stmt_now);
     return rc;
 }
