@@ -3,7 +3,7 @@
  * UUID makers, registered on every connection of the lake beside the
  * decimal ones (sqlite_sqlfns.c); docs/sql.md lists them.
  *
- *   date_part(field, x), extract(field, x)   a field, as exact DECIMAL text
+ *   date_part(field, x), extract(field, x)   a field, exactly
  *   date_trunc(unit, x)                      x cut to the unit
  *   date_add(x, interval), date_sub(x, interval)
  *   date_diff(a, b)                          a - b
@@ -124,7 +124,10 @@ static void result_interval(sqlite3_context *ctx, pier__interval iv)
 /* ---- fields and truncation ---- */
 
 /* date_part(field, x), and extract(field, x), which the front-end also
- * writes extract(field FROM x) as. */
+ * writes extract(field FROM x) as. A field that is always a whole number
+ * (year, day...) is an INTEGER, so that it compares with numbers as it
+ * reads (a text never equals 2024 in SQLite); second, milliseconds and
+ * epoch may have a fraction and are exact DECIMAL text. */
 static void part_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     const char *fn = sqlite3_user_data(ctx);
@@ -138,6 +141,8 @@ static void part_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (why != NULL)
         pier__sqlfn_errorf(ctx, "%s('%s'): %s", fn, pier__tfield_name(f),
                            why);
+    else if (pier__tfield_whole(f))
+        sqlite3_result_int64(ctx, (int64_t)d.unscaled);
     else
         pier__sqlfn_result_total(ctx, d);
 }

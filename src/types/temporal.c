@@ -201,6 +201,12 @@ const char *pier__tfield_name(pier__tfield f)
     return field_names[f];
 }
 
+bool pier__tfield_whole(pier__tfield f)
+{
+    return f != PIER__TF_SECOND && f != PIER__TF_MILLISECONDS &&
+           f != PIER__TF_EPOCH;
+}
+
 /* Whether f is a field of the time of day (which a DATE lacks). */
 static bool time_field(pier__tfield f)
 {

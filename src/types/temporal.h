@@ -94,6 +94,10 @@ typedef enum pier__tfield {
 /* Parses a field's name (case-insensitive); false if it is none. */
 bool pier__tfield_parse(const char *s, size_t n, pier__tfield *out);
 const char *pier__tfield_name(pier__tfield f);
+/* Whether the field is a whole number for every value (all but second,
+ * milliseconds and epoch, which may have a fraction): its decimal from
+ * pier__temporal_part then has scale 0 and fits 64 bits. */
+bool pier__tfield_whole(pier__tfield f);
 
 /*
  * The field of v, exactly, as PostgreSQL's EXTRACT gives it (at the scale

@@ -260,6 +260,33 @@ static void test_interval_fields(void **state)
     part_refused("P1D", "isoyear", "an INTERVAL has no calendar");
 }
 
+/* The fields that are whole numbers (date_part gives them as INTEGERs)
+ * come at scale 0 for every kind; the others may have a fraction. */
+static void test_whole_fields(void **state)
+{
+    (void)state;
+    static const char *const values[] = {
+        "2024-02-29", "12:34:56.5", "2024-02-29T12:34:56.123456",
+        "1969-12-31T23:59:59.999999Z", "P-1Y-2M-3DT-4H-5M-6.5S",
+    };
+    for (size_t v = 0; v < sizeof values / sizeof *values; v++) {
+        pier__temporal t = val(values[v]);
+        for (int f = PIER__TF_CENTURY; f <= PIER__TF_YEAR; f++) {
+            pier__decimal d;
+            if (pier__temporal_part(&t, (pier__tfield)f, &d) != NULL ||
+                !pier__tfield_whole((pier__tfield)f))
+                continue;
+            if (d.scale != 0)
+                fail_msg("%s of %s has scale %d", pier__tfield_name(f),
+                         values[v], d.scale);
+        }
+    }
+    assert_false(pier__tfield_whole(PIER__TF_SECOND));
+    assert_false(pier__tfield_whole(PIER__TF_MILLISECONDS));
+    assert_false(pier__tfield_whole(PIER__TF_EPOCH));
+    assert_true(pier__tfield_whole(PIER__TF_MICROSECONDS));
+}
+
 /* ---- truncation ---- */
 
 static void trunc_is(const char *value, const char *name, const char *want)
@@ -589,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_datetime_instant_fields),
         cmocka_unit_test(test_time_fields),
         cmocka_unit_test(test_interval_fields),
+        cmocka_unit_test(test_whole_fields),
         cmocka_unit_test(test_trunc),
         cmocka_unit_test(test_add),
         cmocka_unit_test(test_diff),
