@@ -123,7 +123,9 @@ static const pier__coltype *fit_type_of(sqlite3_context *ctx,
     return ft != NULL ? &ft->c : NULL;
 }
 
-void pier__sqlfn_describe(char *out, size_t cap, sqlite3_value *v)
+/* Renders a refused value for the error: text quoted and cut, numbers as
+ * SQLite writes them, blobs by their size. */
+static void describe_value(char *out, size_t cap, sqlite3_value *v)
 {
     switch (sqlite3_value_type(v)) {
     case SQLITE_BLOB:
@@ -169,7 +171,7 @@ static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (f != NULL) {
         f->column_id = sqlite3_value_int64(argv[2]);
         snprintf(f->reason, sizeof f->reason, "%s", why);
-        pier__sqlfn_describe(f->value, sizeof f->value, argv[0]);
+        describe_value(f->value, sizeof f->value, argv[0]);
     }
     char msg[256];
     snprintf(msg, sizeof msg, "a value of column %lld is not a %s: %s",
@@ -198,7 +200,9 @@ COLLATION(json_compact_cmp, pier__collate_json_compact)
 
 /* ---- decimal values of SQLite values ---- */
 
-const char *pier__sqlfn_decimal(sqlite3_value *v, pier__decimal *out)
+/* A value as a decimal: an integer as itself, text and reals by their
+ * text (0.1 reads "0.1"). NULL or why not. */
+static const char *decimal_of(sqlite3_value *v, pier__decimal *out)
 {
     if (sqlite3_value_type(v) == SQLITE_INTEGER) {
         *out = (pier__decimal){ sqlite3_value_int64(v), 0 };
@@ -219,7 +223,10 @@ static void result_decimal(sqlite3_context *ctx, pier__decimal d)
     sqlite3_result_text(ctx, text, (int)n, SQLITE_TRANSIENT);
 }
 
-void pier__sqlfn_result_total(sqlite3_context *ctx, pier__decimal d)
+/* A computed decimal at its smallest scale ("0.3", not "0.30"): values are
+ * stored as written, and "0.10" or "0.1" must not decide how a result
+ * reads. */
+static void result_total(sqlite3_context *ctx, pier__decimal d)
 {
     while (d.scale > 0 && d.unscaled % 10 == 0) {
         d.unscaled /= 10;
@@ -228,7 +235,10 @@ void pier__sqlfn_result_total(sqlite3_context *ctx, pier__decimal d)
     result_decimal(ctx, d);
 }
 
-void pier__sqlfn_errorf(sqlite3_context *ctx, const char *fmt, ...)
+static void result_errorf(sqlite3_context *ctx, const char *fmt, ...)
+    PIER__PRINTF(2, 3);
+
+static void result_errorf(sqlite3_context *ctx, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -247,9 +257,9 @@ static bool decimal_args(sqlite3_context *ctx, int argc, sqlite3_value **argv,
             sqlite3_result_null(ctx);
             return false;
         }
-        const char *why = pier__sqlfn_decimal(argv[i], &d[i]);
+        const char *why = decimal_of(argv[i], &d[i]);
         if (why != NULL) {
-            pier__sqlfn_errorf(ctx, "%s: %s", fn, why);
+            result_errorf(ctx, "%s: %s", fn, why);
             return false;
         }
     }
@@ -260,7 +270,7 @@ static void decimal_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     pier__decimal d;
     if (decimal_args(ctx, argc, argv, &d, "decimal"))
-        pier__sqlfn_result_total(ctx, d);
+        result_total(ctx, d);
 }
 
 typedef bool (*decimal_op)(pier__decimal, pier__decimal, pier__decimal *);
@@ -272,11 +282,11 @@ static void binary_fn(sqlite3_context *ctx, sqlite3_value **argv,
     if (!decimal_args(ctx, 2, argv, d, name))
         return;
     if (!op(d[0], d[1], &r)) {
-        pier__sqlfn_errorf(ctx, "%s: the result needs more than 38 digits",
-                           name);
+        result_errorf(ctx, "%s: the result needs more than 38 digits",
+                      name);
         return;
     }
-    pier__sqlfn_result_total(ctx, r);
+    result_total(ctx, r);
 }
 
 static void add_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -305,8 +315,8 @@ static bool scale_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
     if (sqlite3_value_type(v) != SQLITE_INTEGER ||
         sqlite3_value_int64(v) < 0 ||
         sqlite3_value_int64(v) > PIER__DECIMAL_MAX_DIGITS) {
-        pier__sqlfn_errorf(ctx, "%s: the scale is an integer from 0 to "
-                           "38, the digits to keep after the point", fn);
+        result_errorf(ctx, "%s: the scale is an integer from 0 to 38, the "
+                      "digits to keep after the point", fn);
         return false;
     }
     *out = (int)sqlite3_value_int64(v);
@@ -325,8 +335,8 @@ static bool rounding_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     if (m != NULL &&
         pier__rounding_parse(m, (size_t)sqlite3_value_bytes(argv[i]), out))
         return true;
-    pier__sqlfn_errorf(ctx, "%s: unknown rounding mode '%s': use "
-                       PIER__ROUNDING_NAMES, fn, m != NULL ? m : "");
+    result_errorf(ctx, "%s: unknown rounding mode '%s': use "
+                  PIER__ROUNDING_NAMES, fn, m != NULL ? m : "");
     return false;
 }
 
@@ -354,7 +364,7 @@ static void div_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     const char *why = pier__decimal_div(d[0], d[1], scale, mode, &r);
     if (why != NULL) {
-        pier__sqlfn_errorf(ctx, "decimal_div: %s", why);
+        result_errorf(ctx, "decimal_div: %s", why);
         return;
     }
     result_decimal(ctx, r);
@@ -373,7 +383,7 @@ static void round_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     const char *why = pier__decimal_round(d, scale, mode, &r);
     if (why != NULL) {
-        pier__sqlfn_errorf(ctx, "decimal_round: %s", why);
+        result_errorf(ctx, "decimal_round: %s", why);
         return;
     }
     result_decimal(ctx, r);
@@ -498,7 +508,7 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
             s->decs += sign * (pier__i128)unscaled;
             if (s->decs > DECIMAL_MAX || s->decs < -DECIMAL_MAX)
                 s->overflow = true;
-        } else if (pier__sqlfn_decimal(v, &d) == NULL) {
+        } else if (decimal_of(v, &d) == NULL) {
             sum_decimal(s, d, sign);
         } else if (decimal_spelling(p, n)) {
             /* An exact number beyond 38 digits (an INT128 of 39): no
@@ -586,7 +596,7 @@ static void sum_result(sqlite3_context *ctx, const sum_acc *s)
                              "38 digits", -1);
         return;
     }
-    pier__sqlfn_result_total(ctx, d);
+    result_total(ctx, d);
 }
 
 /* The final result and a window's current one are the same. */
@@ -618,7 +628,7 @@ static void avg_result(sqlite3_context *ctx, const sum_acc *s)
         sqlite3_result_error(ctx, msg, -1);
         return;
     }
-    pier__sqlfn_result_total(ctx, q);
+    result_total(ctx, q);
 }
 
 static void avg_final(sqlite3_context *ctx)
@@ -658,9 +668,36 @@ static void fk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (f != NULL) {
         f->column_id = sqlite3_value_int64(argv[0]);
         f->fk = sqlite3_value_int(argv[1]);
-        pier__sqlfn_describe(f->value, sizeof f->value, argv[2]);
+        describe_value(f->value, sizeof f->value, argv[2]);
     }
     sqlite3_result_error(ctx, "FOREIGN KEY constraint failed", -1);
+}
+
+/* ---- what the other function files share (sqlite_int.h) ---- */
+
+const char *pier__sqlfn_decimal(sqlite3_value *v, pier__decimal *out)
+{
+    return decimal_of(v, out);
+}
+
+void pier__sqlfn_result_total(sqlite3_context *ctx, pier__decimal d)
+{
+    result_total(ctx, d);
+}
+
+void pier__sqlfn_errorf(sqlite3_context *ctx, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sqlite3_result_error(ctx, msg, -1);
+}
+
+void pier__sqlfn_describe(char *out, size_t cap, sqlite3_value *v)
+{
+    describe_value(out, cap, v);
 }
 
 /* ---- registration ---- */
