@@ -1,9 +1,9 @@
 /*
  * base.h: small pieces every layer shares: the error struct's helpers,
- * growable buffers, a bump arena, UTF-8 checks, the clock.
+ * growable buffers, a bump arena, UTF-8 checks, the clock, randomness.
  *
  * Library-internal names start with pier__. Nothing here does I/O beyond
- * reading the system clock.
+ * reading the system clock and the kernel's random bytes.
  */
 #ifndef PIER_BASE_H
 #define PIER_BASE_H
@@ -131,5 +131,11 @@ int64_t pier__clock_system(void *payload);
  * origin, at the resolution of the kernel's tick (milliseconds): for
  * measuring how long something took. */
 int64_t pier__clock_monotonic(void);
+
+/* ---- randomness (random.c) ---- */
+
+/* Fills buf with n bytes from the kernel's cryptographic generator
+ * (getrandom(2), else /dev/urandom); false if neither gives them. */
+bool pier__random_bytes(void *buf, size_t n);
 
 #endif /* PIER_BASE_H */

@@ -60,6 +60,7 @@ void pier__guard_init(pier__guard *g, pier_engine *e, const pier_limits *over,
     atomic_store(&g->interrupted, false);
     g->interrupts = &e->interrupts;
     g->interrupts_seen = atomic_load(&e->interrupts);
+    g->now_us = pier__engine_now(e);
     g->used_us = 0;
     g->step_began_us = 0;
     g->memory_base = 0;

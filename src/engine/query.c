@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "sql/sql.h"
 
 /* A template that scanned cleanly, and its placeholders. */
 typedef struct scanned {
@@ -56,6 +57,7 @@ typedef struct scanned {
     pier__placeholder *holes;
     size_t nholes;
     size_t holes_cap;
+    bool extract;              /* the template needs pier__sql_rewrite */
     bool compiled;             /* the fields below, and the cursor's names
                                   and types, are this template's compile */
     int64_t version;           /* the catalog version it compiled against */
@@ -136,6 +138,8 @@ typedef struct scan {
     size_t nholes;
     size_t cap;
     pier__placeholder inline_holes[8];   /* most templates need no more */
+    bool extract;              /* the word EXTRACT is in the code: the
+                                  template may need pier__sql_rewrite */
 } scan;
 
 /*
@@ -377,6 +381,8 @@ static pier_status scan_template(scan *s, const char *sql, size_t n,
             size_t len = i - start;
             if (reserved_name(sql + start, len))
                 return refuse_name(sql + start, len, start, err);
+            if (len == 7 && pier__name_eq(sql + start, 7, "extract", 7))
+                s->extract = true;
             /* Every keyword refused has 3 to 9 letters. */
             if (len >= 3 && len <= 9 &&
                 (keyword_in(sql + start, len, write_keywords,
@@ -504,6 +510,7 @@ static void scanned_keep(scanned *t, const char *sql, size_t len,
     if (s->nholes > 0)
         memcpy(t->holes, s->holes, s->nholes * sizeof *t->holes);
     t->nholes = s->nholes;
+    t->extract = s->extract;
     t->sql_len = len;
     t->key_len = need;
 }
@@ -864,10 +871,23 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     if (rescan) {
         rc = scan_template(&s, sql, len, err);
     } else {
+        s.extract = known->extract;
         for (size_t i = 0; i < known->nholes && rc == PIER_OK; i++)
             rc = add_hole(&s, known->holes[i].offset, known->holes[i].len,
                           known->holes[i].board, err);
     }
+    /* EXTRACT(field FROM x) becomes date_part('field', x), which SQLite
+     * can read, in a text of the same length: the placeholders and every
+     * offset stay where they are, and what is remembered of the template
+     * is the text as written. */
+    char *rewritten = NULL;
+    bool oom = false;
+    if (rc == PIER_OK && s.extract)
+        rewritten = pier__sql_rewrite(sql, len, &oom);
+    if (oom)
+        rc = pier__oom(err);
+    if (rewritten != NULL)
+        a.sql = rewritten;
     if (rc == PIER_OK && pier__tx_open_here(engine))
         rc = pier__fail(err, PIER_E_INVALID_ARGUMENT,
                         "this thread has a transaction open on the engine: "
@@ -891,6 +911,7 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     }
     if (s.holes != s.inline_holes)
         free(s.holes);
+    free(rewritten);
     cursor_release(a.spare);                /* if no cursor was made */
     if (rc != PIER_OK) {
         engine->lake->ops->reader_close(reader);

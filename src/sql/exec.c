@@ -28,7 +28,8 @@
 
 typedef struct exec_ctx {
     pier_engine *e;
-    const char *sql;           /* the script */
+    const char *sql;           /* the script, as SQLite reads it (its
+                                  offsets are the one written's) */
     const pier__sql_stmt *st;  /* the statement running */
     const pier_params *params;
     bool catalog_changed;      /* a DDL statement ran: the cache must be
@@ -1687,7 +1688,7 @@ pier_status pier__exec_in_write(pier_engine *e, const char *sql,
 {
     pier__sql_script script;
     pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
-    exec_ctx x = { .e = e, .sql = sql, .params = NULL };
+    exec_ctx x = { .e = e, .sql = script.text, .params = NULL };
     for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
         x.st = &script.stmts[i];
         rc = run_stmt(&x, i + 1 == script.nstmts, err);
@@ -1715,7 +1716,7 @@ pier_status pier__exec_call(pier_cursor **out, void **changeset,
         pier__sql_script_free(&script);
         return where(rc, err);
     }
-    exec_ctx x = { .e = engine, .sql = sql, .params = params };
+    exec_ctx x = { .e = engine, .sql = script.text, .params = params };
     pier__guard_init(&x.guard, engine, NULL, "script");
     rc = pier__engine_begin(engine, true, err);
     if (rc != PIER_OK) {

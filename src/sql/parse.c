@@ -9,6 +9,9 @@
  * body is skipped as a balanced group. The array is reused by the next
  * statement; what the script keeps lives in its arena.
  *
+ * The text read is pier__sql_rewrite's (rewrite.c), of the same length as
+ * the script given, so every offset is one into the script as written.
+ *
  * Faults come in a fixed order, so that every script has one answer: a
  * statement of a refused kind (EntityNotAllowed) first, whatever follows
  * its leading keywords; otherwise the earlier of a token fault (an
@@ -1567,8 +1570,15 @@ static pier_status parse_script(pier__sql_script *out, const char *sql,
 {
     out->stmts = NULL;
     out->nstmts = 0;
+    out->text = sql;
     pier__arena_init(&out->arena);
     assert(sql != NULL || len == 0);
+    bool oom;
+    out->rewritten = len > 0 ? pier__sql_rewrite(sql, len, &oom) : NULL;
+    if (out->rewritten != NULL)
+        out->text = sql = out->rewritten;
+    else if (len > 0 && oom)
+        return pier__oom(err);
     parser p = { sql, len, &out->arena, err, NULL, 0, 0, 0, declaration,
                  false };
     pier__sql_stmt *stmts = NULL;
@@ -1632,6 +1642,9 @@ void pier__sql_script_free(pier__sql_script *s)
     if (s == NULL)
         return;
     pier__arena_free(&s->arena);
+    free(s->rewritten);
+    s->rewritten = NULL;
+    s->text = NULL;
     s->stmts = NULL;
     s->nstmts = 0;
 }

@@ -9,7 +9,9 @@
  * "identifiers", [identifiers], `identifiers`, -- and C comments, blobs
  * x'..', parameters), but parses only the heads of statements; what SQLite
  * itself checks (expressions, SELECT bodies, constraint syntax) it passes
- * through as text for SQLite to judge. Pure: no SQLite handle, no I/O;
+ * through as text for SQLite to judge, after writing the few forms of the
+ * dialect SQLite's grammar lacks as SQL it has (pier__sql_rewrite, the
+ * same length). Pure: no SQLite handle, no I/O;
  * tests/unit/test_sql.c covers it.
  */
 #ifndef PIER_SQL_H
@@ -204,15 +206,33 @@ typedef struct pier__sql_stmt {
 typedef struct pier__sql_script {
     pier__sql_stmt *stmts;
     size_t nstmts;
+    const char *text;          /* the script as SQLite is to read it:
+                                  pier__sql_rewrite's text, else the one
+                                  given; the same length, so every offset
+                                  holds in both */
+    char *rewritten;           /* owned: text, when it was rewritten */
     pier__arena arena;
 } pier__sql_script;
 
 /*
+ * Writes the dialect's syntax that SQLite lacks as SQL it has:
+ * EXTRACT(field FROM x), its field a name or a string, becomes
+ * date_part('field', x). Tokens are read as SQLite reads them, so nothing
+ * in a string, a quoted name or a comment changes. The result has the
+ * same length as sql (the rest is spaces), so that offsets hold in both.
+ * @return the text (n bytes and a NUL; the caller frees it), or NULL when
+ *         nothing needs rewriting (*oom false) or memory ran out (*oom
+ *         true).
+ */
+char *pier__sql_rewrite(const char *sql, size_t n, bool *oom);
+
+/*
  * Splits `sql` into statements at the semicolons outside strings,
  * identifiers and comments (empty statements are skipped) and reads the
- * head of each. Names are unquoted ("a""b" reads a"b). Statements are
- * read in order and the first at fault ends the parse: a refused kind is
- * reported as such whatever follows its leading keywords.
+ * head of each, in the text pier__sql_rewrite makes of it (out->text).
+ * Names are unquoted ("a""b" reads a"b). Statements are read in order and
+ * the first at fault ends the parse: a refused kind is reported as such
+ * whatever follows its leading keywords.
  * @return PIER_OK (*out filled; release with pier__sql_script_free, also
  *         after a failure, which leaves no statements in it);
  *         PIER_E_ENTITY_NOT_ALLOWED for a statement that is none of the

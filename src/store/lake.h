@@ -59,6 +59,9 @@ typedef struct pier__guard {
     const atomic_uint_fast64_t *interrupts; /* the engine's pier_interrupt
                                   count; NULL: none */
     uint64_t interrupts_seen;  /* ... when the statement began */
+    int64_t now_us;            /* the instant it began, by the engine's
+                                  clock (microseconds, UTC): what now()
+                                  gives in a query */
     /* Kept by the lake: */
     int64_t used_us;           /* the time of the steps that ended */
     int64_t step_began_us;     /* when the running step began; 0: none */

@@ -131,9 +131,30 @@ void pier__sqlite_forget_statements(pier__sqlite_lake *l);
 
 /* sqlite_sqlfns.c */
 /* Registers the SQL dialect's functions and collations on a connection;
- * _pier_fit records why it refused a value in *failure (may be NULL).
- * Returns SQLite's code. */
-int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure);
+ * _pier_fit records why it refused a value in *failure (may be NULL);
+ * now() reads the running statement's instant in *stmt_now (microseconds,
+ * UTC; 0 or a NULL pointer: the system clock's). Returns SQLite's code. */
+int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
+                                  const int64_t *stmt_now);
+/* What the dialect's function files share: */
+/* A value as a decimal: an integer as itself, text and reals by their
+ * text (0.1 reads "0.1"). NULL or why not. */
+const char *pier__sqlfn_decimal(sqlite3_value *v, pier__decimal *out);
+/* A computed decimal as the result, at its smallest scale ("0.3", not
+ * "0.30"): values are stored as written, and "0.10" or "0.1" must not
+ * decide how a result reads. */
+void pier__sqlfn_result_total(sqlite3_context *ctx, pier__decimal d);
+/* Fails the call with a formatted message (at most 255 bytes). */
+void pier__sqlfn_errorf(sqlite3_context *ctx, const char *fmt, ...)
+    PIER__PRINTF(2, 3);
+/* A refused value for a message: text quoted and cut, numbers as SQLite
+ * writes them, blobs by their size. */
+void pier__sqlfn_describe(char *out, size_t cap, sqlite3_value *v);
+
+/* sqlite_timefns.c */
+/* Registers the dialect's temporal functions, now() and the UUID makers
+ * (docs/sql.md, "Functions"); stmt_now as for the above. */
+int pier__sqlite_register_time(sqlite3 *db, const int64_t *stmt_now);
 
 /* sqlite_tables.c */
 /* Loads the declared tables into the catalog (from catalog_load). */

@@ -125,6 +125,8 @@ struct pier__reader {
                                     emptied when its snapshot ends */
     pier__guard *guard;          /* the limits of `current` until its
                                     snapshot ends; NULL: none */
+    int64_t now;                 /* what now() gives in `current`: its
+                                    guard's instant; 0: the clock's */
     size_t nviews;
     uint64_t tick;
     size_t nstmts;
@@ -160,35 +162,37 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
 /*
  * Functions a query may call: SQLite's built-ins without side effects
  * (scalar, aggregate, window, date and time, math, JSON), the SQL
- * dialect's exact decimal functions (sum and avg are its overloads too),
- * and _pier_hugeint_text, which the views call (a template cannot name
- * it: names starting with _pier_ are refused before SQLite sees them).
+ * dialect's exact decimal and temporal functions, now() and the UUID
+ * makers (sum and avg are its overloads too), and _pier_hugeint_text,
+ * which the views call (a template cannot name it: names starting with
+ * _pier_ are refused before SQLite sees them).
  * Anything else is refused: load_extension, the connection's own state
  * (changes(), last_insert_rowid()), sqlite_*() (sqlite_log writes to the
  * error log), and whatever an application or a later SQLite might add.
  * Sorted for bsearch.
  */
 static const char *const allowed_functions[] = {
-    "->", "->>", "_pier_hugeint_text", "abs", "acos", "acosh", "asin",
+    "->", "->>", "_pier_hugeint_text", "abs", "acos", "acosh", "age", "asin",
     "asinh", "atan", "atan2", "atanh", "avg", "ceil", "ceiling", "char",
     "coalesce", "concat", "concat_ws", "cos", "cosh", "count", "cume_dist",
-    "current_date", "current_time", "current_timestamp", "date",
-    "datetime", "decimal", "decimal_add", "decimal_div", "decimal_mul",
-    "decimal_sub", "degrees", "dense_rank", "exp", "first_value", "floor",
-    "format", "glob", "group_concat", "hex", "if", "ifnull", "iif",
-    "instr", "json", "json_array", "json_array_length",
+    "current_date", "current_time", "current_timestamp", "date", "date_add",
+    "date_diff", "date_part", "date_sub", "date_trunc", "datetime", "decimal",
+    "decimal_add", "decimal_div", "decimal_mul", "decimal_round",
+    "decimal_sub", "degrees", "dense_rank", "exp", "extract", "first_value",
+    "floor", "format", "glob", "group_concat", "hex", "if", "ifnull", "iif",
+    "instr", "interval_mul", "json", "json_array", "json_array_length",
     "json_error_position", "json_extract", "json_group_array",
     "json_group_object", "json_insert", "json_object", "json_patch",
     "json_pretty", "json_quote", "json_remove", "json_replace", "json_set",
     "json_type", "json_valid", "julianday", "lag", "last_value", "lead",
     "length", "like", "likelihood", "likely", "ln", "log", "log10", "log2",
-    "lower", "ltrim", "max", "min", "mod", "nth_value", "ntile", "nullif",
-    "octet_length", "percent_rank", "pi", "pow", "power", "printf",
-    "quote", "radians", "random", "randomblob", "rank", "replace", "round",
-    "row_number", "rtrim", "sign", "sin", "sinh", "soundex", "sqrt",
+    "lower", "ltrim", "make_interval", "max", "min", "mod", "now", "nth_value",
+    "ntile", "nullif", "octet_length", "percent_rank", "pi", "pow", "power",
+    "printf", "quote", "radians", "random", "randomblob", "rank", "replace",
+    "round", "row_number", "rtrim", "sign", "sin", "sinh", "soundex", "sqrt",
     "strftime", "string_agg", "substr", "substring", "sum", "tan", "tanh",
-    "time", "timediff", "total", "trim", "trunc", "typeof", "unhex",
-    "unicode", "unixepoch", "unlikely", "upper", "zeroblob",
+    "time", "timediff", "total", "trim", "trunc", "typeof", "unhex", "unicode",
+    "unixepoch", "unlikely", "upper", "uuid_v4", "uuid_v7", "zeroblob",
 };
 
 static int cmp_name(const void *key, const void *elem)
@@ -439,8 +443,9 @@ static pier_status reader_new(pier__sqlite_lake *l, uint64_t number,
         goto done;
     }
     /* The dialect's collations (the views order by them), its decimal
-     * functions and sum/avg overloads, as the writer has them. */
-    int drc = pier__sqlite_register_dialect(r->db, NULL);
+     * and temporal functions and sum/avg overloads, as the writer has
+     * them. */
+    int drc = pier__sqlite_register_dialect(r->db, NULL, &r->now);
     if (drc != SQLITE_OK) {
         rc = drc == SQLITE_NOMEM ? pier__oom(err)
                                  : reader_fail(r, err, PIER_E_READ_FAILED,
@@ -552,6 +557,7 @@ void pier__sqlite_reader_restart(pier__reader *r)
 
 void pier__sqlite_reader_guard(pier__reader *r, pier__guard *g)
 {
+    r->now = g != NULL ? g->now_us : 0;
     pier__sqlite_guard_attach(r->db, &r->guard, g);
 }
 

@@ -12,13 +12,16 @@
  *       pier_datetime, pier_interval: compare stored values by value.
  *   sum(x), avg(x): the built-ins, made exact over decimal texts.
  *   decimal_add/sub/mul(a, b), decimal_div(a, b, scale [, mode]),
- *   decimal(a): exact arithmetic on decimal values, as canonical text.
+ *   decimal_round(a, scale [, mode]), decimal(a): exact arithmetic on
+ *   decimal values, as canonical text.
  *   _pier_fk(column_id, side, value): a foreign key's trigger failing
  *       the statement, naming the key (exec.c).
  *   _pier_hugeint_text(x): a board's hugeint cell as its digits, which
  *       pier_numeric orders (the query views call it).
+ * and, from sqlite_timefns.c, the temporal functions, now() and the UUID
+ * makers.
  *
- * Everything is deterministic and innocuous (the lake runs with
+ * Everything here is deterministic and innocuous (the lake runs with
  * trusted_schema off, and the schema's CHECKs call _pier_fit).
  */
 #include <math.h>
@@ -323,36 +326,83 @@ static void mul_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     binary_fn(ctx, argv, pier__decimal_mul, "decimal_mul");
 }
 
+/* The scale argument of decimal_div and decimal_round: an integer from
+ * 0 to 38; false (the error set) otherwise. */
+static bool scale_arg(sqlite3_context *ctx, sqlite3_value *v, const char *fn,
+                      int *out)
+{
+    if (sqlite3_value_type(v) != SQLITE_INTEGER ||
+        sqlite3_value_int64(v) < 0 ||
+        sqlite3_value_int64(v) > PIER__DECIMAL_MAX_DIGITS) {
+        result_errorf(ctx, "%s: the scale is an integer from 0 to 38, the "
+                      "digits to keep after the point", fn);
+        return false;
+    }
+    *out = (int)sqlite3_value_int64(v);
+    return true;
+}
+
+/* The rounding mode argument (argv[i] when argc > i, else half_even);
+ * false (the error set) for a name that is no mode. */
+static bool rounding_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                         int i, const char *fn, pier__rounding *out)
+{
+    *out = PIER__ROUND_HALF_EVEN;
+    if (argc <= i)
+        return true;
+    const char *m = (const char *)sqlite3_value_text(argv[i]);
+    if (m != NULL &&
+        pier__rounding_parse(m, (size_t)sqlite3_value_bytes(argv[i]), out))
+        return true;
+    result_errorf(ctx, "%s: unknown rounding mode '%s': use "
+                  PIER__ROUNDING_NAMES, fn, m != NULL ? m : "");
+    return false;
+}
+
+/* Whether any argument is NULL, which makes the result NULL (set). */
+static bool null_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+            sqlite3_result_null(ctx);
+            return true;
+        }
+    return false;
+}
+
 /* decimal_div(a, b, scale [, mode]): rounded to `scale` digits. */
 static void div_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     pier__decimal d[2], r;
-    if (!decimal_args(ctx, 2, argv, d, "decimal_div"))
+    int scale;
+    pier__rounding mode;
+    if (null_arg(ctx, argc, argv) ||
+        !decimal_args(ctx, 2, argv, d, "decimal_div") ||
+        !scale_arg(ctx, argv[2], "decimal_div", &scale) ||
+        !rounding_arg(ctx, argc, argv, 3, "decimal_div", &mode))
         return;
-    if (sqlite3_value_type(argv[2]) != SQLITE_INTEGER ||
-        sqlite3_value_int64(argv[2]) < 0 ||
-        sqlite3_value_int64(argv[2]) > PIER__DECIMAL_MAX_DIGITS) {
-        sqlite3_result_error(ctx, "decimal_div: the scale is an integer "
-                             "from 0 to 38", -1);
-        return;
-    }
-    pier__rounding mode = PIER__ROUND_HALF_EVEN;
-    if (argc > 3) {
-        const char *m = (const char *)sqlite3_value_text(argv[3]);
-        if (m == NULL ||
-            !pier__rounding_parse(m, (size_t)sqlite3_value_bytes(argv[3]),
-                                  &mode)) {
-            result_errorf(ctx, "decimal_div: unknown rounding mode '%s' "
-                          "(half_even, half_up, down, up, floor, "
-                          "ceiling)", m != NULL ? m : "");
-            return;
-        }
-    }
-    const char *why = pier__decimal_div(d[0], d[1],
-                                        (int)sqlite3_value_int64(argv[2]),
-                                        mode, &r);
+    const char *why = pier__decimal_div(d[0], d[1], scale, mode, &r);
     if (why != NULL) {
         result_errorf(ctx, "decimal_div: %s", why);
+        return;
+    }
+    result_decimal(ctx, r);
+}
+
+/* decimal_round(x, scale [, mode]): x at `scale` digits, rounded. */
+static void round_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    pier__decimal d, r;
+    int scale;
+    pier__rounding mode;
+    if (null_arg(ctx, argc, argv) ||
+        !decimal_args(ctx, 1, argv, &d, "decimal_round") ||
+        !scale_arg(ctx, argv[1], "decimal_round", &scale) ||
+        !rounding_arg(ctx, argc, argv, 2, "decimal_round", &mode))
+        return;
+    const char *why = pier__decimal_round(d, scale, mode, &r);
+    if (why != NULL) {
+        result_errorf(ctx, "decimal_round: %s", why);
         return;
     }
     result_decimal(ctx, r);
@@ -659,6 +709,33 @@ static void fk_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_error(ctx, "FOREIGN KEY constraint failed", -1);
 }
 
+/* ---- what the other function files share (sqlite_int.h) ---- */
+
+const char *pier__sqlfn_decimal(sqlite3_value *v, pier__decimal *out)
+{
+    return decimal_of(v, out);
+}
+
+void pier__sqlfn_result_total(sqlite3_context *ctx, pier__decimal d)
+{
+    result_total(ctx, d);
+}
+
+void pier__sqlfn_errorf(sqlite3_context *ctx, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sqlite3_result_error(ctx, msg, -1);
+}
+
+void pier__sqlfn_describe(char *out, size_t cap, sqlite3_value *v)
+{
+    describe_value(out, cap, v);
+}
+
 /* ---- registration ---- */
 
 static const struct {
@@ -679,10 +756,12 @@ static const struct {
     { "decimal", 1, decimal_fn },     { "decimal_add", 2, add_fn },
     { "decimal_sub", 2, sub_fn },     { "decimal_mul", 2, mul_fn },
     { "decimal_div", 3, div_fn },     { "decimal_div", 4, div_fn },
+    { "decimal_round", 2, round_fn }, { "decimal_round", 3, round_fn },
     { "_pier_hugeint_text", 1, hugeint_text_fn },
 };
 
-int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)
+int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
+                                  const int64_t *stmt_now)
 {
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     fit_state *fs = calloc(1, sizeof *fs);
@@ -713,5 +792,7 @@ int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure)
         rc = sqlite3_create_window_function(db, "avg", 1, flags, NULL,
                                             sum_step, avg_final, avg_final,
                                             sum_inverse, NULL);
+    if (rc == SQLITE_OK)
+        rc = pier__sqlite_register_time(db, stmt_now);
     return rc;
 }

@@ -28,6 +28,29 @@ const char *pier__uuid_parse(const char *s, size_t n, unsigned char out[16]);
 size_t pier__uuid_format(const unsigned char in[16],
                          char out[PIER__UUID_BUF]);
 
+/* A version 4 UUID (RFC 9562, 5.4): the 16 random bytes with the version
+ * (4) and variant (10) bits set, 122 of them left random. */
+void pier__uuid_v4(const unsigned char random[16], unsigned char out[16]);
+
+/*
+ * Version 7 UUIDs (RFC 9562, 5.7) of one generator, each greater than the
+ * one before (6.2, method 1: a 12-bit counter in rand_a). A millisecond
+ * later than the last one starts the counter at a random value below
+ * 2048, leaving room to count; the same millisecond, or an earlier one
+ * (the clock stepped back), counts on from the last, and a counter that
+ * runs out moves on to the next millisecond.
+ */
+typedef struct pier__uuid_v7_state {
+    int64_t ms;                /* the last UUID's timestamp; 0: none yet */
+    unsigned counter;          /* its rand_a, 0 .. 4095 */
+} pier__uuid_v7_state;
+
+/* The next UUID at `unix_ms` (milliseconds since the epoch, 48 bits):
+ * its timestamp, the counter (random[0..1] seed a new millisecond's),
+ * then random[2..9] as rand_b (62 of their bits kept). */
+void pier__uuid_v7(pier__uuid_v7_state *st, int64_t unix_ms,
+                   const unsigned char random[10], unsigned char out[16]);
+
 /* ---- DECIMAL and DECIMAL(p,s) ---- */
 
 /* The most significant digits a decimal holds: 38, which an unscaled

@@ -287,6 +287,7 @@ bool pier__rounding_parse(const char *s, size_t n, pier__rounding *out)
         [PIER__ROUND_UP] = "up",
         [PIER__ROUND_FLOOR] = "floor",
         [PIER__ROUND_CEILING] = "ceiling",
+        [PIER__ROUND_HALF_DOWN] = "half_down",
     };
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         if (pier__name_eq(s, n, names[k], strlen(names[k]))) {
@@ -403,6 +404,9 @@ const char *pier__decimal_div(pier__decimal a, pier__decimal b, int scale,
     case PIER__ROUND_HALF_UP:
         away = r == REST_HALF || r == REST_ABOVE_HALF;
         break;
+    case PIER__ROUND_HALF_DOWN:
+        away = r == REST_ABOVE_HALF;
+        break;
     case PIER__ROUND_DOWN:
         away = false;
         break;
@@ -422,6 +426,13 @@ const char *pier__decimal_div(pier__decimal a, pier__decimal b, int scale,
     if (!make(negative, q + away, scale, out))
         return too_many;
     return NULL;
+}
+
+const char *pier__decimal_round(pier__decimal d, int scale,
+                                pier__rounding mode, pier__decimal *out)
+{
+    /* Division by one rounds exactly as division does. */
+    return pier__decimal_div(d, (pier__decimal){ 1, 0 }, scale, mode, out);
 }
 
 static pier__u128 gcd(pier__u128 x, pier__u128 y)

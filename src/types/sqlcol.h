@@ -211,8 +211,14 @@ typedef enum pier__rounding {
     PIER__ROUND_DOWN,          /* "down": toward zero */
     PIER__ROUND_UP,            /* "up": away from zero */
     PIER__ROUND_FLOOR,         /* "floor": toward -infinity */
-    PIER__ROUND_CEILING        /* "ceiling": toward +infinity */
+    PIER__ROUND_CEILING,       /* "ceiling": toward +infinity */
+    PIER__ROUND_HALF_DOWN      /* "half_down": ties toward zero */
 } pier__rounding;
+
+/* The modes' names, as every message that refuses one lists them (the
+ * SQL functions taking a mode share it: decimal_div, decimal_round). */
+#define PIER__ROUNDING_NAMES                                              \
+    "half_even, half_up, half_down, up, down, ceiling or floor"
 
 /* Parses a rounding mode's name (case-insensitive); false if unknown. */
 bool pier__rounding_parse(const char *s, size_t n, pier__rounding *out);
@@ -222,6 +228,11 @@ bool pier__rounding_parse(const char *s, size_t n, pier__rounding *out);
  * than 38 digits"); *out is then unchanged. */
 const char *pier__decimal_div(pier__decimal a, pier__decimal b, int scale,
                               pier__rounding mode, pier__decimal *out);
+/* d rounded to `scale` digits after the point (0..38) by `mode`, at that
+ * scale ("1" at scale 2 is "1.00"). Returns NULL or why not ("the result
+ * needs more than 38 digits"); *out is then unchanged. */
+const char *pier__decimal_round(pier__decimal d, int scale,
+                                pier__rounding mode, pier__decimal *out);
 /* a / b exactly, when the quotient terminates within 38 digits (at the
  * smallest scale that holds it, at least a's scale); else NULL is not
  * returned but why ("the quotient does not terminate within 38 digits

@@ -258,7 +258,7 @@ $ pier sql "SELECT decimal_div(1, 0, 2)"
 ! pier: error: QueryFailed: decimal_div: division by zero (at byte 0 of the script)
 [exit 1]
 $ pier sql "SELECT decimal_div(1, 3, 2, 'sideways')"
-! pier: error: QueryFailed: decimal_div: unknown rounding mode 'sideways' (half_even, half_up, down, up, floor, ceiling) (at byte 0 of the script)
+! pier: error: QueryFailed: decimal_div: unknown rounding mode 'sideways': use half_even, half_up, half_down, up, down, ceiling or floor (at byte 0 of the script)
 [exit 1]
 $ pier sql "SELECT sum(x) AS s, total(x) AS t FROM (SELECT 1 AS x UNION ALL SELECT 2.5)" --jsonl
 {"s":3.5,"t":3.5}

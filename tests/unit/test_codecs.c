@@ -73,6 +73,70 @@ static void test_uuid_refusals(void **state)
     }
 }
 
+/* Version 4: the random bytes but for the version and variant bits. */
+static void test_uuid_v4(void **state)
+{
+    (void)state;
+    unsigned char ones[16], zeros[16] = { 0 }, b[16];
+    char text[PIER__UUID_BUF];
+    memset(ones, 0xff, sizeof ones);
+    pier__uuid_v4(ones, b);
+    pier__uuid_format(b, text);
+    assert_string_equal(text, "ffffffff-ffff-4fff-bfff-ffffffffffff");
+    pier__uuid_v4(zeros, b);
+    pier__uuid_format(b, text);
+    assert_string_equal(text, "00000000-0000-4000-8000-000000000000");
+}
+
+/* Version 7: the millisecond, then a counter that keeps the UUIDs of
+ * one generator increasing within a millisecond, across a clock that
+ * steps back, and past the counter's end. */
+static void test_uuid_v7(void **state)
+{
+    (void)state;
+    pier__uuid_v7_state st = { 0, 0 };
+    unsigned char random[10], b[16], prev[16];
+    char text[PIER__UUID_BUF];
+    memset(random, 0xff, sizeof random);
+    /* 2026-01-01T00:00:00Z; the counter starts below 2048. */
+    pier__uuid_v7(&st, INT64_C(1767225600000), random, b);
+    pier__uuid_format(b, text);
+    assert_string_equal(text, "019b76da-a800-77ff-bfff-ffffffffffff");
+    memcpy(prev, b, 16);
+    memset(random, 0, sizeof random);
+    pier__uuid_v7(&st, INT64_C(1767225600000), random, b);
+    pier__uuid_format(b, text);
+    assert_string_equal(text, "019b76da-a800-7800-8000-000000000000");
+    assert_true(memcmp(prev, b, 16) < 0);
+    /* The clock stepped back: count on. */
+    pier__uuid_v7(&st, INT64_C(1767225599000), random, b);
+    pier__uuid_format(b, text);
+    assert_string_equal(text, "019b76da-a800-7801-8000-000000000000");
+    /* The counter's end moves on to the next millisecond. */
+    st.counter = 0xfff;
+    memcpy(prev, b, 16);
+    pier__uuid_v7(&st, INT64_C(1767225600000), random, b);
+    pier__uuid_format(b, text);
+    assert_string_equal(text, "019b76da-a801-7000-8000-000000000000");
+    assert_true(memcmp(prev, b, 16) < 0);
+    /* A later millisecond starts afresh. */
+    random[0] = 0x12;
+    random[1] = 0x34;
+    pier__uuid_v7(&st, INT64_C(1767225600005), random, b);
+    pier__uuid_format(b, text);
+    assert_string_equal(text, "019b76da-a805-7234-8000-000000000000");
+    /* Every one of many is greater than the one before. */
+    for (int i = 0; i < 10000; i++) {
+        memcpy(prev, b, 16);
+        random[0] = (unsigned char)i;
+        random[1] = (unsigned char)(i * 7);
+        pier__uuid_v7(&st, INT64_C(1767225600005), random, b);
+        assert_true(memcmp(prev, b, 16) < 0);
+        assert_int_equal(b[6] >> 4, 7);
+        assert_int_equal(b[8] >> 6, 2);
+    }
+}
+
 /* ---- DECIMAL ---- */
 
 /* Parses `in` for DECIMAL(p,s) (p 0: DECIMAL) and checks its text. */
@@ -442,6 +506,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uuid_round_trips),
         cmocka_unit_test(test_uuid_refusals),
+        cmocka_unit_test(test_uuid_v4),
+        cmocka_unit_test(test_uuid_v7),
         cmocka_unit_test(test_decimal_column_scale),
         cmocka_unit_test(test_decimal_wide),
         cmocka_unit_test(test_decimal_unconstrained),

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sql/sql.h"
@@ -1279,9 +1280,78 @@ static void test_declaration_refusals(void **state)
     decl_bad("CREATE TABLE t (a 'unterminated)", 18, "unterminated");
 }
 
+/* ---- rewriting EXTRACT ---- */
+
+static void rewrites(const char *in, const char *want)
+{
+    bool oom = true;
+    char *out = pier__sql_rewrite(in, strlen(in), &oom);
+    assert_false(oom);
+    if (want == NULL) {
+        if (out != NULL)
+            fail_msg("'%s' became '%s'", in, out);
+        return;
+    }
+    if (out == NULL)
+        fail_msg("'%s' was kept, want '%s'", in, want);
+    if (strcmp(out, want) != 0)
+        fail_msg("'%s' became '%s', want '%s'", in, out, want);
+    free(out);
+}
+
+/* EXTRACT(field FROM x) becomes date_part('field', x) in as many bytes,
+ * wherever SQLite would read those tokens, and nothing else changes. */
+static void test_rewrite_extract(void **state)
+{
+    (void)state;
+    rewrites("SELECT extract(year FROM d) FROM t",
+             "SELECT date_part('year', d) FROM t");
+    rewrites("SELECT EXTRACT ( Year  FROM d)",
+             "SELECT date_part('year',    d)");
+    rewrites("SELECT extract('epoch' FROM d)",
+             "SELECT date_part('epoch',   d)");
+    rewrites("SELECT extract(\"dow\"from d)",
+             "SELECT date_part('dow',  d)");
+    rewrites("SELECT extract(year/*c*/FROM(d))",
+             "SELECT date_part('year',    (d))");
+    rewrites("SELECT extract(day FROM extract(x FROM y))",
+             "SELECT date_part('day', date_part('x', y))");
+    rewrites("SELECT extract(month\n  FROM d); SELECT extract(day FROM e)",
+             "SELECT date_part('month',   d); SELECT date_part('day', e)");
+    /* Not the pattern, or not code: kept. */
+    rewrites("SELECT 'extract(year FROM d)'", NULL);
+    rewrites("SELECT \"extract\"(year FROM d)", NULL);
+    rewrites("SELECT 1 -- extract(year FROM d)", NULL);
+    rewrites("SELECT /* extract(year FROM d) */ 1", NULL);
+    rewrites("SELECT extract('year', d)", NULL);
+    rewrites("SELECT extract(year, d)", NULL);
+    rewrites("SELECT t.extract(year FROM d)", NULL);
+    rewrites("SELECT extract FROM t", NULL);
+    rewrites("SELECT extract(\"it's\" FROM d)", NULL);
+    rewrites("SELECT extract(1 FROM d)", NULL);
+    rewrites("SELECT extract(year FROM", "SELECT date_part('year',");
+    rewrites("SELECT extract(year FROM 'unterminated",
+             "SELECT date_part('year', 'unterminated");
+    rewrites("", NULL);
+    /* A script parses in the rewritten text, at the offsets written. */
+    pier__sql_script s;
+    parse_ok(&s, "SELECT 1; CREATE VIEW v AS SELECT extract(year FROM d) "
+             "FROM t", 2);
+    assert_int_equal(s.stmts[1].kind, PIER__STMT_CREATE_VIEW);
+    assert_int_equal(s.stmts[1].offset, 10);
+    assert_string_equal(s.text, "SELECT 1; CREATE VIEW v AS SELECT "
+                        "date_part('year', d) FROM t");
+    pier__sql_script_free(&s);
+    const char *plain = "SELECT 1";
+    parse_ok(&s, plain, 1);
+    assert_ptr_equal(s.text, plain);
+    pier__sql_script_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rewrite_extract),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_write_targets),
         cmocka_unit_test(test_kind_names),

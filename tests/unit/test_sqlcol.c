@@ -1212,6 +1212,7 @@ static void test_rounding_parse(void **state)
         { "Up", PIER__ROUND_UP },
         { "floor", PIER__ROUND_FLOOR },
         { "CEILING", PIER__ROUND_CEILING },
+        { "Half_Down", PIER__ROUND_HALF_DOWN },
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         pier__rounding m = PIER__ROUND_DOWN;
@@ -1346,6 +1347,87 @@ static void exact_is(pier__decimal a, pier__decimal b, const char *want)
     assert_dec(r, want);
 }
 
+/* half_down, the mode added last, on the cases above that tell it apart:
+ * ties go toward zero, the rest to the nearest. */
+static void test_decimal_div_half_down(void **state)
+{
+    (void)state;
+    div_is("5", "2", 0, PIER__ROUND_HALF_DOWN, "2");
+    div_is("-5", "2", 0, PIER__ROUND_HALF_DOWN, "-2");
+    div_is("7", "2", 0, PIER__ROUND_HALF_DOWN, "3");
+    div_is("-7", "2", 0, PIER__ROUND_HALF_DOWN, "-3");
+    div_is("2", "3", 2, PIER__ROUND_HALF_DOWN, "0.67");
+    div_is("-2", "3", 2, PIER__ROUND_HALF_DOWN, "-0.67");
+    div_is("1", "3", 2, PIER__ROUND_HALF_DOWN, "0.33");
+    div_is("0.125", "1", 2, PIER__ROUND_HALF_DOWN, "0.12");
+    div_is("0.135", "1", 2, PIER__ROUND_HALF_DOWN, "0.13");
+    div_is("0.1351", "1", 2, PIER__ROUND_HALF_DOWN, "0.14");
+    div_is("1", "2", 0, PIER__ROUND_HALF_DOWN, "0");
+}
+
+static void round_is(const char *x, int scale, pier__rounding mode,
+                     const char *want)
+{
+    pier__decimal r;
+    const char *why = pier__decimal_round(dec(x), scale, mode, &r);
+    if (why != NULL)
+        fail_msg("round %s to %d (mode %d): %s", x, scale, mode, why);
+    char text[PIER__DECIMAL_BUF];
+    pier__decimal_format(r, text);
+    if (strcmp(text, want) != 0)
+        fail_msg("round %s to %d (mode %d): %s, want %s", x, scale, mode,
+                 text, want);
+    assert_int_equal(r.scale, scale);
+}
+
+/* decimal_round: every mode on ties, below and above them, by sign; a
+ * scale above the value's pads it; at the edge of 38 digits. */
+static void test_decimal_round(void **state)
+{
+    (void)state;
+    /*          HALF_EVEN HALF_UP DOWN UP FLOOR CEILING HALF_DOWN */
+    static const struct {
+        const char *x;
+        int scale;
+        const char *want[7];
+    } cases[] = {
+        { "123.456", 2,
+          { "123.46", "123.46", "123.45", "123.46", "123.45", "123.46",
+            "123.46" } },
+        { "2.5", 0, { "2", "3", "2", "3", "2", "3", "2" } },
+        { "3.5", 0, { "4", "4", "3", "4", "3", "4", "3" } },
+        { "-2.5", 0, { "-2", "-3", "-2", "-3", "-3", "-2", "-2" } },
+        { "-2.51", 0, { "-3", "-3", "-2", "-3", "-3", "-2", "-3" } },
+        { "0.005", 2,
+          { "0.00", "0.01", "0.00", "0.01", "0.00", "0.01", "0.00" } },
+        { "-0.001", 2,
+          { "0.00", "0.00", "0.00", "-0.01", "-0.01", "0.00", "0.00" } },
+        { "7", 2,
+          { "7.00", "7.00", "7.00", "7.00", "7.00", "7.00", "7.00" } },
+        { "1.2", 1, { "1.2", "1.2", "1.2", "1.2", "1.2", "1.2", "1.2" } },
+        { "9.99", 1,
+          { "10.0", "10.0", "9.9", "10.0", "9.9", "10.0", "10.0" } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int m = 0; m < 7; m++)
+            round_is(cases[i].x, cases[i].scale, (pier__rounding)m,
+                     cases[i].want[m]);
+    round_is("0.99999999999999999999999999999999999999", 0,
+             PIER__ROUND_HALF_EVEN, "1");
+    round_is(nines38, 0, PIER__ROUND_DOWN, nines38);
+    /* Rounding away a digit never passes 38 digits (one is dropped for
+     * the one a carry may add); padding past them is refused, and so is a
+     * scale above 38, leaving *out alone. */
+    round_is("9999999999999999999999999999999999999.9", 0, PIER__ROUND_UP,
+             "10000000000000000000000000000000000000");
+    pier__decimal r = dec("7");
+    assert_non_null(strstr(pier__decimal_round(dec(nines38), 1,
+                                               PIER__ROUND_DOWN, &r),
+                           "more than 38 digits"));
+    assert_non_null(pier__decimal_round(dec("1"), 39, PIER__ROUND_DOWN, &r));
+    assert_dec(r, "7");
+}
+
 static void test_decimal_div_exact(void **state)
 {
     (void)state;
@@ -1446,6 +1528,8 @@ int main(void)
         cmocka_unit_test(test_decimal_add_sub_mul),
         cmocka_unit_test(test_rounding_parse),
         cmocka_unit_test(test_decimal_div_rounding),
+        cmocka_unit_test(test_decimal_div_half_down),
+        cmocka_unit_test(test_decimal_round),
         cmocka_unit_test(test_decimal_div_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
