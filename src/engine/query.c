@@ -381,7 +381,8 @@ static pier_status scan_template(scan *s, const char *sql, size_t n,
             size_t len = i - start;
             if (reserved_name(sql + start, len))
                 return refuse_name(sql + start, len, start, err);
-            if (len == 7 && pier__name_eq(sql + start, 7, "extract", 7))
+            if ((len == 7 && pier__name_eq(sql + start, 7, "extract", 7)) ||
+                (len == 4 && pier__name_eq(sql + start, 4, "cast", 4)))
                 s->extract = true;
             /* Every keyword refused has 3 to 9 letters. */
             if (len >= 3 && len <= 9 &&

@@ -42,6 +42,91 @@ static bool plain_field(const char *sql, const pier__token *t, size_t *from,
     return *to > *from;
 }
 
+/* The types SQLite's CAST gets wrong (it maps an unknown name to an
+ * affinity), which _pcs casts to as the dialect's columns hold them. */
+static bool cast_type(const char *s, size_t n)
+{
+    static const char *const names[] = {
+        "decimal", "uint8", "uint16", "uint32", "uint64", "int8", "int16",
+        "int32", "int128", "uuid", "instant", "timestamp", "date", "time",
+        "datetime", "interval", "enum", "varchar", "boolean", "bool",
+        "json", "float32", "bytea", NULL,
+    };
+    for (size_t i = 0; names[i] != NULL; i++)
+        if (pier__name_eq(s, n, names[i], strlen(names[i])))
+            return true;
+    return false;
+}
+
+/*
+ * CAST(x AS T) at token t (CAST), lp its '(': written as _pcs(x,'T') when
+ * T is a type of the dialect (or an array of one) in the same bytes:
+ * "CAST(" and "_pcs(" are as long, and "AS T)" as ",'T')" (the spaces the
+ * first has more are left after it). T holding a quote (an ENUM's labels)
+ * becomes 'ENUM', which _pcs refuses. *end: where scanning goes on.
+ */
+static bool rewrite_cast(const char *sql, size_t n, const pier__token *t,
+                         const pier__token *lp, char **out, bool *oom,
+                         size_t *end)
+{
+    /* the last AS at the cast's own depth, and its ')' */
+    pier__token u, as = { 0 }, type = { 0 };
+    size_t depth = 1, pos = lp->end;
+    bool have_as = false;
+    for (;;) {
+        pier__tk k = next(sql, n, pos, &u);
+        if (k == PIER__TK_END || k == PIER__TK_BAD)
+            return false;
+        pos = u.end;
+        if (k == PIER__TK_LP)
+            depth++;
+        else if (k == PIER__TK_RP && --depth == 0)
+            break;
+        else if (depth == 1 && k == PIER__TK_WORD &&
+                 pier__name_eq(sql + u.start, u.end - u.start, "as", 2) &&
+                 next(sql, n, u.end, &type) == PIER__TK_WORD) {
+            as = u;
+            have_as = true;
+        }
+    }
+    const pier__token rp = u;
+    if (!have_as || !cast_type(sql + type.start, type.end - type.start))
+        return false;
+    size_t from = type.start, to = rp.start;
+    while (to > from && (sql[to - 1] == ' ' || sql[to - 1] == '\t' ||
+                         sql[to - 1] == '\n' || sql[to - 1] == '\r'))
+        to--;
+    bool quoted = memchr(sql + from, '\'', to - from) != NULL ||
+                  memchr(sql + from, '-', to - from) != NULL ||
+                  memchr(sql + from, '/', to - from) != NULL;
+    if (quoted) {                  /* ENUM('a'), or a comment: as ENUM */
+        from = type.start;
+        to = type.end;
+    }
+    if (*out == NULL) {
+        *out = malloc(n + 1);
+        if (*out == NULL) {
+            *oom = true;
+            return false;
+        }
+        memcpy(*out, sql, n);
+        (*out)[n] = '\0';
+    }
+    char *p = *out + t->start;
+    memcpy(p, "_pcs(", 5);
+    memset(p + 5, ' ', lp->end - t->start - 5);
+    p = *out + as.start;
+    *p++ = ',';
+    *p++ = '\'';
+    memcpy(p, sql + from, to - from);
+    p += to - from;
+    *p++ = '\'';
+    *p++ = ')';
+    memset(p, ' ', (size_t)(*out + rp.end - p));
+    *end = rp.end;
+    return true;
+}
+
 char *pier__sql_rewrite(const char *sql, size_t n, bool *oom)
 {
     *oom = false;
@@ -52,6 +137,18 @@ char *pier__sql_rewrite(const char *sql, size_t n, bool *oom)
                          t.kind != PIER__TK_BAD;
          pos = t.end) {
         bool dot = t.kind == PIER__TK_DOT;
+        if (!after_dot && t.kind == PIER__TK_WORD &&
+            pier__name_eq(sql + t.start, t.end - t.start, "cast", 4) &&
+            next(sql, n, t.end, &lp) == PIER__TK_LP) {
+            size_t end = 0;
+            /* the x of CAST(x AS T) is rewritten in its turn */
+            if (rewrite_cast(sql, n, &t, &lp, &out, oom, &end))
+                t.end = lp.end;
+            if (*oom)
+                return NULL;
+            after_dot = false;
+            continue;
+        }
         bool here = !after_dot && t.kind == PIER__TK_WORD &&
                     pier__name_eq(sql + t.start, t.end - t.start, "extract",
                                   7);

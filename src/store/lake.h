@@ -145,6 +145,8 @@ typedef struct pier__stmt_failure {
     char value[128];           /* the refused value, shortened, quoted */
     char table[128];           /* a STRICT datatype refusal: the table... */
     char column[128];          /* ... and the column SQLite named */
+    bool cast;                 /* a CAST to a type of the dialect refused
+                                  the value (_pcs) */
     int fk;                    /* a foreign key's trigger (column_id's):
                                   1 no parent row has the value; 2 child
                                   rows still name it; 0 neither */

@@ -248,6 +248,46 @@ static pier_status refuse(analysis *a, int named, const char *what,
     return PIER_E_QUERY_FAILED;
 }
 
+/* ASCII case-insensitive comparison of n bytes. */
+static int strncasecmp_c(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x >= 'A' && x <= 'Z')
+            x += 32;
+        if (y >= 'A' && y <= 'Z')
+            y += 32;
+        if (x != y || x == 0)
+            return x - y;
+    }
+    return 0;
+}
+
+/* Whether a string constant names an exact type: the type argument of a
+ * CAST to DECIMAL, UINT64 or INT128 (_pcs, src/sql/rewrite.c). */
+static bool exact_type_name(const char *s)
+{
+    static const char *const names[] = { "decimal", "uint64", "int128" };
+    for (size_t i = 0; s != NULL && i < 3; i++) {
+        size_t n = strlen(names[i]);
+        if (strncasecmp_c(s, names[i], n) == 0 &&
+            (s[n] == '\0' || s[n] == '(' || s[n] == ' '))
+            return true;
+    }
+    return false;
+}
+
+/* A name for the registers a CAST to an exact type makes. */
+static int cast_name(analysis *a, const char *type)
+{
+    char(*grown)[160] = realloc(a->names, (a->nnames + 1) * sizeof *a->names);
+    if (grown == NULL)
+        return -1;
+    a->names = grown;
+    snprintf(a->names[a->nnames], 160, "CAST(... AS %s)", type);
+    return (int)++a->nnames;
+}
+
 /* Follows the program of `st` (an EXPLAIN statement). */
 static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
 {
@@ -321,10 +361,18 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                     return refuse(a, named, what, err);
                 }
             }
-            if (op[0] == 'F' || op[0] == 'P')
+            if ((op[0] == 'F' || op[0] == 'P') && p4 != NULL &&
+                strncmp(p4, "_pcs(", 5) == 0) {
+                /* a CAST to an exact type: its value is exact too */
+                ok = set_reg(a, p3, get_reg(a, p2 + 1));
+            } else if (op[0] == 'F' || op[0] == 'P') {
                 ok = set_reg(a, p3, 0);
+            }
         } else if (strcmp(op, "Cast") == 0) {
             ok = set_reg(a, p1, 0);     /* asks for the approximation */
+        } else if (strcmp(op, "String8") == 0 && exact_type_name(p4)) {
+            int named = cast_name(a, p4);
+            ok = named > 0 && set_reg(a, p2, named);
         } else if (strcmp(op, "Integer") == 0 || strcmp(op, "Int64") == 0 ||
                    strcmp(op, "Real") == 0 || strcmp(op, "String8") == 0 ||
                    strcmp(op, "String") == 0 || strcmp(op, "Variable") == 0 ||
@@ -343,7 +391,11 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
 pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
                                      size_t len, pier_error *err)
 {
-    if (!any_exact(l))
+    /* a CAST to an exact type makes exact values on any lake */
+    bool casts = false;
+    for (size_t i = 0; !casts && i + 5 <= len; i++)
+        casts = memcmp(sql + i, "_pcs(", 5) == 0;
+    if (!casts && !any_exact(l))
         return PIER_OK;
     pier__buf text;
     pier__buf_init(&text);

@@ -463,6 +463,8 @@ static pier_status step_status(pier__sqlite_lake *l, int code,
     default:
         if (l->failure.fk != 0)
             return PIER_E_CONSTRAINT_FOREIGN_KEY;
+        if (l->failure.cast)
+            return PIER_E_COLUMN_TYPE_CONFLICT;
         if (l->failure.column_id != 0)
             return PIER_E_COLUMN_TYPE_CONFLICT;
         switch (code & 0xff) {

@@ -692,6 +692,104 @@ static void hugeint_text_fn(sqlite3_context *ctx, int argc,
     sqlite3_result_text(ctx, digits, (int)n, SQLITE_TRANSIENT);
 }
 
+/* ---- CAST(x AS T) ---- */
+
+/*
+ * _pcs(x, 'T'): CAST(x AS T) for a type of the dialect (the front-end
+ * writes one as the other, src/sql/rewrite.c): the canonical value of T,
+ * or an error when x is not one (a refused cast is ColumnTypeConflict).
+ * SQLite's own CAST maps an unknown type name to an affinity: DECIMAL
+ * became NUMERIC (a float), a UUID or a TIME 0 or a number. A REAL reads
+ * by its shortest text that reads back as the same double. ENUM is
+ * refused: its labels belong to a column.
+ */
+static void cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    fit_state *fs = sqlite3_user_data(ctx);
+    const char *spelling = (const char *)sqlite3_value_text(argv[1]);
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (spelling != NULL && pier__name_eq(spelling, strlen(spelling) < 4
+                                                        ? strlen(spelling)
+                                                        : 4, "enum", 4)) {
+        if (fs->failure != NULL)
+            fs->failure->cast = true;
+        sqlite3_result_error(ctx, "CAST to ENUM is refused: an ENUM's labels "
+                             "are a column's; compare the text with them",
+                             -1);
+        return;
+    }
+    bool oom = false;
+    const pier__coltype *t = fit_type_of(ctx, argv[1], &oom);
+    if (t == NULL) {
+        if (oom)
+            sqlite3_result_error_nomem(ctx);
+        else
+            sqlite3_result_error(ctx, "CAST: not a type of the dialect", -1);
+        return;
+    }
+    pier__cell cell;
+    pier__sqlite_cell(&cell, argv[0]);
+    /* a number written as text, for a type SQLite stores as a number (as
+     * its affinity would read it) */
+    const char *storage = pier__coltype_storage(t);
+    if (cell.st == PIER__ST_TEXT && (strcmp(storage, "INTEGER") == 0 ||
+                                     strcmp(storage, "REAL") == 0)) {
+        int64_t i;
+        double d;
+        sqlite3_value *v = argv[0];
+        if (sqlite3_value_numeric_type(v) == SQLITE_INTEGER) {
+            i = sqlite3_value_int64(v);
+            cell = (pier__cell){ .st = PIER__ST_INT, .i = i };
+        } else if (sqlite3_value_numeric_type(v) == SQLITE_FLOAT) {
+            d = sqlite3_value_double(v);
+            cell = (pier__cell){ .st = PIER__ST_REAL, .d = d };
+        }
+    }
+    char text[PIER__DOUBLE_BUF];
+    if (cell.st == PIER__ST_REAL && isfinite(cell.d) &&
+        t->t.base != PIER__B_DOUBLE && t->t.base != PIER__B_FLOAT32) {
+        size_t n = pier__double_format(cell.d, text);
+        cell = (pier__cell){ .st = PIER__ST_TEXT, .p = text, .n = n };
+    }
+    const char *why = pier__coltype_fit(t, &cell);
+    if (why != NULL) {
+        if (fs->failure != NULL)
+            fs->failure->cast = true;
+        result_errorf(ctx, "CAST to %s: %s", spelling, why);
+        return;
+    }
+    pier__arena a;
+    pier__arena_init(&a);
+    pier_value v;
+    if (pier__coltype_decode(&v, t, &cell, &a) != PIER__FIT_OK) {
+        pier__arena_free(&a);
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    switch (v.kind) {
+    case PIER_KIND_BOOLEAN:
+        sqlite3_result_int(ctx, v.as.boolean ? 1 : 0);
+        break;
+    case PIER_KIND_TINYINT: case PIER_KIND_SMALLINT: case PIER_KIND_INTEGER:
+    case PIER_KIND_BIGINT:
+        sqlite3_result_int64(ctx, v.as.integer);
+        break;
+    case PIER_KIND_FLOAT: case PIER_KIND_DOUBLE:
+        sqlite3_result_double(ctx, v.as.real);
+        break;
+    default:
+        if (v.text != NULL)
+            sqlite3_result_text(ctx, v.text, (int)v.len, SQLITE_TRANSIENT);
+        else
+            sqlite3_result_value(ctx, argv[0]);
+    }
+    pier__arena_free(&a);
+}
+
 /* ---- _pier_fk ---- */
 
 /* _pier_fk(column_id, side, value): what a foreign key's trigger calls
@@ -774,6 +872,9 @@ int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
                                         fit_fn, NULL, NULL, fit_state_free);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "_pier_fk", 3, flags, fs, fk_fn,
+                                        NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "_pcs", 2, flags, fs, cast_fn,
                                         NULL, NULL, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < sizeof collations /
                                                   sizeof collations[0]; i++)

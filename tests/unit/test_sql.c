@@ -1299,6 +1299,29 @@ static void rewrites(const char *in, const char *want)
     free(out);
 }
 
+/* CAST(x AS T) to a type of the dialect becomes _pcs(x,'T') in as many
+ * bytes; casts to SQLite's own types, and non-casts, stay. */
+static void test_rewrite_cast(void **state)
+{
+    (void)state;
+    rewrites("SELECT CAST('1' AS DECIMAL)", "SELECT _pcs('1' ,'DECIMAL')");
+    rewrites("SELECT cast(x AS decimal(10, 2)) FROM t",
+             "SELECT _pcs(x ,'decimal(10, 2)') FROM t");
+    rewrites("SELECT CAST ( x  AS  UUID  )", "SELECT _pcs(  x  ,'UUID')   ");
+    rewrites("SELECT CAST('1'AS INT8)", "SELECT _pcs('1','INT8')");
+    rewrites("SELECT CAST(CAST(a AS TEXT) AS TIME)",
+             "SELECT _pcs(CAST(a AS TEXT) ,'TIME')");
+    rewrites("SELECT CAST(x AS ENUM('a','b'))",
+             "SELECT _pcs(x ,'ENUM')         ");
+    rewrites("SELECT CAST(CAST(x AS DATE) AS DECIMAL)",
+             "SELECT _pcs(_pcs(x ,'DATE') ,'DECIMAL')");
+    rewrites("SELECT CAST(x AS TEXT[])", NULL);
+    rewrites("SELECT CAST(x AS INTEGER), CAST(x AS REAL), CAST(x AS TEXT)",
+             NULL);
+    rewrites("SELECT 'CAST(x AS DECIMAL)', t.cast(x AS DECIMAL)", NULL);
+    rewrites("SELECT CAST(x AS DECIMAL", NULL);
+}
+
 /* EXTRACT(field FROM x) becomes date_part('field', x) in as many bytes,
  * wherever SQLite would read those tokens, and nothing else changes. */
 static void test_rewrite_extract(void **state)
@@ -1352,6 +1375,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rewrite_extract),
+        cmocka_unit_test(test_rewrite_cast),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_write_targets),
         cmocka_unit_test(test_kind_names),
