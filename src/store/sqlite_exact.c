@@ -6,8 +6,8 @@
  * would read them as floating-point numbers and hand back an approximation
  * without a word, so a statement that computes on such a column is refused
  * when it is prepared, with a message naming the exact function to use
- * (decimal_add, decimal_sub, decimal_mul, decimal_div); sum() and avg()
- * are exact (sqlite_sqlfns.c) and stay allowed.
+ * (decimal_add, decimal_sub, decimal_mul, decimal_div); sum(), avg() and
+ * total() are exact (sqlite_sqlfns.c) and stay allowed.
  *
  * SQLite reports no expression tree, so the statement's bytecode is read
  * instead (EXPLAIN): a register loaded by OP_Column from an exact column
@@ -228,7 +228,7 @@ static bool numeric_function(const char *p4)
     static const char *const names[] = {
         "abs(", "round(", "ceil(", "ceiling(", "floor(", "trunc(", "sqrt(",
         "pow(", "power(", "exp(", "ln(", "log(", "log10(", "log2(", "mod(",
-        "sign(", "total(",
+        "sign(",
     };
     for (size_t i = 0; p4 != NULL && i < sizeof names / sizeof names[0]; i++)
         if (strncmp(p4, names[i], strlen(names[i])) == 0)

@@ -667,6 +667,30 @@ static void avg_result(sqlite3_context *ctx, const sum_acc *s)
     result_total(ctx, q);
 }
 
+/* total(x): as the built-in, a float (0.0 of no rows) over integers and
+ * reals; over decimals their exact total (0 of none), as sum's. */
+static void total_final(sqlite3_context *ctx)
+{
+    const sum_acc *s = sqlite3_aggregate_context(ctx, 0);
+    if (s == NULL || s->count == 0) {
+        sqlite3_result_double(ctx, 0.0);
+        return;
+    }
+    if (mixed(ctx, s, "total"))
+        return;
+    if (s->ndecs == 0) {
+        sqlite3_result_double(ctx, sum_double(s));
+        return;
+    }
+    pier__decimal d;
+    if (!sum_exact(s, &d)) {
+        sqlite3_result_error(ctx, "total: the decimal total needs more "
+                             "than 38 digits", -1);
+        return;
+    }
+    result_total(ctx, d);
+}
+
 static void avg_final(sqlite3_context *ctx)
 {
     avg_result(ctx, sqlite3_aggregate_context(ctx, 0));
@@ -893,6 +917,10 @@ int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
         rc = sqlite3_create_window_function(db, "avg", 1, flags, NULL,
                                             sum_step, avg_final, avg_final,
                                             sum_inverse, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_window_function(db, "total", 1, flags, NULL,
+                                            sum_step, total_final,
+                                            total_final, sum_inverse, NULL);
     if (rc == SQLITE_OK)
         rc = pier__sqlite_register_time(db, stmt_now);
     return rc;

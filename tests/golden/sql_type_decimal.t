@@ -289,8 +289,9 @@ $ pier sql "UPDATE d SET any_scale = any_scale - 1"
 ! pier: error: QueryFailed: '-' on d.any_scale would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
 [exit 1]
 $ pier sql "SELECT total(price) FROM d"
-! pier: error: QueryFailed: total() on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
-[exit 1]
+total(price)
+26.23
+(1 row)
 $ pier sql "SELECT round(price, 1) FROM d"
 ! pier: error: QueryFailed: round() on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
 [exit 1]
