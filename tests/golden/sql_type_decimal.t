@@ -278,7 +278,8 @@ e
 # Arithmetic and numeric functions on an exact column would compute with
 # a float: they are refused when the statement is prepared, wherever the
 # column is read (a subquery, an index, a WITHOUT ROWID key, an UPDATE);
-# the exact functions, sum and avg, and an explicit CAST are allowed.
+# the exact functions, sum, avg and total, and an explicit CAST are
+# allowed.
 $ pier sql "SELECT price * 2 FROM d"
 ! pier: error: QueryFailed: '*' on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
 [exit 1]
