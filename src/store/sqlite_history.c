@@ -360,6 +360,95 @@ int pier__sqlite_register_history(pier__sqlite_lake *l)
 
 /* ---- reading changesets ---- */
 
+/* A varint of the changeset format (SQLite's: 1 to 9 bytes, 7 bits each
+ * but the ninth's 8) at p[*i], bounded by n; false past the end. */
+static bool read_varint(const unsigned char *p, size_t n, size_t *i,
+                        uint64_t *out)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 9; k++) {
+        if (*i >= n)
+            return false;
+        unsigned char c = p[(*i)++];
+        if (k == 8) {
+            *out = (v << 8) | c;
+            return true;
+        }
+        v = (v << 7) | (c & 0x7f);
+        if ((c & 0x80) == 0) {
+            *out = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A record of `ncol` values at p[*i]: each a type byte (0 none, 1 an
+ * integer, 2 a real: 8 bytes; 3 text, 4 a blob: a varint length and the
+ * bytes; 5 null). */
+static bool read_record(const unsigned char *p, size_t n, size_t *i,
+                        uint64_t ncol)
+{
+    for (uint64_t c = 0; c < ncol; c++) {
+        if (*i >= n)
+            return false;
+        unsigned char type = p[(*i)++];
+        uint64_t len = 0;
+        switch (type) {
+        case 0: case 5: break;
+        case 1: case 2: len = 8; break;
+        case 3: case 4:
+            if (!read_varint(p, n, i, &len))
+                return false;
+            break;
+        default: return false;
+        }
+        if (len > n - *i)
+            return false;
+        *i += (size_t)len;
+    }
+    return true;
+}
+
+/*
+ * The changeset format read strictly, before SQLite's reader sees the
+ * bytes: SQLite 3.40's loops without end on some damaged ones (a table
+ * header whose name runs to the end, for one). A table header is 'T', the
+ * number of columns, a byte each (part of the key or not) and the name to
+ * a NUL; a change is its operation (INSERT 18, DELETE 9, UPDATE 23), an
+ * indirect byte and its record(s). 'P' (a patchset's header) is refused.
+ */
+static bool changeset_shape(const unsigned char *p, size_t n, bool *patch)
+{
+    size_t i = 0;
+    *patch = n > 0 && p[0] == 'P';
+    uint64_t ncol = 0;
+    bool table = false;
+    while (i < n) {
+        unsigned char op = p[i++];
+        if (op == 'T') {
+            if (!read_varint(p, n, &i, &ncol) || ncol == 0 ||
+                ncol > 32767 || ncol > n - i)
+                return false;
+            i += (size_t)ncol;
+            const unsigned char *nul = memchr(p + i, 0, n - i);
+            if (nul == NULL || nul == p + i)
+                return false;
+            i = (size_t)(nul - p) + 1;
+            table = true;
+            continue;
+        }
+        if (!table || (op != 18 && op != 9 && op != 23) || i >= n ||
+            p[i] > 1)
+            return false;
+        i++;                           /* indirect */
+        if (!read_record(p, n, &i, ncol) ||
+            (op == 23 && !read_record(p, n, &i, ncol)))
+            return false;
+    }
+    return true;
+}
+
 const char *pier__changeset_why(const void *bytes, size_t len)
 {
     static const char not_one[] = "not a changeset (SQLite's changeset "
@@ -368,6 +457,10 @@ const char *pier__changeset_why(const void *bytes, size_t len)
         return NULL;
     if (len > INT32_MAX)
         return "longer than SQLite reads a changeset";
+    bool patch = false;
+    if (!changeset_shape(bytes, len, &patch))
+        return patch ? "a patchset, not a changeset (it cannot be inverted)"
+                     : not_one;
     sqlite3_changeset_iter *it = NULL;
     if (sqlite3changeset_start(&it, (int)len, (void *)bytes) != SQLITE_OK)
         return not_one;

@@ -35,6 +35,7 @@ make_dict() {
         types)                dicts=(types json) ;;
         tx_doc)               dicts=(json) ;;
         declarations)         dicts=(sql) ;;
+        history_files)        dicts=(sql) ;;
         *)                    dicts=() ;;
     esac
     : >"$out"

@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "pier.h"
+#include "store/lake.h"
 #include "support/engine_fixture.h"
 
 typedef engine_fixture fixture;
@@ -219,6 +220,20 @@ static void test_apply_refusals(void **state)
     pier_apply_result r;
     assert_int_equal(apply(f, "nonsense", 8, false, PIER_ON_CONFLICT_ABORT,
                            &r, &err), PIER_E_INVALID_ARGUMENT);
+    /* damaged: a table's name runs to the end (SQLite's reader would
+     * loop without end), a change cut short, an unknown operation */
+    static const unsigned char damaged[][10] = {
+        { 'T', 3, 1, 0, 0, 'C', 'r', 'e', 'a' },
+        { 'T', 1, 1, 't', 0, 18, 0, 1, 0, 0 },
+        { 'T', 1, 1, 't', 0, 77, 0, 5 },
+    };
+    static const size_t damaged_len[] = { 9, 10, 8 };
+    for (size_t i = 0; i < 3; i++) {
+        assert_non_null(pier__changeset_why(damaged[i], damaged_len[i]));
+        assert_int_equal(apply(f, damaged[i], damaged_len[i], false,
+                               PIER_ON_CONFLICT_ABORT, &r, &err),
+                         PIER_E_INVALID_ARGUMENT);
+    }
     /* a patchset */
     static const unsigned char patch[] = {
         0x50, 0x02, 0x01, 0x00, 't', 'a', 's', 'k', 's', 0x00, 0x12, 0x00,
