@@ -1,0 +1,35 @@
+# The wrong answers a new user met (the issue on the typed dialect), each
+# now exact or refused with the exact way to write it.
+$ pier sql "SELECT CAST('1' AS DECIMAL) / 8"
+! pier: error: QueryFailed: '/' on CAST(... AS DECIMAL) would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT decimal_div(CAST('1' AS DECIMAL), 8, 3) AS q" --jsonl
+{"q":"0.125"}
+$ pier sql "SELECT CAST('0.1' AS DECIMAL) + CAST('0.2' AS DECIMAL)"
+! pier: error: QueryFailed: '+' on CAST(... AS DECIMAL) would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT decimal_add(CAST('0.1' AS DECIMAL), CAST('0.2' AS DECIMAL)) AS s" --jsonl
+{"s":"0.3"}
+$ pier sql "SELECT CAST('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' AS UUID) AS u, CAST('10:00:00' AS TIME) AS t, CAST('2026-03-01T10:00:00Z' AS INSTANT) AS i, CAST('PT1H' AS INTERVAL) AS v, CAST('10:00:00' AS TIME) = CAST('10:00:01' AS TIME) AS same" --jsonl
+{"u":"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11","t":"10:00:00.000000","i":"2026-03-01T10:00:00.000000Z","v":"PT1H","same":0}
+$ pier sql "CREATE TABLE n (u UINT64, h INT128, d DECIMAL(20,8))"
+$ pier sql "INSERT INTO n VALUES (18446744073709551615, 170141183460469231731687303715884105727, 123456789.12345678)"
+1 row changed
+$ pier sql "SELECT * FROM n" --jsonl
+{"u":18446744073709551615,"h":170141183460469231731687303715884105727,"d":"123456789.12345678"}
+$ pier sql "SELECT decimal(0.30000000000000004) AS d" --jsonl
+{"d":"0.30000000000000004"}
+$ pier sql "CREATE TABLE m (d DECIMAL(10,2), r DOUBLE); INSERT INTO m VALUES (0.1, 0.1), (0.2, 0.2)"
+2 rows changed
+$ pier sql "SELECT sum(x) FROM (SELECT d AS x FROM m UNION ALL SELECT r FROM m)"
+! pier: error: QueryFailed: sum: REAL and DECIMAL values together cannot be totalled exactly: write sum(CAST(x AS REAL)) for a float, or sum(decimal(x)) for an exact decimal (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT sum(d) AS s, avg(d) AS a, total(d) AS t FROM m" --jsonl
+{"s":"0.3","a":"0.15","t":"0.3"}
+$ pier sql "SELECT avg(x) FROM (SELECT CAST('1' AS DECIMAL) AS x UNION ALL SELECT CAST('0' AS DECIMAL) UNION ALL SELECT CAST('0' AS DECIMAL))"
+! pier: error: QueryFailed: avg: the quotient does not terminate within 38 digits after the point (like 1/3): use decimal_div with a scale and a rounding mode (at byte 0 of the script)
+[exit 1]
+$ pier sql "CREATE TABLE w (t TIME, e ENUM('', 'a'))"
+$ pier sql "INSERT INTO w VALUES ('10:00:00.1234565', ''), ('10:00:00.123456789', 'a'); SELECT * FROM w" --jsonl
+{"t":"10:00:00.123456","e":""}
+{"t":"10:00:00.123457","e":"a"}
