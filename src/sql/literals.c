@@ -86,8 +86,28 @@ static bool sign_after(const char *sql, const pier__token *before,
     return false;
 }
 
+/* Whether the text holds 16 digits in a row (a point among them): no
+ * number with fewer is read inexactly, and most statements hold none, so
+ * they are not tokenized for it. */
+static bool long_number(const char *sql, size_t n)
+{
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = sql[i];
+        if (c >= '0' && c <= '9') {
+            if (++run > EXACT_DIGITS)
+                return true;
+        } else if (c != '.') {
+            run = 0;
+        }
+    }
+    return false;
+}
+
 bool pier__sql_exact_literals(pier__buf *out, const char *sql, size_t n)
 {
+    if (!long_number(sql, n))
+        return false;
     size_t pos = 0, copied = 0;
     bool any = false;
     const char *why;
