@@ -544,7 +544,8 @@ static const char *const c_helpers[] = {
 "        for (size_t i = 0; i < n; i++)\n"
 "            if (on[i])\n"
 "                len += (size_t)snprintf(sql + len, cap - len,\n"
-"                                        \"%s%s = :c%zu\", k++ > 0 ? \", \" : \"\",\n"
+"                                        \"%s%s = :c%zu\", "
+"k++ > 0 ? \", \" : \"\",\n"
 "                                        names[i], i);\n"
 "        snprintf(sql + len, cap - len, \" WHERE %s\", where);\n"
 "    } else if (!any) {\n"
@@ -1032,8 +1033,8 @@ static void c_header(gen *g)
         if (any)
             pier__buf_puts(b, "\n");
     }
-    pier__buf_printf(b, " */\n#ifndef %s_PIER_SCHEMA_H\n#define %s_PIER_SCHEMA_H"
-                        "\n\n", g->upper, g->upper);
+    pier__buf_printf(b, " */\n#ifndef %s_PIER_SCHEMA_H\n"
+                        "#define %s_PIER_SCHEMA_H\n\n", g->upper, g->upper);
     c_template(g, "#include <inttypes.h>\n#include <stdbool.h>\n"
                   "#include <stddef.h>\n#include <stdint.h>\n"
                   "#include <stdio.h>\n#include <stdlib.h>\n"

@@ -437,13 +437,14 @@ static pier_status fk_triggers(const exec_ctx *x, const pier__table *t,
                          id, child_events[i], i == 1 ? ccol.p : "", child.p,
                          ccol.p, parent.p, pcol.p, ccol.p, id, ccol.p);
     if (fk.restrict_delete) {
-        pier__buf_printf(&b, "CREATE TRIGGER IF NOT EXISTS \"_pier_fkp_%lld\" "
-                         "BEFORE DELETE ON %s WHEN EXISTS (SELECT 1 FROM %s WHERE %s = "
-                         "OLD.%s) BEGIN SELECT _pier_fk(%lld, 2, OLD.%s); "
-                         "END; ", id, parent.p, child.p, ccol.p, pcol.p, id,
-                         pcol.p);
-        pier__buf_printf(&b, "CREATE TRIGGER IF NOT EXISTS \"_pier_fkq_%lld\" "
-                         "BEFORE UPDATE OF %s ON %s WHEN OLD.%s IS NOT NEW.%s AND EXISTS "
+        pier__buf_printf(&b, "CREATE TRIGGER IF NOT EXISTS "
+                         "\"_pier_fkp_%lld\" BEFORE DELETE ON %s WHEN "
+                         "EXISTS (SELECT 1 FROM %s WHERE %s = OLD.%s) BEGIN "
+                         "SELECT _pier_fk(%lld, 2, OLD.%s); END; ", id,
+                         parent.p, child.p, ccol.p, pcol.p, id, pcol.p);
+        pier__buf_printf(&b, "CREATE TRIGGER IF NOT EXISTS "
+                         "\"_pier_fkq_%lld\" BEFORE UPDATE OF %s ON %s WHEN "
+                         "OLD.%s IS NOT NEW.%s AND EXISTS "
                          "(SELECT 1 FROM %s WHERE %s = OLD.%s) BEGIN SELECT "
                          "_pier_fk(%lld, 2, OLD.%s); END;", id, pcol.p,
                          parent.p, pcol.p, pcol.p, child.p, ccol.p, pcol.p,

@@ -238,7 +238,8 @@ static pier_status insert_board(pier__sqlite_lake *l, const pier__board *b,
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(l->db, "INSERT INTO _pier_boards(board, strict, "
-                           "created_at) VALUES (?1, ?2, ?3)", -1, &st, NULL) != SQLITE_OK)
+                           "created_at) VALUES (?1, ?2, ?3)", -1, &st,
+                           NULL) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
                                  "cannot record a board");
     sqlite3_bind_text(st, 1, b->id, -1, SQLITE_STATIC);

@@ -48,8 +48,8 @@ typedef struct pier__sqltype_error {
  * DECIMAL(p,s), TEXT, VARCHAR(n), ENUM('a',...), BOOLEAN BOOL, BLOB BYTEA,
  * UUID, INSTANT, DATE, TIME, DATETIME, INTERVAL, JSON, ANY, CHANGESET;
  * then [] or [][] for an array of the type (not of ANY, JSON or
- * CHANGESET). Case does not matter. ENUM's labels are appended to `labels` (may be NULL),
- * NUL-terminated one after the other.
+ * CHANGESET). Case does not matter. ENUM's labels are appended to
+ * `labels` (may be NULL), NUL-terminated one after the other.
  * @return NULL, or why the spelling is refused (in e->message when `e` is
  *         given): a name the dialect does not take names the one to use.
  */

@@ -122,9 +122,9 @@ const char *pier__json_check(const char *s, size_t n);
 /* The public kind of the column's values: INT8 TINYINT, INT16 SMALLINT,
  * INT32 INTEGER, INT64 BIGINT, INT128 HUGEINT, UINT* UNSIGNED, FLOAT32
  * FLOAT, DOUBLE DOUBLE, DECIMAL DECIMAL, TEXT/VARCHAR/ENUM TEXT, BOOLEAN
- * BOOLEAN, BLOB and CHANGESET BLOB, UUID UUID, INSTANT TIMESTAMP, DATE, TIME, DATETIME,
- * INTERVAL, JSON JSON, arrays ARRAY; ANY: PIER_KIND_NULL (a value's kind
- * then follows its storage class). */
+ * BOOLEAN, BLOB and CHANGESET BLOB, UUID UUID, INSTANT TIMESTAMP, DATE,
+ * TIME, DATETIME, INTERVAL, JSON JSON, arrays ARRAY; ANY: PIER_KIND_NULL
+ * (a value's kind then follows its storage class). */
 pier_kind pier__coltype_kind(const pier__coltype *c);
 
 /*
@@ -136,10 +136,11 @@ pier_kind pier__coltype_kind(const pier__coltype *c);
  * DECIMAL at its own scale ("12.5"), UUID lowercase with hyphens, INSTANT
  * as pier__timestamp_format (UTC, six fraction digits, 'Z'), DATE, TIME,
  * DATETIME and INTERVAL by their formatters, BOOLEAN "true"/"false", BLOB
- * and CHANGESET as uppercase hex (as.blob pointing at the bytes), JSON as stored, arrays
- * as compact JSON with each element in its canonical JSON form (integers
- * of every width and floats as numbers, booleans as true/false, DECIMAL
- * and the other text-spelled types as strings of their canonical text,
+ * and CHANGESET as uppercase hex (as.blob pointing at the bytes), JSON as
+ * stored, arrays as compact JSON with each element in its canonical JSON
+ * form (integers of every width and floats as numbers, booleans as
+ * true/false, DECIMAL and the other text-spelled types as strings of
+ * their canonical text,
  * BLOB as uppercase hex); ANY by storage class (INTEGER: BIGINT, REAL:
  * DOUBLE, TEXT: TEXT, BLOB: BLOB). A null cell gives PIER_KIND_NULL, text
  * NULL.
