@@ -102,6 +102,29 @@ static int read_changeset(cli_ctx *ctx, const char *path, const cs_args *a,
     return CLI_CONTINUE;
 }
 
+/* apply's and show's arguments: FILE|- read as a changeset (*bytes, for
+ * free()), then the lake opened. @return CLI_CONTINUE, or the exit code
+ * (nothing held). */
+static int changeset_input(cli_ctx *ctx, const cli_command *cmd, int argc,
+                           char **argv, const cli_optspec *opts, cs_args *a,
+                           char **bytes, size_t *len)
+{
+    static const char *const names[] = { "FILE|-" };
+    char *pos[1] = { NULL };
+    int rc = cli_args(ctx, cmd, argc, argv, opts, cs_opt, a, names, 1, 1,
+                      pos);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = read_changeset(ctx, pos[0], a, bytes, len)) != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK) {
+        free(*bytes);
+        *bytes = NULL;
+        return rc;
+    }
+    return CLI_CONTINUE;
+}
+
 static int run_apply(cli_ctx *ctx, const cli_command *cmd, int argc,
                      char **argv)
 {
@@ -109,21 +132,12 @@ static int run_apply(cli_ctx *ctx, const cli_command *cmd, int argc,
         { "--invert", false }, { "--on-conflict", true }, { "--hex", false },
         { NULL, false },
     };
-    static const char *const names[] = { "FILE|-" };
     cs_args a = { .on_conflict = PIER_ON_CONFLICT_ABORT };
-    char *pos[1] = { NULL };
-    int rc = cli_args(ctx, cmd, argc, argv, opts, cs_opt, &a, names, 1, 1,
-                      pos);
-    if (rc != CLI_CONTINUE)
-        return rc;
     char *bytes = NULL;
     size_t len = 0;
-    if ((rc = read_changeset(ctx, pos[0], &a, &bytes, &len)) != CLI_CONTINUE)
+    int rc = changeset_input(ctx, cmd, argc, argv, opts, &a, &bytes, &len);
+    if (rc != CLI_CONTINUE)
         return rc;
-    if ((rc = cli_open(ctx)) != CLI_EXIT_OK) {
-        free(bytes);
-        return rc;
-    }
     pier_apply_options o = PIER_APPLY_OPTIONS_INIT;
     o.invert = a.invert;
     o.on_conflict = a.on_conflict;
@@ -150,21 +164,12 @@ static int run_show(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
 {
     static const cli_optspec opts[] = { { "--hex", false }, { NULL, false } };
-    static const char *const names[] = { "FILE|-" };
     cs_args a = { .hex = false };
-    char *pos[1] = { NULL };
-    int rc = cli_args(ctx, cmd, argc, argv, opts, cs_opt, &a, names, 1, 1,
-                      pos);
-    if (rc != CLI_CONTINUE)
-        return rc;
     char *bytes = NULL;
     size_t len = 0;
-    if ((rc = read_changeset(ctx, pos[0], &a, &bytes, &len)) != CLI_CONTINUE)
+    int rc = changeset_input(ctx, cmd, argc, argv, opts, &a, &bytes, &len);
+    if (rc != CLI_CONTINUE)
         return rc;
-    if ((rc = cli_open(ctx)) != CLI_EXIT_OK) {
-        free(bytes);
-        return rc;
-    }
     char *text = NULL;
     pier_error err;
     cli_error_init(&err);
