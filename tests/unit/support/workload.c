@@ -396,7 +396,8 @@ static const char migrate_v1[] =
     "note TEXT, k INT64, made INSTANT NOT NULL DEFAULT now());"
     "CREATE INDEX m_s ON m (s);"
     "CREATE VIEW m_notes (id INT64, note TEXT) AS SELECT id, note FROM m;"
-    "CREATE BOARD mb (kind text)";
+    "CREATE BOARD mb (kind text);"
+    "CREATE TABLE h (id INT64 PRIMARY KEY, v TEXT)";
 static const char migrate_v2[] =
     "CREATE TABLE mm RENAMED FROM m (id INT64 PRIMARY KEY AUTOINCREMENT, "
     "s ENUM('a', 'b', 'c') NOT NULL DEFAULT 'c', memo TEXT RENAMED FROM "
@@ -405,7 +406,8 @@ static const char migrate_v2[] =
     "seen INSTANT NOT NULL BACKFILL now());"
     "CREATE UNIQUE INDEX m_k ON mm (k);"
     "CREATE VIEW m_notes (id INT64, memo TEXT) AS SELECT id, memo FROM mm;"
-    "CREATE BOARD mb (kind text, n bigint)";
+    "CREATE BOARD mb (kind text, n bigint);"
+    "CREATE TABLE h (id INT64 PRIMARY KEY, v TEXT)";
 
 static pier_status migrate_create(workload *w, int64_t *wm, pier_error *err)
 {
@@ -425,6 +427,22 @@ static pier_status migrate_evolve(workload *w, int64_t *wm, pier_error *err)
 {
     return pier_migrate(wm, w->e, migrate_v2, strlen(migrate_v2), NULL,
                         NULL, err);
+}
+
+/* A changeset applied (pier_changeset_apply): the insert of (7, 'x')
+ * into h, in SQLite's changeset format. */
+static pier_status changeset_apply(workload *w, int64_t *wm, pier_error *err)
+{
+    (void)wm;
+    static const unsigned char insert[] = {
+        'T', 2, 1, 0, 'h', 0,              /* table h: id (the key), v */
+        18, 0,                             /* INSERT, direct */
+        1, 0, 0, 0, 0, 0, 0, 0, 7,         /* id 7 */
+        3, 1, 'x',                         /* v 'x' */
+    };
+    pier_apply_options o = PIER_APPLY_OPTIONS_INIT;
+    pier_apply_result r;
+    return pier_changeset_apply(&r, w->e, insert, sizeof insert, &o, err);
 }
 
 static pier_status tx_again(workload *w, int64_t *wm, pier_error *err)
@@ -483,6 +501,7 @@ static const step steps[] = {
     { "migrate_create", migrate_create },
     { "migrate_rows", migrate_rows },
     { "migrate_evolve", migrate_evolve },
+    { "changeset_apply", changeset_apply },
     { "tx_again", tx_again },
     { "maintain_expire", maintain_expire },
 };
