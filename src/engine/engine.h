@@ -18,6 +18,16 @@
 #include "store/lake.h"
 #include "types/types.h"
 
+/* A statement of the SQL dialect whose operators were written as Pier's
+ * exact functions (exec.c), kept so that running it again skips finding
+ * that out: the text as given and as rewritten. */
+typedef struct pier__exact_memo {
+    char *from;
+    char *to;
+} pier__exact_memo;
+
+#define PIER__EXACT_MEMO 8
+
 struct pier_engine {
     pthread_mutex_t lock;      /* serializes every call on this engine */
     char *data_dir;
@@ -39,6 +49,8 @@ struct pier_engine {
     _Atomic(pier_cursor *) spare_cursor; /* the last closed cursor, kept
                                   for the next query (query.c); NULL:
                                   none */
+    pier__exact_memo exact_memo[PIER__EXACT_MEMO]; /* guarded by lock; the
+                                  last used first */
 };
 
 /* A write in progress: one call on its own, or one write of a pier_tx. */

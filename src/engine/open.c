@@ -126,6 +126,10 @@ PIER_API void pier_close(pier_engine **engine)
         e->lake->ops->close(e->lake);
     pier__cursor_spare_free(e);
     free(e->touched);
+    for (size_t i = 0; i < PIER__EXACT_MEMO; i++) {
+        free(e->exact_memo[i].from);
+        free(e->exact_memo[i].to);
+    }
     pier__catalog_clear(&e->catalog);
     pthread_mutex_destroy(&e->lock);
     free(e->data_dir);

@@ -30,6 +30,8 @@ typedef struct exec_ctx {
     pier_engine *e;
     const char *sql;           /* the script, as SQLite reads it (its
                                   offsets are the one written's) */
+    const char *written;       /* the script as written (the same
+                                  length) */
     const pier__sql_stmt *st;  /* the statement running */
     const pier_params *params;
     bool catalog_changed;      /* a DDL statement ran: the cache must be
@@ -1391,6 +1393,86 @@ static void insert_fill(const exec_ctx *x, pier__buf *out)
     pier__buf_append(out, sql + stop, end - stop);
 }
 
+/*
+ * The statement (`filled`, else as written) was refused for computing on
+ * exact values with SQLite's operators: written with Pier's exact ones
+ * (pier__sql_exact_ops) and prepared again. On success `filled` holds the
+ * text prepared; a refusal of the rewrite for the same cause (an operator
+ * it could not read, a numeric function) is reported, any other the first
+ * refusal.
+ */
+/* The memo's entry for text[0..n), moved to the front; NULL if none. */
+static const pier__exact_memo *memo_find(pier_engine *e, const char *text,
+                                         size_t n)
+{
+    pier__exact_memo *m = e->exact_memo;
+    for (size_t i = 0; i < PIER__EXACT_MEMO && m[i].from != NULL; i++) {
+        if (strncmp(m[i].from, text, n) != 0 || m[i].from[n] != '\0')
+            continue;
+        pier__exact_memo hit = m[i];
+        memmove(m + 1, m, i * sizeof *m);
+        m[0] = hit;
+        return &m[0];
+    }
+    return NULL;
+}
+
+static void memo_put(pier_engine *e, const char *from, size_t nfrom,
+                     const char *to, size_t nto)
+{
+    char *a = pier__strndup(from, nfrom), *b = pier__strndup(to, nto);
+    if (a == NULL || b == NULL) {
+        free(a);
+        free(b);
+        return;                    /* (only a memo) */
+    }
+    pier__exact_memo *m = e->exact_memo;
+    free(m[PIER__EXACT_MEMO - 1].from);
+    free(m[PIER__EXACT_MEMO - 1].to);
+    memmove(m + 1, m, (PIER__EXACT_MEMO - 1) * sizeof *m);
+    m[0] = (pier__exact_memo){ a, b };
+}
+
+static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
+                                     bool ddl, pier__stmt_shape *shape,
+                                     pier_error *err)
+{
+    pier__buf text;
+    pier__buf_init(&text);
+    const pier__sql_stmt *st = x->st;
+    if (!pier__sql_exact_ops(&text, filled->len > 0 ? filled->p
+                                                   : x->sql + st->offset,
+                             filled->len > 0 ? filled->len : st->len,
+                             filled->len > 0 ? NULL
+                                             : x->written + st->offset)) {
+        bool oom = text.oom;
+        pier__buf_free(&text);
+        return oom ? pier__oom(err) : PIER_E_QUERY_FAILED;
+    }
+    pier_error first;
+    if (err != NULL)
+        first = *err;
+    pier__lake *lake = x->e->lake;
+    lake->exact_rewritten = true;
+    pier_status rc = ops(x)->stmt_prepare(lake, text.p, text.len, ddl, shape,
+                                          err);
+    lake->exact_rewritten = false;
+    if (rc == PIER_OK) {
+        memo_put(x->e, filled->len > 0 ? filled->p : x->sql + st->offset,
+                 filled->len > 0 ? filled->len : st->len, text.p, text.len);
+        pier__buf_free(filled);
+        *filled = text;
+        return PIER_OK;
+    }
+    pier__buf_free(&text);
+    if (!lake->exact_ops && rc != PIER_E_OUT_OF_MEMORY) {
+        rc = PIER_E_QUERY_FAILED;
+        if (err != NULL)
+            *err = first;
+    }
+    return rc;
+}
+
 static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
 {
     const pier__sql_stmt *st = x->st;
@@ -1440,10 +1522,30 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         return pier__oom(err);
     }
     pier__stmt_shape shape;
-    rc = ops(x)->stmt_prepare(x->e->lake,
-                              filled.len > 0 ? filled.p : x->sql + st->offset,
-                              filled.len > 0 ? filled.len : st->len, ddl,
-                              &shape, err);
+    /* a statement seen before whose operators were rewritten */
+    const pier__exact_memo *memo =
+        ddl ? NULL
+            : memo_find(x->e, filled.len > 0 ? filled.p : x->sql + st->offset,
+                        filled.len > 0 ? filled.len : st->len);
+    rc = PIER_E_QUERY_FAILED;
+    if (memo != NULL) {
+        x->e->lake->exact_rewritten = true;
+        rc = ops(x)->stmt_prepare(x->e->lake, memo->to, strlen(memo->to),
+                                  ddl, &shape, err);
+        x->e->lake->exact_rewritten = false;
+        if (rc == PIER_OK) {
+            pier__buf_reset(&filled);
+            pier__buf_puts(&filled, memo->to);
+        }
+    }
+    if (rc != PIER_OK)
+        rc = ops(x)->stmt_prepare(x->e->lake,
+                                  filled.len > 0 ? filled.p
+                                                 : x->sql + st->offset,
+                                  filled.len > 0 ? filled.len : st->len,
+                                  ddl, &shape, err);
+    if (rc == PIER_E_QUERY_FAILED && x->e->lake->exact_ops)
+        rc = prepare_exact_ops(x, &filled, ddl, &shape, err);
     if (rc == PIER_E_QUERY_FAILED)
         rc = board_by_name(x, err);
     if (rc != PIER_OK) {
@@ -1670,7 +1772,7 @@ pier_status pier__exec_script(pier_engine *e, const char *sql,
 {
     pier__sql_script script;
     pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
-    exec_ctx x = { .e = e, .sql = sql, .params = NULL };
+    exec_ctx x = { .e = e, .sql = sql, .written = sql, .params = NULL };
     if (rc == PIER_OK) {
         pier__guard_init(&x.guard, e, NULL, "script");
         ops(&x)->stmt_guard(e->lake, &x.guard);
@@ -1689,7 +1791,8 @@ pier_status pier__exec_in_write(pier_engine *e, const char *sql,
 {
     pier__sql_script script;
     pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
-    exec_ctx x = { .e = e, .sql = script.text, .params = NULL };
+    exec_ctx x = { .e = e, .sql = script.text, .written = sql,
+                   .params = NULL };
     for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
         x.st = &script.stmts[i];
         rc = run_stmt(&x, i + 1 == script.nstmts, err);
@@ -1717,7 +1820,8 @@ pier_status pier__exec_call(pier_cursor **out, void **changeset,
         pier__sql_script_free(&script);
         return where(rc, err);
     }
-    exec_ctx x = { .e = engine, .sql = script.text, .params = params };
+    exec_ctx x = { .e = engine, .sql = script.text, .written = sql,
+                   .params = params };
     pier__guard_init(&x.guard, engine, NULL, "script");
     rc = pier__engine_begin(engine, true, err);
     if (rc != PIER_OK) {

@@ -300,4 +300,22 @@ bool pier__sql_fk_of(const char *table, const char *column,
  */
 bool pier__sql_exact_literals(pier__buf *out, const char *sql, size_t n);
 
+/*
+ * Appends to `out` the statement sql[0..n) with its arithmetic operators
+ * (+ - * / % and unary minus) written as Pier's exact functions (_pxa(a,b)
+ * and its siblings, under the pier_numeric collation), its comparisons of
+ * such results or of functions computing decimals (sum, avg, total,
+ * decimal*, a CAST to DECIMAL, UINT64 or INT128) as _pxc(a,b) op 0, and
+ * those functions under the collation (exactops.c; docs/sql.md,
+ * "Operators on exact values"). A result column it changed keeps the name
+ * SQLite gives it, its text in `written` (the statement as the user wrote
+ * it, n bytes, before the same-length rewrites; NULL: sql). Pure.
+ * @return whether it wrote the statement: false (`out` then holds no
+ *         complete statement) when there is nothing to rewrite, when the
+ *         text is more than it reads (too long, too deep, a construct it
+ *         does not know), or when memory ran out.
+ */
+bool pier__sql_exact_ops(pier__buf *out, const char *sql, size_t n,
+                         const char *written);
+
 #endif /* PIER_SQL_H */

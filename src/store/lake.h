@@ -591,6 +591,13 @@ struct pier__lake {
      * UTC; 0: none): what DEFAULT now() fills in, one instant for all its
      * rows. pier_exec sets it before each statement. */
     int64_t stmt_now;
+    /* Set by stmt_prepare when it refused the statement for computing on
+     * exact values with operators SQLite reads inexactly: the SQL dialect
+     * writes them as Pier's functions (pier__sql_exact_ops) and prepares
+     * the statement again with exact_rewritten set, under which a refusal
+     * is final. */
+    bool exact_ops;
+    bool exact_rewritten;
 };
 
 /* The embedded lake: `lake.sqlite` in data_dir (created with the directory

@@ -32,17 +32,36 @@ typedef struct tree {
     char (*names)[128];        /* per storage column; "" when not exact */
 } tree;
 
+/* The exactness (as `reg` holds it) of each field of a record. */
+typedef struct fields {
+    int *v;
+    size_t n;
+} fields;
+
 typedef struct analysis {
     pier__sqlite_lake *l;
     tree *trees;
     size_t ntrees;
     int *cursor_root;          /* per VDBE cursor: its root page, or 0 */
+    fields *recs;              /* per register: the fields of the record
+                                  MakeRecord or SorterData put there */
+    size_t nrecs;
+    fields *curs;              /* per cursor: the fields of the records
+                                  written to it (a sorter, an ephemeral
+                                  table), for Column to read back */
+    size_t ncurs;
     size_t ncursors;
     int *reg;                  /* per register: index+1 of the exact
-                                  column's name in `names`, or 0 */
+                                  column's name in `names` (negative: a
+                                  value computed from one, which has no
+                                  column's affinity), or 0 */
     size_t nregs;
     char (*names)[160];        /* "table.column" of exact registers */
     size_t nnames;
+    bool rewritten;            /* the statement is the front-end's rewrite
+                                  of its operators */
+    bool rewrite;              /* out: refused for what that rewrite
+                                  computes exactly */
 } analysis;
 
 /* Whether the schema has any exact column at all: the check costs a
@@ -209,6 +228,50 @@ static bool room(int **v, size_t *n, size_t i)
     return true;
 }
 
+/* The record slot i of *arr, grown to hold it; NULL when out of memory
+ * (or i negative). */
+static fields *slot(fields **arr, size_t *n, long i)
+{
+    if (i < 0)
+        return NULL;
+    if ((size_t)i >= *n) {
+        size_t cap = (size_t)i + 16;
+        fields *grown = realloc(*arr, cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        memset(grown + *n, 0, (cap - *n) * sizeof *grown);
+        *arr = grown;
+        *n = cap;
+    }
+    return &(*arr)[i];
+}
+
+/* dst takes src's fields: a copy, or (merge) each exact field added. */
+static bool fields_put(fields *dst, const int *src, size_t n, bool merge)
+{
+    if (!merge)
+        dst->n = 0;
+    if (n > dst->n) {
+        int *grown = realloc(dst->v, n * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        memset(grown + dst->n, 0, (n - dst->n) * sizeof *grown);
+        dst->v = grown;
+        dst->n = n;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (!merge || src[k] != 0)
+            dst->v[k] = src[k];
+    return true;
+}
+
+static void fields_free(fields *arr, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(arr[i].v);
+    free(arr);
+}
+
 static bool set_reg(analysis *a, long r, int value)
 {
     if (r < 0 || !room(&a->reg, &a->nregs, (size_t)r))
@@ -220,6 +283,38 @@ static bool set_reg(analysis *a, long r, int value)
 static int get_reg(const analysis *a, long r)
 {
     return r >= 0 && (size_t)r < a->nregs ? a->reg[r] : 0;
+}
+
+/* The exact value among registers r .. r+n-1, as a computed one. */
+static int computed_of(const analysis *a, long r, long n)
+{
+    for (long k = 0; k < n; k++) {
+        int v = get_reg(a, r + k);
+        if (v != 0)
+            return v < 0 ? v : -v;
+    }
+    return 0;
+}
+
+/* Functions whose result is a computed exact value when an argument is
+ * exact (the operators as the front-end writes them, the aggregates that
+ * total decimals), or always (the decimal functions). */
+static bool passes_exact(const char *p4)
+{
+    static const char *const names[] = {
+        "_pxa(", "_pxs(", "_pxm(", "_pxd(", "_pxr(", "_pxn(", "sum(",
+        "avg(", "total(", "min(", "max(", NULL,
+    };
+    for (size_t i = 0; p4 != NULL && names[i] != NULL; i++)
+        if (strncmp(p4, names[i], strlen(names[i])) == 0)
+            return true;
+    return false;
+}
+
+static bool makes_exact(const char *p4)
+{
+    return p4 != NULL && strncmp(p4, "decimal", 7) == 0 &&
+           (p4[7] == '(' || p4[7] == '_');
 }
 
 /* Numeric functions that would read an exact value as a float. */
@@ -239,7 +334,8 @@ static bool numeric_function(const char *p4)
 static pier_status refuse(analysis *a, int named, const char *what,
                           pier_error *err)
 {
-    const char *col = a->names[named - 1];
+    const char *col = a->names[(named < 0 ? -named : named) - 1];
+    a->rewrite = true;
     pier__fail(err, PIER_E_QUERY_FAILED,
                "%s on %s would compute with a floating-point approximation "
                "of an exact value: use decimal_add, decimal_sub, "
@@ -277,15 +373,71 @@ static bool exact_type_name(const char *s)
     return false;
 }
 
-/* A name for the registers a CAST to an exact type makes. */
-static int cast_name(analysis *a, const char *type)
+/* A name for the registers a CAST to an exact type (`type`), or a
+ * function computing decimals (`type` NULL, `fn` its p4), makes. */
+static int value_name(analysis *a, const char *type, const char *fn)
 {
     char(*grown)[160] = realloc(a->names, (a->nnames + 1) * sizeof *a->names);
     if (grown == NULL)
         return -1;
     a->names = grown;
-    snprintf(a->names[a->nnames], 160, "CAST(... AS %s)", type);
+    if (type != NULL)
+        snprintf(a->names[a->nnames], 160, "CAST(... AS %s)", type);
+    else
+        snprintf(a->names[a->nnames], 160, "%.*s()",
+                 (int)strcspn(fn, "("), fn);
     return (int)++a->nnames;
+}
+
+static pier_status compare_refusal(analysis *a, int named, pier_error *err)
+{
+    const char *what = a->names[(named < 0 ? -named : named) - 1];
+    pier__fail(err, PIER_E_QUERY_FAILED,
+               "a value computed from %s is exact text without a column's "
+               "type, which SQLite would compare and order as text, not "
+               "by value: compare it where it is computed, or as "
+               "CAST(x AS DECIMAL) (< <= > >= = <> BETWEEN and IN (...) "
+               "then compare by value), or CAST it AS REAL", what);
+    return PIER_E_QUERY_FAILED;
+}
+
+/* Records carry exactness: MakeRecord p1..p1+p2-1 into p3; an insert of
+ * record p2 into cursor p1; SorterData reads sorter p1's record into p2
+ * for the pseudo-cursor p3. */
+static bool carry_fields(analysis *a, const char *op, long p1, long p2,
+                         long p3)
+{
+    if (strcmp(op, "MakeRecord") == 0) {
+        fields *f = slot(&a->recs, &a->nrecs, p3);
+        if (f == NULL || p2 < 0 || !room(&a->reg, &a->nregs,
+                                         (size_t)(p1 + p2)))
+            return p3 < 0;
+        return fields_put(f, a->reg + p1, (size_t)p2, false);
+    }
+    if (strcmp(op, "SorterData") == 0) {
+        fields *from = slot(&a->curs, &a->ncurs, p1);
+        fields *rec = slot(&a->recs, &a->nrecs, p2);
+        fields *pseudo = slot(&a->curs, &a->ncurs, p3);
+        from = slot(&a->curs, &a->ncurs, p1);  /* (may have moved) */
+        if (from == NULL || rec == NULL || pseudo == NULL)
+            return false;
+        int *copy = from->n > 0 ? malloc(from->n * sizeof *copy) : NULL;
+        if (from->n > 0 && copy == NULL)
+            return false;
+        if (copy != NULL)
+            memcpy(copy, from->v, from->n * sizeof *copy);
+        size_t n = from->n;
+        bool ok = fields_put(&a->recs[p2], copy, n, false) &&
+                  fields_put(&a->curs[p3], copy, n, false);
+        free(copy);
+        return ok;
+    }
+    /* an insert */
+    if (p2 < 0 || (size_t)p2 >= a->nrecs || a->recs[p2].n == 0)
+        return true;
+    fields *to = slot(&a->curs, &a->ncurs, p1);
+    return to != NULL && fields_put(to, a->recs[p2].v, a->recs[p2].n,
+                                    true);
 }
 
 /* Follows the program of `st` (an EXPLAIN statement). */
@@ -320,7 +472,34 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                     named = (int)++a->nnames;
                 }
             }
+            if (t == NULL && p1 >= 0 && (size_t)p1 < a->ncurs &&
+                p2 >= 0 && (size_t)p2 < a->curs[p1].n)
+                named = a->curs[p1].v[p2];     /* read back as written */
             ok = ok && set_reg(a, p3, named);
+        } else if (strcmp(op, "MakeRecord") == 0 ||
+                   strcmp(op, "SorterData") == 0 ||
+                   strcmp(op, "SorterInsert") == 0 ||
+                   strcmp(op, "IdxInsert") == 0 ||
+                   strcmp(op, "Insert") == 0) {
+            /* a sort key, a group or a DISTINCT of computed exact values
+             * orders by bytes, unless the rewrite gives it the numeric
+             * collation (which is all it changes when nothing else is) */
+            for (long k = 0; strcmp(op, "MakeRecord") == 0 &&
+                             !a->rewritten && k < p2; k++)
+                if (get_reg(a, p1 + k) < 0) {
+                    a->rewrite = true;
+                    return compare_refusal(a, get_reg(a, p1 + k), err);
+                }
+            ok = carry_fields(a, op, p1, p2, p3);
+            if (ok && strcmp(op, "MakeRecord") == 0)
+                ok = set_reg(a, p3, 0);
+        } else if (strcmp(op, "OpenEphemeral") == 0 ||
+                   strcmp(op, "OpenAutoindex") == 0 ||
+                   strcmp(op, "SorterOpen") == 0) {
+            fields *f = slot(&a->curs, &a->ncurs, p1);
+            ok = f != NULL;
+            if (ok)
+                f->n = 0;
         } else if (strcmp(op, "Copy") == 0 || strcmp(op, "SCopy") == 0 ||
                    strcmp(op, "IntCopy") == 0) {
             long extra = strcmp(op, "Copy") == 0 ? p3 : 0;
@@ -340,9 +519,21 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                 for (size_t k = 0; k < 5; k++)
                     if (strcmp(op, signs[k].op) == 0)
                         snprintf(what, sizeof what, "'%s'", signs[k].sign);
+                a->rewrite = true;
                 return refuse(a, named, what, err);
             }
             ok = set_reg(a, p3, 0);
+        } else if (strcmp(op, "Lt") == 0 || strcmp(op, "Le") == 0 ||
+                   strcmp(op, "Gt") == 0 || strcmp(op, "Ge") == 0 ||
+                   strcmp(op, "Eq") == 0 || strcmp(op, "Ne") == 0) {
+            /* a computed exact value is text without affinity: SQLite
+             * orders it after every number and compares it by bytes */
+            int named = get_reg(a, p1) < 0 ? get_reg(a, p1)
+                                           : get_reg(a, p3);
+            if (named < 0) {
+                a->rewrite = true;
+                return compare_refusal(a, named, err);
+            }
         } else if (strcmp(op, "Function") == 0 ||
                    strcmp(op, "PureFunc") == 0 ||
                    strcmp(op, "AggStep") == 0 ||
@@ -361,17 +552,23 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                     return refuse(a, named, what, err);
                 }
             }
-            if ((op[0] == 'F' || op[0] == 'P') && p4 != NULL &&
-                strncmp(p4, "_pcs(", 5) == 0) {
+            bool call = op[0] == 'F' || op[0] == 'P';
+            if (call && p4 != NULL && strncmp(p4, "_pcs(", 5) == 0) {
                 /* a CAST to an exact type: its value is exact too */
-                ok = set_reg(a, p3, get_reg(a, p2 + 1));
-            } else if (op[0] == 'F' || op[0] == 'P') {
+                ok = set_reg(a, p3, computed_of(a, p2 + 1, 1));
+            } else if (passes_exact(p4)) {
+                /* a function's result, or an aggregate's accumulator */
+                ok = set_reg(a, p3, computed_of(a, p2, nargs));
+            } else if (call && makes_exact(p4)) {
+                int named = value_name(a, NULL, p4);
+                ok = named > 0 && set_reg(a, p3, -named);
+            } else if (call) {
                 ok = set_reg(a, p3, 0);
             }
         } else if (strcmp(op, "Cast") == 0) {
             ok = set_reg(a, p1, 0);     /* asks for the approximation */
         } else if (strcmp(op, "String8") == 0 && exact_type_name(p4)) {
-            int named = cast_name(a, p4);
+            int named = value_name(a, p4, NULL);
             ok = named > 0 && set_reg(a, p2, named);
         } else if (strcmp(op, "Integer") == 0 || strcmp(op, "Int64") == 0 ||
                    strcmp(op, "Real") == 0 || strcmp(op, "String8") == 0 ||
@@ -389,12 +586,15 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
 }
 
 pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
-                                     size_t len, pier_error *err)
+                                     size_t len, bool rewritten,
+                                     bool *rewrite, pier_error *err)
 {
+    *rewrite = false;
     /* a CAST to an exact type makes exact values on any lake */
     bool casts = false;
     for (size_t i = 0; !casts && i + 5 <= len; i++)
-        casts = memcmp(sql + i, "_pcs(", 5) == 0;
+        casts = memcmp(sql + i, "_pcs(", 5) == 0 ||
+                (i + 7 <= len && strncasecmp_c(sql + i, "decimal", 7) == 0);
     if (!casts && !any_exact(l))
         return PIER_OK;
     pier__buf text;
@@ -403,7 +603,7 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     pier__buf_append(&text, sql, len);
     if (text.oom)
         return pier__oom(err);
-    analysis a = { .l = l };
+    analysis a = { .l = l, .rewritten = rewritten };
     sqlite3_stmt *st = NULL;
     pier_status rc = PIER_OK;
     if (load_trees(&a) != 0)
@@ -411,6 +611,7 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     else if (sqlite3_prepare_v2(l->db, text.p, (int)text.len, &st, NULL) ==
              SQLITE_OK)
         rc = follow(&a, st, err);
+    *rewrite = a.rewrite;
     /* (A statement that does not prepare here did prepare as itself: it
      * is judged by that.) */
     sqlite3_finalize(st);
@@ -419,6 +620,8 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
         free(a.trees[i].names);
     free(a.trees);
     free(a.cursor_root);
+    fields_free(a.recs, a.nrecs);
+    fields_free(a.curs, a.ncurs);
     free(a.reg);
     free(a.names);
     return rc;

@@ -346,8 +346,11 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
     }
     l->user_cacheable = rc == SQLITE_OK && !ddl && l->user_stmt != NULL;
     pier_status exact = PIER_OK;
+    lake->exact_ops = false;
     if (l->user_cacheable && !cached)
-        exact = pier__sqlite_check_exact(l, sql, len, err);
+        exact = pier__sqlite_check_exact(l, sql, len,
+                                         lake->exact_rewritten,
+                                         &lake->exact_ops, err);
     if (exact != PIER_OK) {
         if (err != NULL)
             err->offset = -1;

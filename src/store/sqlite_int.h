@@ -151,6 +151,12 @@ void pier__sqlfn_errorf(sqlite3_context *ctx, const char *fmt, ...)
  * writes them, blobs by their size. */
 void pier__sqlfn_describe(char *out, size_t cap, sqlite3_value *v);
 
+/* sqlite_exactfns.c */
+/* Registers _pxa, _pxs, _pxm, _pxd, _pxr, _pxn and _pxc: the operators of
+ * a statement computing on exact values, as the front-end writes them
+ * (src/sql/exactops.c). Returns SQLite's code. */
+int pier__sqlite_register_exact_ops(sqlite3 *db);
+
 /* sqlite_timefns.c */
 /* Registers the dialect's temporal functions, now() and the UUID makers
  * (docs/sql.md, "Functions"); stmt_now as for the above. */
@@ -232,10 +238,14 @@ void pier__sqlite_stmt_guard(pier__lake *lake, pier__guard *g);
  * statement is prepared). */
 void pier__sqlite_exec_init(pier__sqlite_lake *l);
 /* sqlite_exact.c: refuses a statement (QueryFailed) that computes with
- * + - * / or a numeric function on an exact column (DECIMAL, UINT64,
- * INT128), which SQLite would read as a float. */
+ * + - * / or a numeric function on an exact value (DECIMAL, UINT64,
+ * INT128), which SQLite would read as a float, or compares or orders a
+ * computed one, which SQLite would read as text. *rewrite: the refusal is
+ * one the front-end's rewrite of the operators answers (never when
+ * `rewritten`, the statement being that rewrite). */
 pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
-                                     size_t len, pier_error *err);
+                                     size_t len, bool rewritten,
+                                     bool *rewrite, pier_error *err);
 /* Finalizes the statements the dialect kept (closing the lake). */
 void pier__sqlite_exec_close(pier__sqlite_lake *l);
 

@@ -922,6 +922,8 @@ int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
                                             sum_step, total_final,
                                             total_final, sum_inverse, NULL);
     if (rc == SQLITE_OK)
+        rc = pier__sqlite_register_exact_ops(db);
+    if (rc == SQLITE_OK)
         rc = pier__sqlite_register_time(db, stmt_now);
     return rc;
 }

@@ -14,7 +14,9 @@
  *   objects (and, for CREATE TABLE and CREATE BOARD, the same columns and
  *   types); the statements joined again parse to the same kinds;
  * - every name read, quoted again (pier__sql_quote_ident) in a DROP
- *   TABLE, reads back as the same name.
+ *   TABLE, reads back as the same name;
+ * - the rewrite of each statement's operators (pier__sql_exact_ops), when
+ *   there is one, tokenizes to the end with its parentheses balanced.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -60,6 +62,42 @@ static void check_tokens(const char *sql, size_t n)
                      t.end - t.start);
         pos = t.end;
     }
+}
+
+/* The rewrite of a statement's operators (exactops.c): when it writes
+ * one, its tokens read to the end and its parentheses balance, as the
+ * statement's did; the same text gives the same rewrite. */
+static void check_exact_ops(const char *sql, size_t n)
+{
+    pier__buf a, b;
+    pier__buf_init(&a);
+    pier__buf_init(&b);
+    bool wrote = pier__sql_exact_ops(&a, sql, n, NULL);
+    bool again = pier__sql_exact_ops(&b, sql, n, sql);
+    FZ_CHECK(wrote == again && (!wrote || (a.len == b.len &&
+                                           memcmp(a.p, b.p, a.len) == 0)),
+             "two rewrites of one statement differ");
+    long depth[2] = { 0, 0 };
+    for (int k = 0; k < 2 && wrote; k++) {
+        const char *text = k == 0 ? sql : a.p;
+        size_t len = k == 0 ? n : a.len;
+        size_t pos = 0;
+        for (;;) {
+            pier__token t;
+            const char *why;
+            pier__tk kind = pier__sql_token(text, len, pos, &t, &why);
+            if (kind == PIER__TK_END)
+                break;
+            FZ_CHECK(kind != PIER__TK_BAD, "the rewrite reads as BAD: %s",
+                     why);
+            depth[k] += kind == PIER__TK_LP ? 1 : kind == PIER__TK_RP ? -1
+                                                                     : 0;
+            pos = t.end;
+        }
+    }
+    FZ_CHECK(depth[0] == depth[1], "the rewrite's parentheses differ");
+    pier__buf_free(&a);
+    pier__buf_free(&b);
 }
 
 static bool same_str(const char *a, const char *b)
@@ -186,6 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  st->offset, st->len, prev_end, size);
         prev_end = st->offset + st->len;
         check_alone(sql, st);
+        check_exact_ops(s.text + st->offset, st->len);
         check_name(st->name);
         check_name(st->table);
         check_name(st->column);

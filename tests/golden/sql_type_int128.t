@@ -191,7 +191,7 @@ $ pier sql "SELECT avg(v) AS a FROM h WHERE k IN (1, 2)" --jsonl
 ! pier: error: QueryFailed: avg: the decimal total needs more than 38 digits (at byte 0 of the script)
 [exit 1]
 $ pier sql "SELECT v * 2 FROM h"
-! pier: error: QueryFailed: '*' on h.v would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+! pier: error: QueryFailed: '*': the result needs more than 38 digits (at byte 0 of the script)
 [exit 1]
 
 # Round-trip through the CLI: each row read with --jsonl is bound back

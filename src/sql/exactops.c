@@ -1,0 +1,727 @@
+/*
+ * exactops.c: a statement's operators written as Pier's exact functions
+ * (sql.h, pier__sql_exact_ops; docs/sql.md, "Operators on exact values").
+ *
+ * SQLite's + - * / % read a DECIMAL, UINT64 or INT128 value (text) as a
+ * float, and its comparisons order a computed decimal (text, without the
+ * column's affinity) after every number. When the store finds such a
+ * statement (sqlite_exact.c), the front-end writes it again:
+ *
+ *   a + b, a - b, a * b, a / b, a % b, -a
+ *       (_pxa(a,b) COLLATE pier_numeric), _pxs, _pxm, _pxd, _pxr, _pxn:
+ *       exact on numbers written as text, SQLite's own arithmetic on
+ *       integers and reals; the collation makes ORDER BY, GROUP BY,
+ *       DISTINCT, min() and max() of the result order by value.
+ *   a < b (<=, >, >=, =, ==, !=, <>), when a or b is such a result or one
+ *       of the functions computing decimals (sum, avg, total, decimal*,
+ *       a CAST to an exact type): _pxc(a,b) < 0, by value.
+ *   sum(x), avg(x), total(x), decimal*(...), CAST to an exact type:
+ *       (f(...) COLLATE pier_numeric), for the same orderings.
+ *
+ * The reader knows SQLite's expression grammar as far as it must to find
+ * each operator's operands: precedence, parenthesized groups (lists and
+ * subqueries are read as statements in their turn), function calls with
+ * FILTER and OVER, CASE, BETWEEN ... AND, the assignments of SET. Words
+ * that begin a clause end an expression. What it cannot read it leaves:
+ * the statement is then prepared as written and the store refuses it, as
+ * before. Text is copied byte for byte (comments included) except where it
+ * is rewritten. Pure.
+ */
+#include <string.h>
+
+#include "sql/lex.h"
+#include "sql/sql.h"
+
+/* Statements longer than this are not rewritten (the rewrite moves bytes
+ * of the output for each operator: it is quadratic in the worst case). */
+#define MAX_TEXT (256 * 1024)
+#define MAX_DEPTH 200
+
+/* Precedence, lowest first (SQLite's parse.y). */
+enum {
+    P_OR = 1, P_AND, P_NOT, P_EQ, P_CMP, P_BIT, P_ADD, P_MUL, P_CONCAT,
+    P_COLLATE, P_UNARY
+};
+
+typedef enum xkind {
+    X_SIMPLE,      /* a name, a literal, a parameter */
+    X_COMPUTED,    /* anything else */
+    X_EXACT,       /* an operator rewritten, or a function of decimals */
+    X_VECTOR       /* a list in parentheses or a subquery */
+} xkind;
+
+typedef struct xval {
+    size_t at;     /* where it begins in the output */
+    xkind kind;
+    bool collate;  /* has a COLLATE of its own */
+} xval;
+
+typedef struct xp {
+    const char *sql;
+    size_t n;
+    const char *written;       /* for names: the same, as written */
+    pier__buf *out;
+    size_t emitted;            /* source bytes copied so far */
+    pier__token t;             /* the current token */
+    int depth;
+    bool bad;                  /* cannot read it: give up */
+    bool changed;
+} xp;
+
+static void advance(xp *p)
+{
+    const char *why;
+    if (pier__sql_token(p->sql, p->n, p->t.end, &p->t, &why) ==
+        PIER__TK_BAD)
+        p->bad = true;
+}
+
+static bool is_word(const xp *p, const char *w)
+{
+    return p->t.kind == PIER__TK_WORD &&
+           pier__name_eq(p->sql + p->t.start, p->t.end - p->t.start, w,
+                         strlen(w));
+}
+
+static bool is_op(const xp *p, const char *op)
+{
+    size_t n = strlen(op);
+    return p->t.kind == PIER__TK_OP && p->t.end - p->t.start == n &&
+           memcmp(p->sql + p->t.start, op, n) == 0;
+}
+
+/* Copies the source up to pos. */
+static void emit_to(xp *p, size_t pos)
+{
+    if (pos > p->emitted) {
+        pier__buf_append(p->out, p->sql + p->emitted, pos - p->emitted);
+        p->emitted = pos;
+    }
+}
+
+/* Copies the current token (and what precedes it) and moves on. */
+static void take(xp *p)
+{
+    emit_to(p, p->t.end);
+    advance(p);
+}
+
+/* Inserts s at output offset at. */
+static void insert_at(xp *p, size_t at, const char *s)
+{
+    size_t n = strlen(s), len = p->out->len;
+    if (!pier__buf_reserve(p->out, n) || at > len)
+        return;
+    memmove(p->out->p + at + n, p->out->p + at, len - at);
+    memcpy(p->out->p + at, s, n);
+    p->out->len += n;
+}
+
+/* Replaces out[at .. at+len) by s. */
+static void replace_at(xp *p, size_t at, size_t len, const char *s)
+{
+    size_t n = strlen(s), total = p->out->len;
+    if (at + len > total)
+        return;
+    if (n > len && !pier__buf_reserve(p->out, n - len))
+        return;
+    memmove(p->out->p + at + n, p->out->p + at + len, total - at - len);
+    memcpy(p->out->p + at, s, n);
+    p->out->len = total - len + n;
+}
+
+/* Words that begin a clause (or end a CASE): never an operand. */
+static bool clause_word(const xp *p)
+{
+    static const char *const words[] = {
+        "select", "from", "where", "group", "having", "order", "limit",
+        "offset", "as", "on", "using", "join", "inner", "left", "right",
+        "full", "outer", "cross", "natural", "union", "intersect",
+        "except", "all", "distinct", "values", "set", "into", "insert",
+        "update", "delete", "returning", "with", "recursive",
+        "window", "partition", "rows", "range", "groups", "then", "when",
+        "else", "end", "asc", "desc", "nulls", "do", "nothing", "conflict",
+        "filter", "over", "indexed", "default", "escape", "and", "or",
+        "by", "materialized", "exclude", "preceding", "following",
+        "unbounded", NULL,
+    };
+    if (p->t.kind != PIER__TK_WORD)
+        return false;
+    for (size_t i = 0; words[i] != NULL; i++)
+        if (is_word(p, words[i]))
+            return true;
+    return false;
+}
+
+static xval expr(xp *p, int minprec);
+static int seq(xp *p, bool until_end_word, xkind *last);
+
+/* A group in parentheses at the current '(' , read as a statement; its
+ * kind: a list or a subquery is a vector, one expression its own kind. */
+static xkind group(xp *p)
+{
+    take(p);                                   /* ( */
+    bool query = is_word(p, "select") || is_word(p, "values") ||
+                 is_word(p, "with");
+    xkind last = X_SIMPLE;
+    int items = seq(p, false, &last);
+    if (p->bad || p->t.kind != PIER__TK_RP) {
+        p->bad = true;
+        return X_COMPUTED;
+    }
+    take(p);                                   /* ) */
+    return query || items != 1 ? X_VECTOR : last;
+}
+
+/* Whether the function named s[0..n) computes decimals. */
+static bool exact_function(const char *s, size_t n)
+{
+    static const char *const names[] = {
+        "sum", "avg", "total", "decimal", "decimal_add", "decimal_sub",
+        "decimal_mul", "decimal_div", "decimal_round", NULL,
+    };
+    for (size_t i = 0; names[i] != NULL; i++)
+        if (pier__name_eq(s, n, names[i], strlen(names[i])))
+            return true;
+    return false;
+}
+
+/* Whether the source of a _pcs( call, from its '(' to its ')', casts to an
+ * exact type (the rewrite of CAST writes the type last, quoted). */
+static bool exact_cast(const char *s, size_t n)
+{
+    static const char *const types[] = { "'decimal", "'uint64", "'int128" };
+    const char *quote = NULL;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == ',' && s[i + 1] == '\'')
+            quote = s + i + 1;
+    for (size_t i = 0; quote != NULL && i < 3; i++) {
+        size_t k = strlen(types[i]);
+        if ((size_t)(s + n - quote) >= k &&
+            pier__name_eq(quote, k, types[i], k))
+            return true;
+    }
+    return false;
+}
+
+/* An operand: a literal, a name, a call, a group, CASE, a prefix
+ * operator and its operand. */
+static xval primary(xp *p)
+{
+    xval v = { .at = 0, .kind = X_SIMPLE, .collate = false };
+    emit_to(p, p->t.start);
+    v.at = p->out->len;
+    if (p->bad)
+        return v;
+    switch (p->t.kind) {
+    case PIER__TK_NUMBER:
+    case PIER__TK_STRING:
+    case PIER__TK_BLOB:
+    case PIER__TK_PARAM:
+        take(p);
+        return v;
+    case PIER__TK_LP:
+        v.kind = group(p);
+        return v;
+    case PIER__TK_OP:
+        if (is_op(p, "*")) {                  /* SELECT *, count(*) */
+            take(p);
+            return v;
+        }
+        if (is_op(p, "-")) {
+            size_t minus = p->t.start;
+            advance(p);
+            if (p->t.kind == PIER__TK_NUMBER) {   /* a negative literal */
+                emit_to(p, p->t.end);
+                advance(p);
+                return v;
+            }
+            /* -x: _pxn(x), its operand binds tighter than any operator */
+            emit_to(p, minus);
+            p->emitted = minus + 1;
+            xval x = expr(p, P_COLLATE);
+            insert_at(p, x.at, "(_pxn(");
+            pier__buf_puts(p->out, ") COLLATE pier_numeric)");
+            p->changed = true;
+            x.at = v.at;
+            x.kind = X_EXACT;
+            x.collate = false;
+            return x;
+        }
+        if (is_op(p, "+") || is_op(p, "~")) {
+            take(p);
+            xval x = expr(p, P_COLLATE);
+            x.at = v.at;
+            if (x.kind == X_SIMPLE)
+                x.kind = X_COMPUTED;
+            return x;
+        }
+        p->bad = true;
+        return v;
+    case PIER__TK_WORD:
+        if (is_word(p, "not")) {
+            take(p);
+            xval x = expr(p, P_EQ);
+            x.at = v.at;
+            x.kind = X_COMPUTED;
+            return x;
+        }
+        if (is_word(p, "exists")) {
+            take(p);
+            if (p->t.kind != PIER__TK_LP) {
+                p->bad = true;
+                return v;
+            }
+            group(p);
+            v.kind = X_COMPUTED;
+            return v;
+        }
+        if (is_word(p, "case")) {
+            take(p);
+            xkind last;
+            seq(p, true, &last);
+            if (p->bad || !is_word(p, "end")) {
+                p->bad = true;
+                return v;
+            }
+            take(p);
+            v.kind = X_COMPUTED;
+            return v;
+        }
+        if (clause_word(p)) {
+            p->bad = true;
+            return v;
+        }
+        break;
+    case PIER__TK_QUOTED:
+        break;
+    default:
+        p->bad = true;
+        return v;
+    }
+    /* a name, a qualified name (t.c, s.t.c, t.*), or a call */
+    pier__token name = p->t;
+    take(p);
+    while (!p->bad && p->t.kind == PIER__TK_DOT) {
+        take(p);
+        if (p->t.kind != PIER__TK_WORD && p->t.kind != PIER__TK_QUOTED &&
+            !is_op(p, "*")) {
+            p->bad = true;
+            return v;
+        }
+        name = p->t;
+        take(p);
+    }
+    if (p->t.kind != PIER__TK_LP)
+        return v;
+    size_t args = p->t.start;
+    group(p);
+    bool exact = exact_function(p->sql + name.start, name.end - name.start) ||
+                 (pier__name_eq(p->sql + name.start, name.end - name.start,
+                                "_pcs", 4) &&
+                  exact_cast(p->sql + args, p->emitted - args));
+    if (is_word(p, "filter")) {
+        take(p);
+        if (p->t.kind != PIER__TK_LP) {
+            p->bad = true;
+            return v;
+        }
+        group(p);
+    }
+    if (is_word(p, "over")) {
+        take(p);
+        if (p->t.kind == PIER__TK_LP)
+            group(p);
+        else if (p->t.kind == PIER__TK_WORD || p->t.kind == PIER__TK_QUOTED)
+            take(p);
+        else
+            p->bad = true;
+    }
+    v.kind = X_COMPUTED;
+    if (exact) {
+        insert_at(p, v.at, "(");
+        pier__buf_puts(p->out, " COLLATE pier_numeric)");
+        p->changed = true;
+        v.kind = X_EXACT;
+    }
+    return v;
+}
+
+/* The binary operator at the current token: its precedence, or 0. */
+static int binary(const xp *p)
+{
+    if (p->t.kind == PIER__TK_OP) {
+        static const struct { const char *op; int prec; } ops[] = {
+            { "||", P_CONCAT }, { "->>", P_CONCAT }, { "->", P_CONCAT },
+            { "*", P_MUL },     { "/", P_MUL },      { "%", P_MUL },
+            { "+", P_ADD },     { "-", P_ADD },      { "&", P_BIT },
+            { "|", P_BIT },     { "<<", P_BIT },     { ">>", P_BIT },
+            { "<", P_CMP },     { "<=", P_CMP },     { ">", P_CMP },
+            { ">=", P_CMP },    { "=", P_EQ },       { "==", P_EQ },
+            { "!=", P_EQ },     { "<>", P_EQ },
+        };
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (is_op(p, ops[i].op))
+                return ops[i].prec;
+        return 0;
+    }
+    if (is_word(p, "or"))
+        return P_OR;
+    if (is_word(p, "and"))
+        return P_AND;
+    if (is_word(p, "is") || is_word(p, "in") || is_word(p, "like") ||
+        is_word(p, "glob") || is_word(p, "match") || is_word(p, "regexp") ||
+        is_word(p, "between") || is_word(p, "isnull") ||
+        is_word(p, "notnull") || is_word(p, "not"))
+        return P_EQ;
+    if (is_word(p, "collate"))
+        return P_COLLATE;
+    return 0;
+}
+
+/* The output's bytes [from, to) appended to b, trailing space cut. */
+static void put_span(pier__buf *b, const xp *p, size_t from, size_t to)
+{
+    while (to > from && (p->out->p[to - 1] == ' ' ||
+                         p->out->p[to - 1] == '\n' ||
+                         p->out->p[to - 1] == '\t' ||
+                         p->out->p[to - 1] == '\r'))
+        to--;
+    pier__buf_append(b, p->out->p + from, to - from);
+}
+
+/* The output from `at` on replaced by b's text. */
+static void replace_tail(xp *p, size_t at, pier__buf *b)
+{
+    if (b->oom) {
+        p->out->oom = true;
+        return;
+    }
+    p->out->len = at;
+    pier__buf_append(p->out, b->p, b->len);
+    p->changed = true;
+}
+
+/*
+ * The predicates after an operand l: IS [NOT] [DISTINCT FROM] y,
+ * [NOT] BETWEEN a AND b, [NOT] IN (...), [NOT] LIKE/GLOB/MATCH/REGEXP y
+ * [ESCAPE z], ISNULL, NOTNULL, NOT NULL. BETWEEN and IN of a list with an
+ * exact value are written as the comparisons they are:
+ * (_pxc(x,a) >= 0 AND _pxc(x,b) <= 0), (_pxc(x,a) = 0 OR ...).
+ */
+static xval predicate(xp *p, xval l)
+{
+    emit_to(p, p->t.start);
+    size_t x_end = p->out->len;
+    xval v = { .at = l.at, .kind = X_COMPUTED, .collate = false };
+    if (is_word(p, "isnull") || is_word(p, "notnull")) {
+        take(p);
+        return v;
+    }
+    bool negated = false;
+    if (is_word(p, "not")) {
+        take(p);
+        negated = true;
+        if (is_word(p, "null")) {
+            take(p);
+            return v;
+        }
+    } else if (is_word(p, "is")) {
+        take(p);
+        if (is_word(p, "not"))
+            take(p);
+        if (is_word(p, "distinct")) {
+            take(p);
+            if (!is_word(p, "from")) {
+                p->bad = true;
+                return v;
+            }
+            take(p);
+        }
+        expr(p, P_EQ + 1);
+        return v;
+    }
+    bool between = is_word(p, "between"), in = is_word(p, "in");
+    if (!between && !in && !is_word(p, "like") && !is_word(p, "glob") &&
+        !is_word(p, "match") && !is_word(p, "regexp")) {
+        p->bad = true;
+        return v;
+    }
+    take(p);
+    bool exact = l.kind == X_EXACT;
+    bool plain = !l.collate && l.kind != X_VECTOR;
+    size_t spans[2 * 64];
+    size_t nspans = 0;
+    if (between) {
+        xval a = expr(p, P_EQ + 1);
+        emit_to(p, p->t.start);
+        spans[nspans++] = a.at;
+        spans[nspans++] = p->out->len;
+        if (!is_word(p, "and")) {
+            p->bad = true;
+            return v;
+        }
+        take(p);
+        xval b = expr(p, P_EQ + 1);
+        spans[nspans++] = b.at;
+        spans[nspans++] = p->out->len;
+        exact = exact || a.kind == X_EXACT || b.kind == X_EXACT;
+        plain = plain && !a.collate && !b.collate && a.kind != X_VECTOR &&
+                b.kind != X_VECTOR;
+    } else if (in && p->t.kind == PIER__TK_LP && exact && plain) {
+        /* a list (not a subquery): each item's span */
+        take(p);
+        if (is_word(p, "select") || is_word(p, "values") ||
+            is_word(p, "with")) {
+            xkind last;
+            seq(p, false, &last);
+            plain = false;
+        }
+        while (plain && !p->bad && p->t.kind != PIER__TK_RP) {
+            xval item = expr(p, P_OR);
+            emit_to(p, p->t.start);
+            if (nspans + 2 > sizeof spans / sizeof spans[0] ||
+                item.collate || item.kind == X_VECTOR) {
+                plain = false;
+                break;
+            }
+            spans[nspans++] = item.at;
+            spans[nspans++] = p->out->len;
+            if (p->t.kind != PIER__TK_COMMA)
+                break;
+            take(p);
+        }
+        if (!plain) {
+            xkind last;
+            seq(p, false, &last);
+        }
+        if (p->t.kind != PIER__TK_RP) {
+            p->bad = true;
+            return v;
+        }
+        take(p);
+    } else if (in) {
+        primary(p);                        /* (list), a table, t(args) */
+        return v;
+    } else {
+        expr(p, P_EQ + 1);
+        if (is_word(p, "escape")) {
+            take(p);
+            expr(p, P_EQ + 1);
+        }
+        return v;
+    }
+    if (p->bad || !exact || !plain || nspans == 0)
+        return v;
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, negated ? "(NOT (" : "(");
+    for (size_t k = 0; k < nspans; k += 2) {
+        if (k > 0)
+            pier__buf_puts(&b, between ? " AND " : " OR ");
+        pier__buf_puts(&b, "_pxc(");
+        put_span(&b, p, l.at, x_end);
+        pier__buf_putc(&b, ',');
+        put_span(&b, p, spans[k], spans[k + 1]);
+        pier__buf_puts(&b, !between ? ") = 0" : k == 0 ? ") >= 0"
+                                                        : ") <= 0");
+    }
+    pier__buf_puts(&b, negated ? "))" : ")");
+    replace_tail(p, l.at, &b);
+    pier__buf_free(&b);
+    return v;
+}
+
+/* Writes L op R (L at l.at, the operator's text already in the output at
+ * op_at, op_len bytes, R just read) as fn(L,R), wrapped in the numeric
+ * collation. */
+static void as_call(xp *p, xval *l, size_t op_at, size_t op_len,
+                    const char *fn)
+{
+    replace_at(p, op_at, op_len, ",");
+    insert_at(p, l->at, fn);
+    insert_at(p, l->at, "(");
+    pier__buf_puts(p->out, ") COLLATE pier_numeric)");
+    l->kind = X_EXACT;
+    l->collate = false;
+    p->changed = true;
+}
+
+static xval expr(xp *p, int minprec)
+{
+    if (++p->depth > MAX_DEPTH)
+        p->bad = true;
+    xval l = primary(p);
+    for (;;) {
+        int prec = p->bad ? 0 : binary(p);
+        if (prec == 0 || prec < minprec)
+            break;
+        if (prec == P_COLLATE) {
+            take(p);                           /* COLLATE */
+            take(p);                           /* its name */
+            l.collate = true;
+            continue;
+        }
+        if (prec == P_EQ && p->t.kind == PIER__TK_WORD) {
+            l = predicate(p, l);
+            continue;
+        }
+        /* a symbol, or AND / OR */
+        size_t op_start = p->t.start, op_len = p->t.end - p->t.start;
+        char op[4] = { 0 };
+        if (op_len < sizeof op)
+            memcpy(op, p->sql + op_start, op_len);
+        emit_to(p, op_start);
+        size_t op_at = p->out->len;
+        take(p);
+        xval r = expr(p, prec + 1);
+        if (p->bad)
+            break;
+        if (prec == P_ADD || prec == P_MUL) {
+            const char *fn = op[0] == '+'   ? "_pxa("
+                             : op[0] == '-' ? "_pxs("
+                             : op[0] == '*' ? "_pxm("
+                             : op[0] == '/' ? "_pxd("
+                                            : "_pxr(";
+            as_call(p, &l, op_at, op_len, fn);
+            continue;
+        }
+        if ((prec == P_CMP || prec == P_EQ) &&
+            (l.kind == X_EXACT || r.kind == X_EXACT) && !l.collate &&
+            !r.collate && l.kind != X_VECTOR && r.kind != X_VECTOR) {
+            replace_at(p, op_at, op_len, ",");
+            insert_at(p, l.at, "_pxc(");
+            pier__buf_puts(p->out, ") ");
+            pier__buf_puts(p->out, op);
+            pier__buf_puts(p->out, " 0");
+            p->changed = true;
+        }
+        l.kind = X_COMPUTED;
+        l.collate = false;
+    }
+    p->depth--;
+    return l;
+}
+
+/* A result column without an alias that the rewrite changed gets the
+ * name SQLite would have given it, its text as written (src .. here). */
+static void keep_name(xp *p, size_t src, size_t at)
+{
+    bool alias = is_word(p, "as") || p->t.kind == PIER__TK_QUOTED ||
+                 p->t.kind == PIER__TK_STRING ||
+                 (p->t.kind == PIER__TK_WORD && !clause_word(p));
+    size_t n = p->emitted - src;
+    if (alias || (p->out->len - at == n &&
+                  memcmp(p->out->p + at, p->sql + src, n) == 0))
+        return;
+    pier__buf_puts(p->out, " AS \"");
+    for (size_t i = src; i < p->emitted; i++) {
+        if (p->written[i] == '"')
+            pier__buf_putc(p->out, '"');
+        pier__buf_putc(p->out, p->written[i]);
+    }
+    pier__buf_putc(p->out, '"');
+}
+
+/* Reads a statement (or what a group or a CASE holds) up to its ')' or
+ * END (until_end_word) or the text's end: clause words are copied,
+ * everything else is read as expressions. Returns how many expressions
+ * were read at this level outside clauses; *last the kind of the last. */
+static int seq(xp *p, bool until_end_word, xkind *last)
+{
+    int items = 0;
+    bool list = false;         /* in the result columns of a SELECT */
+    if (++p->depth > MAX_DEPTH)
+        p->bad = true;
+    while (!p->bad) {
+        switch (p->t.kind) {
+        case PIER__TK_END:
+            if (until_end_word)
+                p->bad = true;
+            p->depth--;
+            return items;
+        case PIER__TK_RP:
+            if (until_end_word)
+                p->bad = true;
+            p->depth--;
+            return items;
+        case PIER__TK_COMMA:
+        case PIER__TK_SEMI:
+            take(p);
+            items++;
+            continue;
+        default:
+            break;
+        }
+        if (until_end_word && is_word(p, "end")) {
+            p->depth--;
+            return items;
+        }
+        if (is_word(p, "set")) {
+            /* assignments: name = expr, (a, b) = (...) */
+            take(p);
+            for (;;) {
+                if (p->t.kind == PIER__TK_LP) {
+                    xkind ignored;
+                    take(p);
+                    seq(p, false, &ignored);
+                    if (p->t.kind != PIER__TK_RP)
+                        p->bad = true;
+                }
+                if (p->bad)
+                    break;
+                take(p);                       /* the name, or ')' */
+                if (!is_op(p, "=")) {
+                    p->bad = true;
+                    break;
+                }
+                take(p);
+                expr(p, P_OR);
+                if (p->bad || p->t.kind != PIER__TK_COMMA)
+                    break;
+                take(p);
+            }
+            continue;
+        }
+        if (clause_word(p) && !is_word(p, "and") && !is_word(p, "or")) {
+            bool select = is_word(p, "select");
+            if (!(list && (is_word(p, "distinct") || is_word(p, "all") ||
+                           is_word(p, "as"))))
+                list = select;
+            take(p);
+            items = 0;
+            continue;
+        }
+        if (is_word(p, "and") || is_word(p, "or")) {
+            take(p);                  /* (BETWEEN ... AND in a frame) */
+            continue;
+        }
+        emit_to(p, p->t.start);
+        size_t src = p->t.start, at = p->out->len;
+        xval v = expr(p, P_OR);
+        if (items == 0)
+            items = 1;
+        *last = v.kind;
+        if (list && !p->bad)
+            keep_name(p, src, at);
+    }
+    p->depth--;
+    return items;
+}
+
+bool pier__sql_exact_ops(pier__buf *out, const char *sql, size_t n,
+                         const char *written)
+{
+    if (n > MAX_TEXT)
+        return false;
+    xp p = { .sql = sql, .n = n, .written = written != NULL ? written : sql,
+             .out = out };
+    p.t.end = 0;
+    advance(&p);
+    xkind last;
+    seq(&p, false, &last);
+    if (p.bad || p.t.kind != PIER__TK_END || !p.changed || out->oom)
+        return false;
+    emit_to(&p, n);
+    return !out->oom;
+}
