@@ -7,10 +7,11 @@
  * column's affinity) after every number. When the store finds such a
  * statement (sqlite_exact.c), the front-end writes it again:
  *
- *   a + b, a - b, a * b, a / b, a % b, -a
- *       (_pxa(a,b) COLLATE pier_numeric), _pxs, _pxm, _pxd, _pxr, _pxn:
- *       exact on numbers written as text, SQLite's own arithmetic on
- *       integers and reals; the collation makes ORDER BY, GROUP BY,
+ *   a + b, a - b, a * b, a / b, a % b, -a, and every tree of them
+ *       (_pxe('program', leaf, ...) COLLATE pier_numeric): one call
+ *       computing the whole tree (a * 3 - a / 4 is _pxe('xx*xx/-', a, 3,
+ *       a, 4)), exact on numbers written as text, SQLite's own arithmetic
+ *       on integers and reals; the collation makes ORDER BY, GROUP BY,
  *       DISTINCT, min() and max() of the result order by value.
  *   a < b (<=, >, >=, =, ==, !=, <>), when a or b is such a result or one
  *       of the functions computing decimals (sum, avg, total, decimal*,
@@ -31,6 +32,7 @@
 
 #include "sql/lex.h"
 #include "sql/sql.h"
+#include "types/sqlcol.h"
 
 /* Statements longer than this are not rewritten (the rewrite moves bytes
  * of the output for each operator: it is quadratic in the worst case). */
@@ -54,7 +56,18 @@ typedef struct xval {
     size_t at;     /* where it begins in the output */
     xkind kind;
     bool collate;  /* has a COLLATE of its own */
+    bool arith;    /* it is an _pxe call the rewrite wrote (ARITH_HEAD
+                      ... ARITH_TAIL), which an operator on it extends */
 } xval;
+
+/* How the rewrite writes arithmetic: one call for a whole tree of
+ * operators, its program in postfix ('x' takes the next argument, an
+ * operator applies to the two values before it, 'n' negates one), its
+ * leaves the arguments in order. */
+#define ARITH_HEAD "(_pxe('"
+#define ARITH_TAIL ") COLLATE pier_numeric)"
+/* Leaves of one call at most (sql.h): a larger tree nests calls. */
+#define MAX_LEAVES PIER__EXACT_OPS_LEAVES
 
 typedef struct xp {
     const char *sql;
@@ -130,6 +143,18 @@ static void replace_at(xp *p, size_t at, size_t len, const char *s)
     p->out->len = total - len + n;
 }
 
+/* The output from `at` on replaced by b's text. */
+static void replace_tail(xp *p, size_t at, pier__buf *b)
+{
+    if (b->oom) {
+        p->out->oom = true;
+        return;
+    }
+    p->out->len = at;
+    pier__buf_append(p->out, b->p, b->len);
+    p->changed = true;
+}
+
 /* Words that begin a clause (or end a CASE): never an operand. */
 static bool clause_word(const xp *p)
 {
@@ -155,6 +180,7 @@ static bool clause_word(const xp *p)
 
 static xval expr(xp *p, int minprec);
 static int seq(xp *p, bool until_end_word, xkind *last);
+static void arith(xp *p, xval *l, size_t l_end, const xval *r, char op);
 
 /* A group in parentheses at the current '(' , read as a statement; its
  * kind: a list or a subquery is a vector, one expression its own kind. */
@@ -204,6 +230,73 @@ static bool exact_cast(const char *s, size_t n)
     return false;
 }
 
+/* Whether the output from `at` on is one _pxe call in parentheses: then
+ * they go, so that an operator on the group extends the call. */
+static bool unwrap(xp *p, size_t at)
+{
+    pier__buf *o = p->out;
+    size_t head = strlen(ARITH_HEAD), tail = strlen(ARITH_TAIL);
+    size_t from = at + 1, to = o->len - 1;
+    while (from < to && (o->p[from] == ' ' || o->p[from] == '\t' ||
+                         o->p[from] == '\n' || o->p[from] == '\r'))
+        from++;
+    while (to > from && (o->p[to - 1] == ' ' || o->p[to - 1] == '\t' ||
+                         o->p[to - 1] == '\n' || o->p[to - 1] == '\r'))
+        to--;
+    if (o->len < at + 2 || o->p[at] != '(' || o->p[o->len - 1] != ')' ||
+        to - from < head + tail || memcmp(o->p + from, ARITH_HEAD, head) ||
+        memcmp(o->p + to - tail, ARITH_TAIL, tail))
+        return false;
+    /* one call: its head's parenthesis closes at its end */
+    long depth = 0;
+    bool quoted = false;
+    for (size_t i = from; i < to; i++) {
+        char c = o->p[i];
+        if (c == '\'')
+            quoted = !quoted;
+        else if (!quoted && c == '(')
+            depth++;
+        else if (!quoted && c == ')' && --depth == 0 && i + 1 != to)
+            return false;
+    }
+    memmove(o->p + at, o->p + from, to - from);
+    o->len = at + (to - from);
+    return true;
+}
+
+/*
+ * sum(x), avg(x) and total(x) of one tree of operators, the call written
+ * at out[fn_at ..] with its arguments from args_at: one aggregate that
+ * computes the tree and totals it, _pxsum('program', leaf...) (_pxavg,
+ * _pxtotal), so that no value in between is text.
+ */
+static void fuse_aggregate(xp *p, const pier__token *name, size_t fn_at,
+                           size_t args_at)
+{
+    static const char *const fns[] = { "sum", "avg", "total" };
+    static const char *const fused[] = { "_pxsum(", "_pxavg(", "_pxtotal(" };
+    size_t which = 3;
+    for (size_t i = 0; i < 3; i++)
+        if (pier__name_eq(p->sql + name->start, name->end - name->start,
+                          fns[i], strlen(fns[i])))
+            which = i;
+    if (which == 3 || p->bad)
+        return;
+    /* the arguments, unwrapped, are one call (then the parentheses
+     * around it are gone) */
+    if (!unwrap(p, args_at))
+        return;
+    size_t head = strlen("(_pxe("), tail = strlen(ARITH_TAIL);
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, fused[which]);
+    pier__buf_append(&b, p->out->p + args_at + head,
+                     p->out->len - args_at - head - tail);
+    pier__buf_putc(&b, ')');
+    replace_tail(p, fn_at, &b);
+    pier__buf_free(&b);
+}
+
 /* An operand: a literal, a name, a call, a group, CASE, a prefix
  * operator and its operand. */
 static xval primary(xp *p)
@@ -222,6 +315,8 @@ static xval primary(xp *p)
         return v;
     case PIER__TK_LP:
         v.kind = group(p);
+        if (v.kind == X_EXACT)
+            v.arith = unwrap(p, v.at);
         return v;
     case PIER__TK_OP:
         if (is_op(p, "*")) {                  /* SELECT *, count(*) */
@@ -236,22 +331,21 @@ static xval primary(xp *p)
                 advance(p);
                 return v;
             }
-            /* -x: _pxn(x), its operand binds tighter than any operator */
+            /* -x: its operand binds tighter than any operator */
             emit_to(p, minus);
             p->emitted = minus + 1;
             xval x = expr(p, P_COLLATE);
-            insert_at(p, x.at, "(_pxn(");
-            pier__buf_puts(p->out, ") COLLATE pier_numeric)");
-            p->changed = true;
-            x.at = v.at;
+            arith(p, NULL, 0, &x, 'n');
             x.kind = X_EXACT;
             x.collate = false;
+            x.arith = true;
             return x;
         }
         if (is_op(p, "+") || is_op(p, "~")) {
             take(p);
             xval x = expr(p, P_COLLATE);
             x.at = v.at;
+            x.arith = false;
             if (x.kind == X_SIMPLE)
                 x.kind = X_COMPUTED;
             return x;
@@ -264,6 +358,7 @@ static xval primary(xp *p)
             xval x = expr(p, P_EQ);
             x.at = v.at;
             x.kind = X_COMPUTED;
+            x.arith = false;
             return x;
         }
         if (is_word(p, "exists")) {
@@ -315,7 +410,10 @@ static xval primary(xp *p)
     if (p->t.kind != PIER__TK_LP)
         return v;
     size_t args = p->t.start;
+    emit_to(p, args);
+    size_t args_at = p->out->len;
     group(p);
+    fuse_aggregate(p, &name, v.at, args_at);
     bool exact = exact_function(p->sql + name.start, name.end - name.start) ||
                  (pier__name_eq(p->sql + name.start, name.end - name.start,
                                 "_pcs", 4) &&
@@ -382,24 +480,11 @@ static int binary(const xp *p)
 /* The output's bytes [from, to) appended to b, trailing space cut. */
 static void put_span(pier__buf *b, const xp *p, size_t from, size_t to)
 {
+    /* (not a line feed: it may end a comment) */
     while (to > from && (p->out->p[to - 1] == ' ' ||
-                         p->out->p[to - 1] == '\n' ||
-                         p->out->p[to - 1] == '\t' ||
-                         p->out->p[to - 1] == '\r'))
+                         p->out->p[to - 1] == '\t'))
         to--;
     pier__buf_append(b, p->out->p + from, to - from);
-}
-
-/* The output from `at` on replaced by b's text. */
-static void replace_tail(xp *p, size_t at, pier__buf *b)
-{
-    if (b->oom) {
-        p->out->oom = true;
-        return;
-    }
-    p->out->len = at;
-    pier__buf_append(p->out, b->p, b->len);
-    p->changed = true;
 }
 
 /*
@@ -535,16 +620,86 @@ static xval predicate(xp *p, xval l)
 /* Writes L op R (L at l.at, the operator's text already in the output at
  * op_at, op_len bytes, R just read) as fn(L,R), wrapped in the numeric
  * collation. */
-static void as_call(xp *p, xval *l, size_t op_at, size_t op_len,
-                    const char *fn)
+/* The program and the leaves (their text, joined by ", ") of the output
+ * out[v->at .. end): an _pxe call's own, or a program of one leaf. */
+static void tree_parts(const xp *p, const xval *v, size_t end,
+                       pier__buf *prog, pier__buf *args, size_t *nleaves)
 {
-    replace_at(p, op_at, op_len, ",");
-    insert_at(p, l->at, fn);
-    insert_at(p, l->at, "(");
-    pier__buf_puts(p->out, ") COLLATE pier_numeric)");
-    l->kind = X_EXACT;
-    l->collate = false;
-    p->changed = true;
+    const char *text = p->out->p + v->at;
+    size_t n = end - v->at;
+    /* (not a line feed: it may end a comment) */
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+        n--;
+    size_t head = strlen(ARITH_HEAD), tail = strlen(ARITH_TAIL);
+    if (v->arith && n >= head + tail &&
+        memcmp(text, ARITH_HEAD, head) == 0 &&
+        memcmp(text + n - tail, ARITH_TAIL, tail) == 0) {
+        const char *quote = memchr(text + head, '\'', n - head);
+        size_t plen = (size_t)(quote - (text + head));
+        pier__buf_append(prog, text + head, plen);
+        size_t from = head + plen + 3;         /* past "', " */
+        pier__buf_append(args, text + from, n - tail - from);
+        *nleaves = 0;
+        for (size_t i = 0; i < plen; i++)
+            *nleaves += text[head + i] == 'x';
+        return;
+    }
+    pier__buf_putc(prog, 'x');
+    pier__buf_append(args, text, n);
+    *nleaves = 1;
+}
+
+/* L op R (L at l->at, up to l_end; R from r->at to the output's end) as
+ * one _pxe call, or op R alone (l NULL: 'n', a negation). A side that is
+ * such a call already lends its program and leaves, unless the whole
+ * would have too many leaves: then each side is a leaf of its own. */
+static void arith(xp *p, xval *l, size_t l_end, const xval *r, char op)
+{
+    pier__buf prog, args, side;
+    pier__buf_init(&prog);
+    pier__buf_init(&args);
+    pier__buf_init(&side);
+    const xval *sides[2] = { l, r };
+    size_t ends[2] = { l_end, p->out->len }, counts[2] = { 0, 0 };
+    for (int pass = 0; pass < 2; pass++) {
+        pier__buf_reset(&prog);
+        pier__buf_reset(&args);
+        for (int k = 0; k < 2; k++) {
+            if (sides[k] == NULL)
+                continue;
+            xval leaf = *sides[k];
+            if (pass == 1)
+                leaf.arith = false;            /* a nested call */
+            pier__buf_reset(&side);
+            tree_parts(p, &leaf, ends[k], &prog, &side, &counts[k]);
+            if (args.len > 0)
+                pier__buf_puts(&args, ", ");
+            pier__buf_append(&args, side.p, side.len);
+        }
+        if (counts[0] + counts[1] <= MAX_LEAVES)
+            break;
+    }
+    pier__buf_putc(&prog, op);
+    pier__buf text;
+    pier__buf_init(&text);
+    pier__buf_puts(&text, ARITH_HEAD);
+    pier__buf_append(&text, prog.p, prog.len);
+    pier__buf_puts(&text, "', ");
+    pier__buf_append(&text, args.p, args.len);
+    pier__buf_puts(&text, ARITH_TAIL);
+    if (prog.oom || args.oom || side.oom)
+        text.oom = true;
+    size_t at = l != NULL ? l->at : r->at;
+    replace_tail(p, at, &text);
+    pier__buf_free(&text);
+    pier__buf_free(&prog);
+    pier__buf_free(&args);
+    pier__buf_free(&side);
+    if (l != NULL) {
+        l->kind = X_EXACT;
+        l->collate = false;
+        l->arith = true;
+    }
 }
 
 static xval expr(xp *p, int minprec)
@@ -560,6 +715,7 @@ static xval expr(xp *p, int minprec)
             take(p);                           /* COLLATE */
             take(p);                           /* its name */
             l.collate = true;
+            l.arith = false;
             continue;
         }
         if (prec == P_EQ && p->t.kind == PIER__TK_WORD) {
@@ -578,12 +734,7 @@ static xval expr(xp *p, int minprec)
         if (p->bad)
             break;
         if (prec == P_ADD || prec == P_MUL) {
-            const char *fn = op[0] == '+'   ? "_pxa("
-                             : op[0] == '-' ? "_pxs("
-                             : op[0] == '*' ? "_pxm("
-                             : op[0] == '/' ? "_pxd("
-                                            : "_pxr(";
-            as_call(p, &l, op_at, op_len, fn);
+            arith(p, &l, op_at, &r, op[0]);
             continue;
         }
         if ((prec == P_CMP || prec == P_EQ) &&
@@ -598,6 +749,7 @@ static xval expr(xp *p, int minprec)
         }
         l.kind = X_COMPUTED;
         l.collate = false;
+        l.arith = false;
     }
     p->depth--;
     return l;

@@ -302,7 +302,7 @@ static int computed_of(const analysis *a, long r, long n)
 static bool passes_exact(const char *p4)
 {
     static const char *const names[] = {
-        "_pxa(", "_pxs(", "_pxm(", "_pxd(", "_pxr(", "_pxn(", "sum(",
+        "_pxe(", "_pxsum(", "_pxavg(", "_pxtotal(", "sum(",
         "avg(", "total(", "min(", "max(", NULL,
     };
     for (size_t i = 0; p4 != NULL && names[i] != NULL; i++)
@@ -538,11 +538,14 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                    strcmp(op, "PureFunc") == 0 ||
                    strcmp(op, "AggStep") == 0 ||
                    strcmp(op, "AggStep1") == 0) {
-            /* p2: the first argument; p4 "name(nargs)". */
+            /* p2: the first argument; p4 "name(nargs)", nargs -1 for a
+             * function of any number (p5 has the call's) */
             int nargs = 0;
             const char *paren = p4 != NULL ? strchr(p4, '(') : NULL;
             if (paren != NULL)
                 nargs = atoi(paren + 1);
+            if (nargs < 0)
+                nargs = sqlite3_column_int(st, 6);
             for (int k = 0; numeric_function(p4) && k < nargs; k++) {
                 int named = get_reg(a, p2 + k);
                 if (named != 0) {

@@ -1,13 +1,16 @@
 /*
  * sqlite_exactfns.c: the operators of a statement that computes on exact
  * values, as functions (docs/sql.md, "Operators on exact values"). The
- * front-end writes a + b as _pxa(a,b) (src/sql/exactops.c) when the store
- * finds that the statement computes on DECIMAL, UINT64 or INT128 values
- * (sqlite_exact.c):
+ * front-end writes each tree of + - * / % and unary minus as one call
+ * (src/sql/exactops.c) when the store finds that the statement computes
+ * on DECIMAL, UINT64 or INT128 values (sqlite_exact.c):
  *
- *   _pxa(a,b) _pxs(a,b) _pxm(a,b) _pxd(a,b) _pxr(a,b)   + - * / %
- *   _pxn(a)                                            unary minus
- *   _pxc(a,b)                                          -1, 0, 1: a < b...
+ *   _pxe('program', leaf...)   the tree, in postfix: a * 3 - a / 4 is
+ *                              _pxe('xx*xx/-', a, 3, a, 4)
+ *   _pxc(a,b)                  -1, 0, 1 as a is below, equal to, above b
+ *
+ * One call for the tree keeps the values in between as numbers, not
+ * text (docs/benchmarks.md, bench_sql).
  *
  * An operand that is a number written as text (how exact values are
  * stored) is exact: the result is the exact decimal at its smallest
@@ -22,6 +25,8 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "store/sqlite_int.h"
@@ -33,9 +38,11 @@ typedef enum operand_kind {
 
 typedef struct operand {
     operand_kind kind;
-    int64_t i;
-    double r;
-    pier__decimal d;
+    union {
+        int64_t i;             /* K_INT */
+        double r;              /* K_REAL, K_OTHER (as SQLite reads it) */
+        pier__decimal d;       /* K_EXACT */
+    };
 } operand;
 
 /* Whether s is a number as written (sign, digits, point, exponent) that
@@ -60,36 +67,47 @@ static bool plain_number(const char *s, size_t n)
 /* Whether text reads as a plain number (digits, a point, an exponent):
  * what exact columns store, and what the front-end writes for a literal
  * SQLite would read inexactly. */
-static operand read_operand(sqlite3_value *v)
+static void read_into(sqlite3_value *v, operand *out)
 {
     operand o = { .kind = K_NULL };
     switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
-        return o;
+        *out = o;
+        return;
     case SQLITE_INTEGER:
-        o.kind = K_INT;
-        o.i = sqlite3_value_int64(v);
-        return o;
+        out->kind = K_INT;
+        out->i = sqlite3_value_int64(v);
+        return;
     case SQLITE_FLOAT:
-        o.kind = K_REAL;
-        o.r = sqlite3_value_double(v);
-        return o;
+        out->kind = K_REAL;
+        out->r = sqlite3_value_double(v);
+        return;
     case SQLITE_TEXT: {
         const char *s = (const char *)sqlite3_value_text(v);
         size_t n = (size_t)sqlite3_value_bytes(v);
+        int64_t u;
+        int scale;
+        if (s != NULL && pier__sqlfn_plain_decimal((const unsigned char *)s,
+                                                   (int)n, &u, &scale)) {
+            out->kind = K_EXACT;
+            out->d = (pier__decimal){ u, scale };
+            return;
+        }
         if (s != NULL && pier__decimal_parse(s, n, 0, 0, &o.d) == NULL) {
             o.kind = K_EXACT;
-            return o;
+            *out = o;
+            return;
         }
         /* an INT128 of 39 digits (its extremes) */
         if (s != NULL && pier__i128_parse(s, n, &o.d.unscaled)) {
             o.d.scale = 0;
             o.kind = K_EXACT;
-            return o;
+            *out = o;
+            return;
         }
         if (s != NULL && plain_number(s, n)) {
-            o.kind = K_TOO_LONG;
-            return o;
+            out->kind = K_TOO_LONG;
+            return;
         }
         break;
     }
@@ -97,9 +115,8 @@ static operand read_operand(sqlite3_value *v)
         break;
     }
     /* as SQLite's arithmetic reads it: its leading number, else 0 */
-    o.kind = K_OTHER;
-    o.r = sqlite3_value_double(v);
-    return o;
+    out->kind = K_OTHER;
+    out->r = sqlite3_value_double(v);
 }
 
 /* An operand that is not exact, as SQLite's arithmetic holds it. */
@@ -107,10 +124,11 @@ static void as_number(operand *o)
 {
     if (o->kind != K_OTHER)
         return;
-    if (o->r >= -9223372036854775808.0 && o->r < 9223372036854775808.0 &&
-        o->r == (double)(int64_t)o->r) {
+    double r = o->r;
+    if (r >= -9223372036854775808.0 && r < 9223372036854775808.0 &&
+        r == (double)(int64_t)r) {
         o->kind = K_INT;
-        o->i = (int64_t)o->r;
+        o->i = (int64_t)r;
     } else {
         o->kind = K_REAL;
     }
@@ -135,45 +153,189 @@ static int64_t int_of(const operand *o)
     return (int64_t)o->r;
 }
 
+
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_REM };
 static const char *const signs[] = { "+", "-", "*", "/", "%" };
 
-/* Both operands read: false (the result set) when one is NULL. */
-static bool operands(sqlite3_context *ctx, sqlite3_value **argv,
-                     operand *a, operand *b)
+/* Powers of ten up to 10^18. */
+static const int64_t TEN[19] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+    1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
+    100000000000000, 1000000000000000, 10000000000000000,
+    100000000000000000, 1000000000000000000,
+};
+
+/* Powers of five up to 5^18. */
+static const int64_t FIVE[19] = {
+    1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625,
+    48828125, 244140625, 1220703125, 6103515625, 30517578125,
+    152587890625, 762939453125, 3814697265625,
+};
+
+/* Fails a step: the message, for the call's error. */
+static bool failf(char *why, size_t cap, const char *fmt, ...)
+    PIER__PRINTF(3, 4);
+
+static bool failf(char *why, size_t cap, const char *fmt, ...)
 {
-    *a = read_operand(argv[0]);
-    *b = read_operand(argv[1]);
-    if (a->kind == K_NULL || b->kind == K_NULL) {
-        sqlite3_result_null(ctx);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, cap, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* a op b on decimals of at most 18 digits whose result is one too:
+ * true with *out, false to take the general way. */
+static bool small_op(int op, const pier__decimal *pa,
+                     const pier__decimal *pb, pier__decimal *out)
+{
+    if (pa->scale > 18 || pb->scale > 18 || pa->unscaled > INT64_MAX ||
+        pa->unscaled < -INT64_MAX || pb->unscaled > INT64_MAX ||
+        pb->unscaled < -INT64_MAX)
         return false;
+    const int ascale = pa->scale, bscale = pb->scale;
+    int64_t x = (int64_t)pa->unscaled, y = (int64_t)pb->unscaled, r;
+    int scale = ascale > bscale ? ascale : bscale;
+    if (op == OP_MUL) {
+        if (ascale + bscale > 18 || __builtin_mul_overflow(x, y, &r))
+            return false;
+        *out = (pier__decimal){ r, ascale + bscale };
+        return true;
     }
+    if (op == OP_DIV) {
+        /* x / y * 10^(bscale - ascale). When |y| is 2^a 5^b, x / y is
+         * x * 2^(k-a) 5^(k-b) / 10^k, k the larger of a and b: a product,
+         * no division. Any other y takes the general way (which says
+         * whether the quotient terminates). */
+        if (y == 0 || y == INT64_MIN)
+            return false;
+        int64_t m = y < 0 ? -y : y;
+        int twos = 0, fives = 0;
+        while (m % 2 == 0) {
+            m /= 2;
+            twos++;
+        }
+        while (m % 5 == 0) {
+            m /= 5;
+            fives++;
+        }
+        int k = twos > fives ? twos : fives;
+        if (m != 1 || k > 18)
+            return false;
+        /* 2^(k-twos) 5^(k-fives) = 10^k / |y|, below 10^18 */
+        int64_t c = FIVE[k - fives] << (k - twos);
+        if (__builtin_mul_overflow(x, y < 0 ? -c : c, &r))
+            return false;
+        int sc = ascale + k - bscale;
+        if (sc < 0) {
+            if (-sc > 18 || __builtin_mul_overflow(r, TEN[-sc], &r))
+                return false;
+            sc = 0;
+        }
+        if (sc > 18)
+            return false;
+        *out = (pier__decimal){ r, sc };
+        return true;
+    }
+    if (__builtin_mul_overflow(x, TEN[scale - ascale], &x) ||
+        __builtin_mul_overflow(y, TEN[scale - bscale], &y))
+        return false;
+    bool over;
+    if (op == OP_ADD) {
+        over = __builtin_add_overflow(x, y, &r);
+    } else if (op == OP_SUB) {
+        over = __builtin_sub_overflow(x, y, &r);
+    } else {
+        over = y == 0;                 /* (the general way says why) */
+        r = over ? 0 : x % y;
+    }
+    if (over)
+        return false;
+    *out = (pier__decimal){ r, scale };
     return true;
 }
 
-/* An exact operand and another: the other promoted, or the refusal. */
-static bool exact_pair(sqlite3_context *ctx, const char *what, operand *a,
-                       operand *b)
+/* a % b of decimals: a - b * trunc(a / b), the sign of a. */
+static const char *decimal_rem(pier__decimal a, pier__decimal b,
+                               pier__decimal *out)
+{
+    if (b.unscaled == 0)
+        return "division by zero";
+    int scale = a.scale > b.scale ? a.scale : b.scale;
+    pier__decimal x, y;
+    if (!pier__decimal_rescale(a, scale, &x) ||
+        !pier__decimal_rescale(b, scale, &y))
+        return "the result needs more than 38 digits";
+    *out = (pier__decimal){ x.unscaled % y.unscaled, scale };
+    return NULL;
+}
+
+/* a op b exactly into *out; false with the message in why. */
+static bool exact_op(int op, const pier__decimal *pa,
+                     const pier__decimal *pb, pier__decimal *out, char *why,
+                     size_t cap)
+{
+    if (small_op(op, pa, pb, out))
+        return true;
+    pier__decimal a = *pa, b = *pb;
+    const char *fault = NULL;
+    switch (op) {
+    case OP_ADD:
+        fault = pier__decimal_add(a, b, out) ? NULL : "";
+        break;
+    case OP_SUB:
+        fault = pier__decimal_sub(a, b, out) ? NULL : "";
+        break;
+    case OP_MUL:
+        fault = pier__decimal_mul(a, b, out) ? NULL : "";
+        break;
+    case OP_DIV:
+        fault = pier__decimal_div_exact(a, b, out);
+        break;
+    default:
+        fault = decimal_rem(a, b, out);
+        break;
+    }
+    if (fault == NULL)
+        return true;
+    return failf(why, cap, "'%s': %s", signs[op],
+                 fault[0] != '\0' ? fault
+                                  : "the result needs more than 38 digits");
+}
+
+/* An exact operand and another: the other promoted (an integer), or why
+ * not (a real, text that is no number). */
+static bool exact_pair(const char *what, operand *a, operand *b, char *why,
+                       size_t cap)
 {
     operand *o[2] = { a, b };
     for (int k = 0; k < 2; k++) {
         if (o[k]->kind == K_INT) {
-            o[k]->d = (pier__decimal){ o[k]->i, 0 };
+            int64_t i = o[k]->i;
+            o[k]->d = (pier__decimal){ i, 0 };
             o[k]->kind = K_EXACT;
         } else if (o[k]->kind == K_REAL) {
-            pier__sqlfn_errorf(ctx, "'%s' of an exact value (DECIMAL, "
-                               "UINT64, INT128) and a REAL: write "
-                               "CAST(x AS DECIMAL) (or the number as a "
-                               "string, '1.5') to compute exactly, or "
-                               "CAST(... AS REAL) for a floating-point "
-                               "result", what);
-            return false;
+            return failf(why, cap, "'%s' of an exact value (DECIMAL, "
+                         "UINT64, INT128) and a REAL: write "
+                         "CAST(x AS DECIMAL) (or the number as a string, "
+                         "'1.5') to compute exactly, or CAST(... AS REAL) "
+                         "for a floating-point result", what);
         } else if (o[k]->kind == K_OTHER) {
-            pier__sqlfn_errorf(ctx, "'%s' of an exact value and text that "
-                               "is not a number", what);
-            return false;
+            return failf(why, cap, "'%s' of an exact value and text that "
+                         "is not a number", what);
         }
     }
+    return true;
+}
+
+static bool too_long(const char *what, const operand *a, const operand *b,
+                     char *why, size_t cap)
+{
+    if (a->kind != K_TOO_LONG && (b == NULL || b->kind != K_TOO_LONG))
+        return false;
+    failf(why, cap, "'%s' of a number of more than 38 significant digits, "
+          "which no exact value holds", what);
     return true;
 }
 
@@ -198,88 +360,37 @@ static bool int_result(int op, int64_t a, int64_t b, int64_t *out)
     }
 }
 
-/* a % b of decimals: a - b * trunc(a / b), the sign of a. */
-static const char *decimal_rem(pier__decimal a, pier__decimal b,
-                               pier__decimal *out)
+/* *a = *a op *b; false with the message in why. */
+static bool step(int op, operand *a, operand *b, char *why, size_t cap)
 {
-    if (b.unscaled == 0)
-        return "division by zero";
-    int scale = a.scale > b.scale ? a.scale : b.scale;
-    pier__decimal x, y;
-    if (!pier__decimal_rescale(a, scale, &x) ||
-        !pier__decimal_rescale(b, scale, &y))
-        return "the result needs more than 38 digits";
-    *out = (pier__decimal){ x.unscaled % y.unscaled, scale };
-    return NULL;
-}
-
-static void exact_op(sqlite3_context *ctx, int op, pier__decimal a,
-                     pier__decimal b)
-{
-    pier__decimal r;
-    const char *why = NULL;
-    switch (op) {
-    case OP_ADD:
-        why = pier__decimal_add(a, b, &r) ? NULL : "";
-        break;
-    case OP_SUB:
-        why = pier__decimal_sub(a, b, &r) ? NULL : "";
-        break;
-    case OP_MUL:
-        why = pier__decimal_mul(a, b, &r) ? NULL : "";
-        break;
-    case OP_DIV:
-        why = pier__decimal_div_exact(a, b, &r);
-        break;
-    default:
-        why = decimal_rem(a, b, &r);
-        break;
+    if (a->kind == K_NULL || b->kind == K_NULL) {
+        a->kind = K_NULL;
+        return true;
     }
-    if (why != NULL && why[0] == '\0')
-        why = "the result needs more than 38 digits";
-    if (why != NULL) {
-        pier__sqlfn_errorf(ctx, "'%s': %s", signs[op], why);
-        return;
-    }
-    pier__sqlfn_result_total(ctx, r);
-}
-
-static bool too_long(sqlite3_context *ctx, const char *what,
-                     const operand *a, const operand *b)
-{
-    if (a->kind != K_TOO_LONG && (b == NULL || b->kind != K_TOO_LONG))
+    if (too_long(signs[op], a, b, why, cap))
         return false;
-    pier__sqlfn_errorf(ctx, "'%s' of a number of more than 38 significant "
-                       "digits, which no exact value holds", what);
-    return true;
-}
-
-static void arith(sqlite3_context *ctx, sqlite3_value **argv, int op)
-{
-    operand a, b;
-    if (!operands(ctx, argv, &a, &b) || too_long(ctx, signs[op], &a, &b))
-        return;
-    if (a.kind == K_EXACT || b.kind == K_EXACT) {
-        if (exact_pair(ctx, signs[op], &a, &b))
-            exact_op(ctx, op, a.d, b.d);
-        return;
+    if (a->kind == K_EXACT || b->kind == K_EXACT) {
+        if (!exact_pair(signs[op], a, b, why, cap))
+            return false;
+        return exact_op(op, &a->d, &b->d, &a->d, why, cap);
     }
-    as_number(&a);
-    as_number(&b);
-    if (a.kind == K_INT && b.kind == K_INT) {
+    as_number(a);
+    as_number(b);
+    if (a->kind == K_INT && b->kind == K_INT) {
         int64_t r;
-        if ((op == OP_DIV || op == OP_REM) && b.i == 0) {
-            sqlite3_result_null(ctx);
-        } else if (int_result(op, a.i, b.i, &r)) {
-            sqlite3_result_int64(ctx, r);
+        if ((op == OP_DIV || op == OP_REM) && b->i == 0) {
+            a->kind = K_NULL;
+        } else if (int_result(op, a->i, b->i, &r)) {
+            a->i = r;
         } else {
             /* past 64 bits: the exact value, never a float */
-            exact_op(ctx, op, (pier__decimal){ a.i, 0 },
-                     (pier__decimal){ b.i, 0 });
+            pier__decimal x = { a->i, 0 }, y = { b->i, 0 };
+            a->kind = K_EXACT;
+            return exact_op(op, &x, &y, &a->d, why, cap);
         }
-        return;
+        return true;
     }
-    double x = real_of(&a), y = real_of(&b), r;
+    double x = real_of(a), y = real_of(b), r;
     switch (op) {
     case OP_ADD:
         r = x + y;
@@ -291,81 +402,254 @@ static void arith(sqlite3_context *ctx, sqlite3_value **argv, int op)
         r = x * y;
         break;
     case OP_DIV:
-        if (y == 0.0) {
-            sqlite3_result_null(ctx);
-            return;
-        }
-        r = x / y;
+        r = y == 0.0 ? NAN : x / y;
         break;
     default: {
-        int64_t ia = int_of(&a), ib = int_of(&b);
-        if (ib == 0) {
-            sqlite3_result_null(ctx);
-            return;
-        }
-        r = (double)(ib == -1 ? 0 : ia % ib);
+        int64_t ia = int_of(a), ib = int_of(b);
+        r = ib == 0 ? NAN : (double)(ib == -1 ? 0 : ia % ib);
         break;
     }
     }
-    if (isnan(r))
+    a->kind = isnan(r) ? K_NULL : K_REAL;
+    a->r = r;
+    return true;
+}
+
+/* *a = -*a. */
+static bool negate(operand *a, char *why, size_t cap)
+{
+    if (a->kind == K_NULL)
+        return true;
+    if (too_long("-", a, NULL, why, cap))
+        return false;
+    if (a->kind == K_EXACT) {
+        a->d.unscaled = -a->d.unscaled;
+        return true;
+    }
+    as_number(a);
+    if (a->kind == K_INT && a->i == INT64_MIN) {
+        a->kind = K_EXACT;
+        a->d = (pier__decimal){ -(pier__i128)INT64_MIN, 0 };
+    } else if (a->kind == K_INT) {
+        a->i = -a->i;
+    } else {
+        a->r = -a->r;
+    }
+    return true;
+}
+
+/* A small decimal's canonical text at its smallest scale. */
+static void small_result(sqlite3_context *ctx, int64_t u, int scale)
+{
+    while (scale > 0 && u % 10 == 0) {
+        u /= 10;
+        scale--;
+    }
+    char buf[48], *end = buf + sizeof buf - 1, *p = end;
+    *end = '\0';
+    uint64_t m = u < 0 ? (uint64_t)0 - (uint64_t)u : (uint64_t)u;
+    int k = 0;
+    do {
+        if (k == scale && scale > 0)
+            *--p = '.';
+        *--p = (char)('0' + m % 10);
+        m /= 10;
+        k++;
+    } while (m != 0 || k <= scale);
+    if (u < 0)
+        *--p = '-';
+    /* -1: NUL-terminated, so that reading it as text copies nothing */
+    sqlite3_result_text(ctx, p, -1, SQLITE_TRANSIENT);
+}
+
+static void result_operand(sqlite3_context *ctx, const operand *o)
+{
+    switch (o->kind) {
+    case K_INT:
+        sqlite3_result_int64(ctx, o->i);
+        break;
+    case K_REAL:
+        sqlite3_result_double(ctx, o->r);
+        break;
+    case K_EXACT:
+        if (o->d.scale <= 18 && o->d.unscaled <= INT64_MAX &&
+            o->d.unscaled >= -INT64_MAX)
+            small_result(ctx, (int64_t)o->d.unscaled, o->d.scale);
+        else
+            pier__sqlfn_result_total(ctx, o->d);
+        break;
+    default:
         sqlite3_result_null(ctx);
-    else
-        sqlite3_result_double(ctx, r);
+        break;
+    }
 }
 
-static void add_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    arith(ctx, argv, OP_ADD);
-}
+/* The most leaves one call takes (SQLite allows 127 arguments). */
+#define MAX_ARGS 127
 
-static void sub_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    arith(ctx, argv, OP_SUB);
-}
+/* A leaf read as text, kept so that the same column given again (a * 3 -
+ * a / 4 passes a twice) is not read twice. */
+typedef struct leaf {
+    const char *text;
+    int len;
+    operand value;
+} leaf;
 
-static void mul_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    arith(ctx, argv, OP_MUL);
-}
+#define SEEN 4
 
-static void div_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+static void read_leaf(sqlite3_value **argv, int k, leaf *seen,
+                      size_t *nseen, operand *out)
 {
-    (void)argc;
-    arith(ctx, argv, OP_DIV);
-}
-
-static void rem_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    arith(ctx, argv, OP_REM);
-}
-
-static void neg_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    operand a = read_operand(argv[0]);
-    if (a.kind == K_NULL) {
-        sqlite3_result_null(ctx);
+    if (sqlite3_value_type(argv[k]) != SQLITE_TEXT) {
+        read_into(argv[k], out);
         return;
     }
-    if (too_long(ctx, "-", &a, NULL))
-        return;
-    if (a.kind == K_EXACT) {
-        a.d.unscaled = -a.d.unscaled;
-        pier__sqlfn_result_total(ctx, a.d);
-        return;
+    const char *text = (const char *)sqlite3_value_text(argv[k]);
+    int len = sqlite3_value_bytes(argv[k]);
+    for (size_t i = 0; text != NULL && i < *nseen; i++)
+        if (seen[i].len == len && memcmp(seen[i].text, text, (size_t)len) ==
+                                      0) {
+            *out = seen[i].value;
+            return;
+        }
+    read_into(argv[k], out);
+    if (text != NULL && *nseen < SEEN)
+        seen[(*nseen)++] = (leaf){ text, len, *out };
+}
+
+/*
+ * Runs the program of _pxe('program', leaf...) (and of the fused
+ * aggregates) on its leaves: a tree of operators in postfix. 'x' takes
+ * the next leaf; '+', '-', '*', '/' and '%' apply to the two values
+ * before them; 'n' negates the one before it. The front-end writes the
+ * program (src/sql/exactops.c); one that does not read is an error.
+ * False with the error set on the call.
+ */
+static bool run_program(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                        operand *out)
+{
+    const char *prog = (const char *)sqlite3_value_text(argv[0]);
+    size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+    operand stack[MAX_ARGS];
+    size_t sp = 0;
+    int next = 1;
+    char why[256];
+    bool ok = prog != NULL;
+    leaf seen[SEEN];
+    size_t nseen = 0;
+    for (size_t i = 0; ok && i < len; i++) {
+        int op = -1;
+        switch (prog[i]) {
+        case 'x':
+            ok = next < argc && sp < MAX_ARGS;
+            if (ok)
+                read_leaf(argv, next++, seen, &nseen, &stack[sp++]);
+            continue;
+        case 'n':
+            ok = sp >= 1;
+            if (ok && !negate(&stack[sp - 1], why, sizeof why)) {
+                sqlite3_result_error(ctx, why, -1);
+                return false;
+            }
+            continue;
+        case '+':
+            op = OP_ADD;
+            break;
+        case '-':
+            op = OP_SUB;
+            break;
+        case '*':
+            op = OP_MUL;
+            break;
+        case '/':
+            op = OP_DIV;
+            break;
+        case '%':
+            op = OP_REM;
+            break;
+        default:
+            ok = false;
+            continue;
+        }
+        ok = sp >= 2;
+        if (ok && !step(op, &stack[sp - 2], &stack[sp - 1], why,
+                        sizeof why)) {
+            sqlite3_result_error(ctx, why, -1);
+            return false;
+        }
+        sp--;
     }
-    as_number(&a);
-    if (a.kind == K_INT && a.i == INT64_MIN)
-        pier__sqlfn_result_total(ctx, (pier__decimal){
-                                          -(pier__i128)a.i, 0 });
-    else if (a.kind == K_INT)
-        sqlite3_result_int64(ctx, -a.i);
-    else
-        sqlite3_result_double(ctx, -a.r);
+    if (!ok || sp != 1 || next != argc) {
+        sqlite3_result_error(ctx, "_pxe: not a program of its arguments",
+                             -1);
+        return false;
+    }
+    *out = stack[0];
+    return true;
+}
+
+static void eval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    operand o;
+    if (run_program(ctx, argc, argv, &o))
+        result_operand(ctx, &o);
+}
+
+/* _pxsum('program', leaf...), _pxavg, _pxtotal: sum(), avg() and total()
+ * of the tree, each value added as it is computed (no text between). */
+static void fused_add(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                      int sign)
+{
+    operand o;
+    if (!run_program(ctx, argc, argv, &o))
+        return;
+    switch (o.kind) {
+    case K_INT:
+        pier__sqlfn_sum_add(ctx, SQLITE_INTEGER, o.i, 0, NULL, sign);
+        break;
+    case K_REAL:
+        pier__sqlfn_sum_add(ctx, SQLITE_FLOAT, 0, o.r, NULL, sign);
+        break;
+    case K_EXACT:
+        pier__sqlfn_sum_add(ctx, SQLITE_TEXT, 0, 0, &o.d, sign);
+        break;
+    case K_OTHER:
+        as_number(&o);
+        if (o.kind == K_INT)
+            pier__sqlfn_sum_add(ctx, SQLITE_INTEGER, o.i, 0, NULL, sign);
+        else
+            pier__sqlfn_sum_add(ctx, SQLITE_FLOAT, 0, o.r, NULL, sign);
+        break;
+    case K_TOO_LONG:
+        pier__sqlfn_sum_add(ctx, SQLITE_TEXT, 0, 0, NULL, sign);
+        break;
+    default:
+        break;
+    }
+}
+
+static void fused_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    fused_add(ctx, argc, argv, 1);
+}
+
+static void fused_inverse(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv)
+{
+    fused_add(ctx, argc, argv, -1);
+}
+
+/* Both operands read: false (the result set) when one is NULL. */
+static bool operands(sqlite3_context *ctx, sqlite3_value **argv,
+                     operand *a, operand *b)
+{
+    read_into(argv[0], a);
+    read_into(argv[1], b);
+    if (a->kind == K_NULL || b->kind == K_NULL) {
+        sqlite3_result_null(ctx);
+        return false;
+    }
+    return true;
 }
 
 /* The order of SQLite's storage classes: numbers, text, blobs. */
@@ -445,8 +729,9 @@ static void cmp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         operand *o[2] = { &a, &b };
         bool ok = true;
         for (int k = 0; ok && k < 2; k++) {
+            int64_t i = o[k]->i;
             if (o[k]->kind == K_INT)
-                o[k]->d = (pier__decimal){ o[k]->i, 0 };
+                o[k]->d = (pier__decimal){ i, 0 };
             else if (o[k]->kind == K_REAL)
                 ok = isfinite(o[k]->r) &&
                      pier__sqlfn_decimal(argv[k], &o[k]->d) == NULL;
@@ -458,9 +743,8 @@ static void cmp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             return;
         }
         /* too far apart for 38 digits (or an infinity): as reals */
-        double x = a.kind == K_REAL ? a.r : sqlite3_value_double(argv[0]);
-        double y = b.kind == K_REAL ? b.r : sqlite3_value_double(argv[1]);
-        sqlite3_result_int(ctx, compare_reals(x, y));
+        sqlite3_result_int(ctx, compare_reals(sqlite3_value_double(argv[0]),
+                                              sqlite3_value_double(argv[1])));
         return;
     }
     int ca = class_of(argv[0]), cb = class_of(argv[1]);
@@ -493,8 +777,6 @@ int pier__sqlite_register_exact_ops(sqlite3 *db)
         int nargs;
         void (*fn)(sqlite3_context *, int, sqlite3_value **);
     } fns[] = {
-        { "_pxa", 2, add_fn }, { "_pxs", 2, sub_fn }, { "_pxm", 2, mul_fn },
-        { "_pxd", 2, div_fn }, { "_pxr", 2, rem_fn }, { "_pxn", 1, neg_fn },
         { "_pxc", 2, cmp_fn },
     };
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
@@ -503,5 +785,25 @@ int pier__sqlite_register_exact_ops(sqlite3 *db)
          i++)
         rc = sqlite3_create_function_v2(db, fns[i].name, fns[i].nargs, flags,
                                         NULL, fns[i].fn, NULL, NULL, NULL);
+    /* _pxe once per count of arguments (the program and its leaves), so
+     * that EXPLAIN shows how many a call has (sqlite_exact.c) */
+    static const struct {
+        const char *name;
+        void (*final)(sqlite3_context *);
+    } aggregates[] = {
+        { "_pxsum", pier__sqlfn_sum_final },
+        { "_pxavg", pier__sqlfn_avg_final },
+        { "_pxtotal", pier__sqlfn_total_final },
+    };
+    for (int n = 2; rc == SQLITE_OK && n <= PIER__EXACT_OPS_LEAVES + 1;
+         n++) {
+        rc = sqlite3_create_function_v2(db, "_pxe", n, flags, NULL, eval_fn,
+                                        NULL, NULL, NULL);
+        for (size_t k = 0; rc == SQLITE_OK && k < 3; k++)
+            rc = sqlite3_create_window_function(
+                db, aggregates[k].name, n, flags, NULL, fused_step,
+                aggregates[k].final, aggregates[k].final, fused_inverse,
+                NULL);
+    }
     return rc;
 }

@@ -140,6 +140,21 @@ int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
 /* A value as a decimal: an integer as itself, text and reals by their
  * text (0.1 reads "0.1"). NULL or why not. */
 const char *pier__sqlfn_decimal(sqlite3_value *v, pier__decimal *out);
+/* The common stored form of a decimal, "-123.45" (at most 18 digits, no
+ * exponent), read without the general parser: false for anything else. */
+bool pier__sqlfn_plain_decimal(const unsigned char *p, int n,
+                               int64_t *unscaled, int *scale);
+/* sum(), avg() and total() of values computed elsewhere (the fused
+ * aggregates of sqlite_exactfns.c): adds one, given as its parts, to the
+ * call's accumulator (sign -1 takes it away, for windows): type
+ * SQLITE_NULL (nothing), SQLITE_INTEGER (i), SQLITE_FLOAT (r), or
+ * SQLITE_TEXT for an exact decimal *d (NULL: one beyond 38 digits). The
+ * finals are the built-ins' own. */
+void pier__sqlfn_sum_add(sqlite3_context *ctx, int type, int64_t i,
+                         double r, const pier__decimal *d, int sign);
+void pier__sqlfn_sum_final(sqlite3_context *ctx);
+void pier__sqlfn_avg_final(sqlite3_context *ctx);
+void pier__sqlfn_total_final(sqlite3_context *ctx);
 /* A computed decimal as the result, at its smallest scale ("0.3", not
  * "0.30"): values are stored as written, and "0.10" or "0.1" must not
  * decide how a result reads. */

@@ -238,8 +238,9 @@ static const char *decimal_of(sqlite3_value *v, pier__decimal *out)
 static void result_decimal(sqlite3_context *ctx, pier__decimal d)
 {
     char text[PIER__DECIMAL_BUF];
-    size_t n = pier__decimal_format(d, text);
-    sqlite3_result_text(ctx, text, (int)n, SQLITE_TRANSIENT);
+    pier__decimal_format(d, text);
+    /* -1: NUL-terminated, so that reading it as text copies nothing */
+    sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
 }
 
 /* A computed decimal at its smallest scale ("0.3", not "0.30"): values are
@@ -439,8 +440,8 @@ typedef struct sum_acc {
 
 /* The common stored form, "-123.45" (at most 18 digits, no exponent),
  * without the general parser. */
-static bool plain_decimal(const unsigned char *p, int n, int64_t *unscaled,
-                          int *scale)
+bool pier__sqlfn_plain_decimal(const unsigned char *p, int n,
+                               int64_t *unscaled, int *scale)
 {
     int i = 0, digits = 0, point = -1;
     bool neg = n > 0 && p[0] == '-';
@@ -507,6 +508,38 @@ static void sum_decimal(sum_acc *s, pier__decimal d, int sign)
     s->scale = r.scale;
 }
 
+/* Multiplies *v by 10^k; false if it would pass 38 digits. */
+static bool times_ten(pier__i128 *v, int k)
+{
+    for (; k > 0; k--) {
+        if (*v > DECIMAL_MAX / 10 || *v < -DECIMAL_MAX / 10)
+            return false;
+        *v *= 10;
+    }
+    return true;
+}
+
+/* The total and a value of the common form brought to one scale (the
+ * larger): *value the value's unscaled digits at it. False (nothing
+ * changed) when either would pass 38 digits. */
+static bool common_scale(sum_acc *s, int64_t unscaled, int scale,
+                         pier__i128 *value)
+{
+    *value = unscaled;
+    if (s->ndecs == 0 && s->decs == 0) {
+        s->scale = scale;
+        return true;
+    }
+    if (scale <= s->scale)
+        return times_ten(value, s->scale - scale);
+    pier__i128 total = s->decs;
+    if (!times_ten(&total, scale - s->scale))
+        return false;
+    s->decs = total;
+    s->scale = scale;
+    return true;
+}
+
 static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
 {
     switch (sqlite3_value_type(v)) {
@@ -521,10 +554,10 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
         int64_t unscaled;
         int scale;
         pier__decimal d;
-        if (plain_decimal(p, n, &unscaled, &scale) &&
-            (scale == s->scale || s->ndecs == 0)) {
-            s->scale = scale;
-            s->decs += sign * (pier__i128)unscaled;
+        pier__i128 value = 0;
+        if (pier__sqlfn_plain_decimal(p, n, &unscaled, &scale) &&
+            common_scale(s, unscaled, scale, &value)) {
+            s->decs += sign * value;
             if (s->decs > DECIMAL_MAX || s->decs < -DECIMAL_MAX)
                 s->overflow = true;
         } else if (decimal_of(v, &d) == NULL) {
@@ -548,6 +581,41 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
         s->reals += sign * sqlite3_value_double(v);
         s->nreals += sign;
         break;
+    }
+    s->count += sign;
+}
+
+void pier__sqlfn_sum_add(sqlite3_context *ctx, int type, int64_t i,
+                         double r, const pier__decimal *d, int sign)
+{
+    sum_acc *s = sqlite3_aggregate_context(ctx, sizeof *s);
+    if (s == NULL || type == SQLITE_NULL)
+        return;
+    switch (type) {
+    case SQLITE_INTEGER:
+        s->ints += sign * (pier__i128)i;
+        break;
+    case SQLITE_FLOAT:
+        s->reals += sign * r;
+        s->nreals += sign;
+        break;
+    default: {
+        pier__i128 value = 0;
+        if (d == NULL) {
+            s->overflow = true;        /* beyond 38 digits */
+        } else if (d->scale <= 18 && d->unscaled <= INT64_MAX &&
+                   d->unscaled >= -INT64_MAX &&
+                   common_scale(s, (int64_t)d->unscaled, d->scale,
+                                &value)) {
+            s->decs += sign * value;
+            if (s->decs > DECIMAL_MAX || s->decs < -DECIMAL_MAX)
+                s->overflow = true;
+        } else {
+            sum_decimal(s, *d, sign);
+        }
+        s->ndecs += sign;
+        break;
+    }
     }
     s->count += sign;
 }
@@ -694,6 +762,21 @@ static void total_final(sqlite3_context *ctx)
 static void avg_final(sqlite3_context *ctx)
 {
     avg_result(ctx, sqlite3_aggregate_context(ctx, 0));
+}
+
+void pier__sqlfn_sum_final(sqlite3_context *ctx)
+{
+    sum_final(ctx);
+}
+
+void pier__sqlfn_avg_final(sqlite3_context *ctx)
+{
+    avg_final(ctx);
+}
+
+void pier__sqlfn_total_final(sqlite3_context *ctx)
+{
+    total_final(ctx);
 }
 
 /* ---- hugeint cells ---- */

@@ -242,4 +242,11 @@ const char *pier__decimal_round(pier__decimal d, int scale,
 const char *pier__decimal_div_exact(pier__decimal a, pier__decimal b,
                                     pier__decimal *out);
 
+/* The most leaves (arguments after its program) one _pxe call has: the
+ * front-end writes a tree of operators on exact values as one call
+ * (src/sql/exactops.c), nesting calls past this (SQLite allows 127
+ * arguments); the store registers _pxe for each count up to it, so that
+ * a statement's bytecode says how many a call has (sqlite_exact.c). */
+#define PIER__EXACT_OPS_LEAVES 100
+
 #endif /* PIER_TYPES_SQLCOL_H */

@@ -64,6 +64,21 @@ $ pier sql "SELECT id, sum(bal * 2) OVER (ORDER BY id) AS running FROM acct ORDE
 $ pier sql "SELECT x FROM (SELECT bal * 2 AS x FROM acct) WHERE CAST(x AS DECIMAL) > 1 ORDER BY CAST(x AS DECIMAL)" --jsonl
 {"x":"20"}
 {"x":"1999999999.98"}
+# Aggregates of a tree of operators total each value as it is computed:
+# sum, avg and total, a FILTER, a sliding window (values leave it again),
+# and DISTINCT.
+$ pier sql "SELECT sum(bal * 3 - bal / 4) AS s, avg(bal * 2) AS a, total(-bal) AS t, sum(bal * 2) FILTER (WHERE id > 2) AS f, sum(DISTINCT bal * 0) AS d FROM acct" --jsonl
+{"s":"2750000028.2975","a":"500000005.145","t":"-1000000010.29","f":"2000000019.98","d":"0"}
+$ pier sql "SELECT id, sum(bal * 10) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS w FROM acct ORDER BY id" --jsonl
+{"id":1,"w":"1"}
+{"id":2,"w":"3"}
+{"id":3,"w":"102"}
+{"id":4,"w":"10000000099.9"}
+$ pier sql "SELECT sum(n * 2) AS ints, sum(r * 2) AS reals FROM acct" --jsonl
+{"ints":16,"reals":9.0}
+$ pier sql "SELECT sum(bal / (n - n)) FROM acct"
+! pier: error: QueryFailed: '/': division by zero (at byte 0 of the script)
+[exit 1]
 
 # Writes: an UPDATE, an INSERT ... SELECT, a parameter, a literal past
 # what a double holds.
@@ -130,6 +145,14 @@ $ pier sql "SELECT id, bal FROM acct ORDER BY id" --jsonl
 {"id":2,"bal":"0.25"}
 {"id":3,"bal":"10.00"}
 {"id":4,"bal":"999999999.99"}
+
+# The functions the rewrite writes check what they are given.
+$ pier sql "SELECT _pxe('xx+', 1)"
+! pier: error: QueryFailed: _pxe: not a program of its arguments (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT _pxe('x?', 1)"
+! pier: error: QueryFailed: _pxe: not a program of its arguments (at byte 0 of the script)
+[exit 1]
 
 # A comparison the rewrite cannot see is refused, not answered as text.
 $ pier sql "SELECT x FROM (SELECT bal * 2 AS x FROM acct) WHERE x > 1"

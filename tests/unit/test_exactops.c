@@ -9,11 +9,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sql/sql.h"
 
-#define X(a, op, b) "(_px" op "(" a "," b ") COLLATE pier_numeric)"
+/* The call a tree of operators becomes. */
+#define E(prog, args) "(_pxe('" prog "', " args ") COLLATE pier_numeric)"
 
 static void rewritten(const char *sql, const char *want)
 {
@@ -36,51 +38,58 @@ static void rewritten(const char *sql, const char *want)
 static void test_operators(void **state)
 {
     (void)state;
-    rewritten("UPDATE t SET a = a+1", "UPDATE t SET a = " X("a", "a", "1"));
-    /* precedence and associativity */
+    rewritten("UPDATE t SET a = a+1", "UPDATE t SET a = " E("xx+", "a, 1"));
+    /* one call per tree, in postfix: precedence and associativity */
     rewritten("UPDATE t SET a = a+b*c",
-              "UPDATE t SET a = " X("a", "a", X("b", "m", "c")));
+              "UPDATE t SET a = " E("xxx*+", "a, b, c"));
     rewritten("UPDATE t SET a = a-b-c",
-              "UPDATE t SET a = " X(X("a", "s", "b"), "s", "c"));
+              "UPDATE t SET a = " E("xx-x-", "a, b, c"));
     rewritten("UPDATE t SET a = (a+b)/c%d",
-              "UPDATE t SET a = "
-              X(X("(" X("a", "a", "b") ")", "d", "c"), "r", "d"));
+              "UPDATE t SET a = " E("xx+x/x%", "a, b, c, d"));
+    rewritten("UPDATE t SET a = (a + b) * (c - d)",
+              "UPDATE t SET a = " E("xx+xx-*", "a, b, c, d"));
     /* unary minus; a negative literal stays one */
     rewritten("UPDATE t SET a = -a*-2",
-              "UPDATE t SET a = " X("(_pxn(a) COLLATE pier_numeric)", "m",
-                                    "-2"));
+              "UPDATE t SET a = " E("xnx*", "a, -2"));
+    rewritten("UPDATE t SET a = -(a+b)",
+              "UPDATE t SET a = " E("xx+n", "a, b"));
     /* concatenation binds tighter, comparison looser */
     rewritten("DELETE FROM t WHERE a||b+1",
-              "DELETE FROM t WHERE " X("a||b", "a", "1"));
+              "DELETE FROM t WHERE " E("xx+", "a||b, 1"));
     rewritten("DELETE FROM t WHERE a+1>2",
-              "DELETE FROM t WHERE _pxc(" X("a", "a", "1") ",2) > 0");
+              "DELETE FROM t WHERE _pxc(" E("xx+", "a, 1") ",2) > 0");
     rewritten("DELETE FROM t WHERE 2 <= a*2 AND b = 1",
-              "DELETE FROM t WHERE _pxc(2 , " X("a", "m", "2")
+              "DELETE FROM t WHERE _pxc(2 , " E("xx*", "a, 2")
               ") <= 0 AND b = 1");
     /* COLLATE on an operand keeps its comparison */
     rewritten("DELETE FROM t WHERE a*2 = b COLLATE nocase",
-              "DELETE FROM t WHERE " X("a", "m", "2") " = b COLLATE nocase");
+              "DELETE FROM t WHERE " E("xx*", "a, 2") " = b COLLATE nocase");
+    /* a leaf is any expression: a call, a subquery, CASE */
+    rewritten("UPDATE t SET a = f(a, b) * (SELECT max(c) FROM u) + CASE "
+              "WHEN a THEN 1 END",
+              "UPDATE t SET a = " E("xx*x+", "f(a, b), (SELECT max(c) FROM "
+                                           "u), CASE WHEN a THEN 1 END"));
 }
 
 static void test_predicates(void **state)
 {
     (void)state;
     rewritten("DELETE FROM t WHERE a*2 BETWEEN 1 AND 3",
-              "DELETE FROM t WHERE (_pxc(" X("a", "m", "2") ",1) >= 0 AND "
-              "_pxc(" X("a", "m", "2") ",3) <= 0)");
+              "DELETE FROM t WHERE (_pxc(" E("xx*", "a, 2") ",1) >= 0 AND "
+              "_pxc(" E("xx*", "a, 2") ",3) <= 0)");
     rewritten("DELETE FROM t WHERE a*2 NOT IN (1, 2)",
-              "DELETE FROM t WHERE (NOT (_pxc(" X("a", "m", "2")
-              ",1) = 0 OR _pxc(" X("a", "m", "2") ",2) = 0))");
+              "DELETE FROM t WHERE (NOT (_pxc(" E("xx*", "a, 2")
+              ",1) = 0 OR _pxc(" E("xx*", "a, 2") ",2) = 0))");
     /* a subquery stays (the store refuses what it cannot compare) */
     rewritten("DELETE FROM t WHERE a*2 IN (SELECT b FROM u)",
-              "DELETE FROM t WHERE " X("a", "m", "2")
+              "DELETE FROM t WHERE " E("xx*", "a, 2")
               " IN (SELECT b FROM u)");
     rewritten("DELETE FROM t WHERE a IS NOT NULL AND a+1 IS NULL",
-              "DELETE FROM t WHERE a IS NOT NULL AND " X("a", "a", "1")
+              "DELETE FROM t WHERE a IS NOT NULL AND " E("xx+", "a, 1")
               " IS NULL");
     rewritten("DELETE FROM t WHERE a LIKE 'x%' ESCAPE '!' OR a-1 NOTNULL",
               "DELETE FROM t WHERE a LIKE 'x%' ESCAPE '!' OR "
-              X("a", "s", "1") " NOTNULL");
+              E("xx-", "a, 1") " NOTNULL");
 }
 
 static void test_functions_and_names(void **state)
@@ -100,14 +109,14 @@ static void test_functions_and_names(void **state)
     rewritten("SELECT _pcs(x,'UUID') < 1", NULL);
     /* a result column keeps its name; an alias, explicit or not, stays */
     rewritten("SELECT a+1, b*2 AS d, c-1 e, \"x\"\"y\"%2 FROM t",
-              "SELECT " X("a", "a", "1") " AS \"a+1\", " X("b", "m", "2")
-              " AS d, " X("c", "s", "1") " e, " X("\"x\"\"y\"", "r", "2")
+              "SELECT " E("xx+", "a, 1") " AS \"a+1\", " E("xx*", "b, 2")
+              " AS d, " E("xx-", "c, 1") " e, " E("xx%", "\"x\"\"y\", 2")
               " AS \"\"\"x\"\"\"\"y\"\"%2\" FROM t");
     rewritten("SELECT DISTINCT a+1 FROM t",
-              "SELECT DISTINCT " X("a", "a", "1") " AS \"a+1\" FROM t");
+              "SELECT DISTINCT " E("xx+", "a, 1") " AS \"a+1\" FROM t");
     /* not in the result columns: no name */
     rewritten("SELECT a FROM t ORDER BY a+1",
-              "SELECT a FROM t ORDER BY " X("a", "a", "1"));
+              "SELECT a FROM t ORDER BY " E("xx+", "a, 1"));
 }
 
 static void test_statements(void **state)
@@ -115,28 +124,49 @@ static void test_statements(void **state)
     (void)state;
     /* SET's assignments are not comparisons */
     rewritten("UPDATE t SET a = a*2, (b, c) = (1, c-1) WHERE d = 1",
-              "UPDATE t SET a = " X("a", "m", "2") ", (b, c) = (1, "
-              X("c", "s", "1") ") WHERE d = 1");
+              "UPDATE t SET a = " E("xx*", "a, 2") ", (b, c) = (1, "
+              E("xx-", "c, 1") ") WHERE d = 1");
     rewritten("INSERT INTO t(a, b) VALUES (1, 2*3) ON CONFLICT(a) DO UPDATE "
               "SET b = b+excluded.b",
-              "INSERT INTO t(a, b) VALUES (1, " X("2", "m", "3")
-              ") ON CONFLICT(a) DO UPDATE SET b = " X("b", "a", "excluded.b"));
+              "INSERT INTO t(a, b) VALUES (1, " E("xx*", "2, 3")
+              ") ON CONFLICT(a) DO UPDATE SET b = "
+              E("xx+", "b, excluded.b"));
     rewritten("INSERT OR REPLACE INTO t SELECT a/2 FROM u",
-              "INSERT OR REPLACE INTO t SELECT " X("a", "d", "2")
+              "INSERT OR REPLACE INTO t SELECT " E("xx/", "a, 2")
               " AS \"a/2\" FROM u");
     rewritten("WITH c(x) AS (SELECT a-1 FROM t) SELECT x FROM c",
-              "WITH c(x) AS (SELECT " X("a", "s", "1")
+              "WITH c(x) AS (SELECT " E("xx-", "a, 1")
               " AS \"a-1\" FROM t) SELECT x FROM c");
     rewritten("SELECT CASE WHEN a*2 > 1 THEN b ELSE -c END FROM t",
-              "SELECT CASE WHEN _pxc(" X("a", "m", "2")
-              " , 1) > 0 THEN b ELSE (_pxn(c) COLLATE pier_numeric) END AS "
+              "SELECT CASE WHEN _pxc(" E("xx*", "a, 2")
+              " , 1) > 0 THEN b ELSE " E("xn", "c") " END AS "
               "\"CASE WHEN a*2 > 1 THEN b ELSE -c END\" FROM t");
-    /* comments and strings are copied as they are */
+    /* comments and strings are copied as they are; a line comment keeps
+     * its line feed */
     rewritten("SELECT a /* + */ + '1+1' -- x+y\n FROM t",
-              "SELECT " X("a /* + */ ", "a", " '1+1'")
+              "SELECT " E("xx+", "a /* + */, '1+1'")
               " AS \"a /* + */ + '1+1'\" -- x+y\n FROM t");
+    rewritten("SELECT a -- c\n + b FROM t",
+              "SELECT " E("xx+", "a -- c\n, b") " AS \"a -- c\n + b\" FROM t");
     /* nothing to rewrite */
     rewritten("SELECT a, b FROM t WHERE a = 1", NULL);
+}
+
+static void test_many_leaves(void **state)
+{
+    (void)state;
+    /* past 100 leaves, a tree nests calls */
+    char sql[2048] = "SELECT a0";
+    for (int i = 1; i < 150; i++)
+        sprintf(sql + strlen(sql), "+a%d", i);
+    pier__buf b;
+    pier__buf_init(&b);
+    assert_true(pier__sql_exact_ops(&b, sql, strlen(sql), NULL));
+    size_t calls = 0;
+    for (size_t i = 0; i + 5 <= b.len; i++)
+        calls += memcmp(b.p + i, "_pxe(", 5) == 0;
+    assert_true(calls >= 2);
+    pier__buf_free(&b);
 }
 
 static void test_gives_up(void **state)
@@ -164,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_functions_and_names),
         cmocka_unit_test(test_statements),
+        cmocka_unit_test(test_many_leaves),
         cmocka_unit_test(test_gives_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
