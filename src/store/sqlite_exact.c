@@ -30,6 +30,9 @@ typedef struct tree {
     char table[128];
     int ncols;
     char (*names)[128];        /* per storage column; "" when not exact */
+    char *numeric;             /* per storage column: 1 when SQLite reads
+                                  text stored in it as a number (INTEGER
+                                  or REAL), else 0 */
 } tree;
 
 /* The exactness (as `reg` holds it) of each field of a record. */
@@ -58,6 +61,16 @@ typedef struct analysis {
     size_t nregs;
     char (*names)[160];        /* "table.column" of exact registers */
     size_t nnames;
+    int *param;                /* per register: the parameter (1-based)
+                                  whose value it holds, or 0 */
+    size_t nparam_regs;
+    fields *precs;             /* per register: the parameters of the
+                                  fields of the record MakeRecord put
+                                  there */
+    size_t nprecs;
+    unsigned char *uses;       /* per parameter: PARAM_EXACT_USE and
+                                  PARAM_OTHER_USE */
+    size_t nuses;
     bool rewritten;            /* the statement is the front-end's rewrite
                                   of its operators */
     bool rewrite;              /* out: refused for what that rewrite
@@ -83,7 +96,7 @@ static bool any_exact(pier__sqlite_lake *l)
 /* The exact columns of `table`, in table order (cid), into names[cid]
  * ("" for the others). Returns the number of columns, or -1. */
 static int table_columns(sqlite3 *db, const char *table,
-                         char (**names)[128], int **pk)
+                         char (**names)[128], int **pk, char **numeric)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, "SELECT name, pk, hidden FROM "
@@ -94,25 +107,32 @@ static int table_columns(sqlite3 *db, const char *table,
     int n = 0, cap = 0;
     *names = NULL;
     *pk = NULL;
+    *numeric = NULL;
     while (sqlite3_step(st) == SQLITE_ROW) {
         if (n == cap) {
             cap = cap == 0 ? 16 : cap * 2;
             char(*nn)[128] = realloc(*names, (size_t)cap * sizeof **names);
             int *np = realloc(*pk, (size_t)cap * sizeof **pk);
+            char *nu = realloc(*numeric, (size_t)cap);
             if (nn != NULL)
                 *names = nn;
             if (np != NULL)
                 *pk = np;
-            if (nn == NULL || np == NULL) {
+            if (nu != NULL)
+                *numeric = nu;
+            if (nn == NULL || np == NULL || nu == NULL) {
                 sqlite3_finalize(st);
                 return -1;
             }
         }
         const char *name = (const char *)sqlite3_column_text(st, 0);
-        const char *coll = NULL;
-        sqlite3_table_column_metadata(db, "main", table, name, NULL, &coll,
+        const char *coll = NULL, *type = NULL;
+        sqlite3_table_column_metadata(db, "main", table, name, &type, &coll,
                                       NULL, NULL, NULL);
         bool exact = coll != NULL && strcmp(coll, "pier_numeric") == 0;
+        (*numeric)[n] = type != NULL && (strcmp(type, "INTEGER") == 0 ||
+                                         strcmp(type, "INT") == 0 ||
+                                         strcmp(type, "REAL") == 0);
         snprintf((*names)[n], 128, "%s", exact && name != NULL ? name : "");
         /* A VIRTUAL generated column (hidden 2) has no storage: mark it so
          * that storage order skips it. */
@@ -122,6 +142,13 @@ static int table_columns(sqlite3 *db, const char *table,
     }
     sqlite3_finalize(st);
     return n;
+}
+
+/* The next storage column of t. */
+static void keep_column(tree *t, const char name[128], char numeric)
+{
+    memcpy(t->names[t->ncols], name, 128);
+    t->numeric[t->ncols++] = numeric;
 }
 
 /* Builds the storage columns of every b-tree of the main schema. */
@@ -153,17 +180,16 @@ static int load_trees(analysis *a)
         snprintf(t->table, sizeof t->table, "%s", tbl);
         char(*cols)[128] = NULL;
         int *pk = NULL;
-        int n = table_columns(db, tbl, &cols, &pk);
-        if (n < 0) {
-            free(cols);
-            free(pk);
-            rc = -1;
-            break;
+        char *numeric = NULL;
+        int n = table_columns(db, tbl, &cols, &pk, &numeric);
+        if (n >= 0) {
+            t->names = calloc((size_t)n + 1, sizeof *t->names);
+            t->numeric = calloc((size_t)n + 1, 1);
         }
-        t->names = calloc((size_t)n + 1, sizeof *t->names);
-        if (t->names == NULL) {
+        if (n < 0 || t->names == NULL || t->numeric == NULL) {
             free(cols);
             free(pk);
+            free(numeric);
             rc = -1;
             break;
         }
@@ -178,8 +204,12 @@ static int load_trees(analysis *a)
                 while (sqlite3_step(ix) == SQLITE_ROW &&
                        t->ncols < n + 1) {
                     int cid = sqlite3_column_int(ix, 0);
-                    if (cid >= 0 && cid < n)
+                    if (cid >= 0 && cid < n) {
                         memcpy(t->names[t->ncols], cols[cid], 128);
+                        t->numeric[t->ncols] = numeric[cid];
+                    } else {
+                        t->numeric[t->ncols] = cid == -1;   /* the rowid */
+                    }
                     t->ncols++;
                 }
             }
@@ -189,17 +219,18 @@ static int load_trees(analysis *a)
             for (int k = 1; k <= n; k++)
                 for (int c = 0; c < n; c++)
                     if (pk[c] == k)
-                        memcpy(t->names[t->ncols++], cols[c], 128);
+                        keep_column(t, cols[c], numeric[c]);
             for (int c = 0; c < n; c++)
                 if (pk[c] == 0)
-                    memcpy(t->names[t->ncols++], cols[c], 128);
+                    keep_column(t, cols[c], numeric[c]);
         } else {
             for (int c = 0; c < n; c++)
                 if (pk[c] >= 0)
-                    memcpy(t->names[t->ncols++], cols[c], 128);
+                    keep_column(t, cols[c], numeric[c]);
         }
         free(cols);
         free(pk);
+        free(numeric);
     }
     sqlite3_finalize(st);
     return rc;
@@ -277,6 +308,40 @@ static bool set_reg(analysis *a, long r, int value)
     if (r < 0 || !room(&a->reg, &a->nregs, (size_t)r))
         return r < 0;
     a->reg[r] = value;
+    if ((size_t)r < a->nparam_regs)
+        a->param[r] = 0;               /* (a parameter's is set after) */
+    return true;
+}
+
+/* What a parameter's value reaches. */
+enum { PARAM_EXACT_USE = 1, PARAM_OTHER_USE = 2 };
+
+static bool set_param(analysis *a, long r, int param)
+{
+    if (r < 0 || !room(&a->param, &a->nparam_regs, (size_t)r))
+        return r < 0;
+    a->param[r] = param;
+    return true;
+}
+
+static int get_param(const analysis *a, long r)
+{
+    return r >= 0 && (size_t)r < a->nparam_regs ? a->param[r] : 0;
+}
+
+static bool use_param(analysis *a, int param, unsigned char use)
+{
+    if (param <= 0)
+        return true;
+    if ((size_t)param > a->nuses) {
+        unsigned char *grown = realloc(a->uses, (size_t)param + 16);
+        if (grown == NULL)
+            return false;
+        memset(grown + a->nuses, 0, (size_t)param + 16 - a->nuses);
+        a->uses = grown;
+        a->nuses = (size_t)param + 16;
+    }
+    a->uses[param - 1] |= use;
     return true;
 }
 
@@ -409,10 +474,13 @@ static bool carry_fields(analysis *a, const char *op, long p1, long p2,
 {
     if (strcmp(op, "MakeRecord") == 0) {
         fields *f = slot(&a->recs, &a->nrecs, p3);
-        if (f == NULL || p2 < 0 || !room(&a->reg, &a->nregs,
-                                         (size_t)(p1 + p2)))
+        fields *pf = slot(&a->precs, &a->nprecs, p3);
+        if (f == NULL || pf == NULL || p2 < 0 ||
+            !room(&a->reg, &a->nregs, (size_t)(p1 + p2)) ||
+            !room(&a->param, &a->nparam_regs, (size_t)(p1 + p2)))
             return p3 < 0;
-        return fields_put(f, a->reg + p1, (size_t)p2, false);
+        return fields_put(f, a->reg + p1, (size_t)p2, false) &&
+               fields_put(pf, a->param + p1, (size_t)p2, false);
     }
     if (strcmp(op, "SorterData") == 0) {
         fields *from = slot(&a->curs, &a->ncurs, p1);
@@ -432,12 +500,46 @@ static bool carry_fields(analysis *a, const char *op, long p1, long p2,
         free(copy);
         return ok;
     }
-    /* an insert */
+    /* an insert: a parameter that fills a column of a table (or one of
+     * its indexes) is used by an exact column, by one that reads text as
+     * a number (no matter), or by another */
+    int root = p1 >= 0 && (size_t)p1 < a->ncursors ? a->cursor_root[p1] : 0;
+    const tree *t = root != 0 ? tree_of(a, root) : NULL;
+    for (size_t k = 0; t != NULL && p2 >= 0 && (size_t)p2 < a->nprecs &&
+                       k < a->precs[p2].n;
+         k++) {
+        bool in = k < (size_t)t->ncols;
+        unsigned char use = in && t->names[k][0] != '\0' ? PARAM_EXACT_USE
+                            : in && t->numeric[k]        ? 0
+                                                         : PARAM_OTHER_USE;
+        if (!use_param(a, a->precs[p2].v[k], use))
+            return false;
+    }
     if (p2 < 0 || (size_t)p2 >= a->nrecs || a->recs[p2].n == 0)
         return true;
     fields *to = slot(&a->curs, &a->ncurs, p1);
     return to != NULL && fields_put(to, a->recs[p2].v, a->recs[p2].n,
                                     true);
+}
+
+/* The parameters the program's prologue (after its first Halt, where
+ * SQLite loads constants once, to be read before in program order) puts
+ * in registers. Leaves `st` reset. */
+static bool prologue_params(analysis *a, sqlite3_stmt *st)
+{
+    bool prologue = false, ok = true;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        const char *op = (const char *)sqlite3_column_text(st, 1);
+        if (op == NULL)
+            continue;
+        if (strcmp(op, "Halt") == 0)
+            prologue = true;
+        else if (prologue && strcmp(op, "Variable") == 0)
+            ok = set_param(a, sqlite3_column_int(st, 3),
+                           sqlite3_column_int(st, 2));
+    }
+    sqlite3_reset(st);
+    return ok;
 }
 
 /* Follows the program of `st` (an EXPLAIN statement). */
@@ -504,7 +606,8 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                    strcmp(op, "IntCopy") == 0) {
             long extra = strcmp(op, "Copy") == 0 ? p3 : 0;
             for (long k = 0; ok && k <= extra; k++)
-                ok = set_reg(a, p2 + k, get_reg(a, p1 + k));
+                ok = set_reg(a, p2 + k, get_reg(a, p1 + k)) &&
+                     set_param(a, p2 + k, get_param(a, p1 + k));
         } else if (strcmp(op, "Add") == 0 || strcmp(op, "Subtract") == 0 ||
                    strcmp(op, "Multiply") == 0 ||
                    strcmp(op, "Divide") == 0 ||
@@ -530,6 +633,11 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
              * orders it after every number and compares it by bytes */
             int named = get_reg(a, p1) < 0 ? get_reg(a, p1)
                                            : get_reg(a, p3);
+            /* a parameter compared with an exact column */
+            if (get_reg(a, p1) > 0)
+                ok = use_param(a, get_param(a, p3), PARAM_EXACT_USE);
+            if (ok && get_reg(a, p3) > 0)
+                ok = use_param(a, get_param(a, p1), PARAM_EXACT_USE);
             if (named < 0) {
                 a->rewrite = true;
                 return compare_refusal(a, named, err);
@@ -578,6 +686,8 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                    strcmp(op, "String") == 0 || strcmp(op, "Variable") == 0 ||
                    strcmp(op, "Rowid") == 0 || strcmp(op, "Blob") == 0) {
             ok = set_reg(a, p2, 0);
+            if (ok && strcmp(op, "Variable") == 0)
+                ok = set_param(a, p2, (int)p1);
         } else if (strcmp(op, "Null") == 0) {
             for (long k = p2; ok && k <= (p3 > p2 ? p3 : p2); k++)
                 ok = set_reg(a, k, 0);
@@ -588,11 +698,33 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
     return PIER_OK;
 }
 
+/* Each parameter's PIER__PARAM_* from what its value reached; *out NULL
+ * when every one is bound as it is. */
+static pier_status param_ways(const analysis *a, int nparams,
+                              unsigned char **out, pier_error *err)
+{
+    bool any = false;
+    for (size_t k = 0; k < a->nuses && k < (size_t)nparams; k++)
+        any = any || (a->uses[k] & PARAM_EXACT_USE) != 0;
+    if (!any)
+        return PIER_OK;
+    *out = calloc((size_t)nparams, 1);
+    if (*out == NULL)
+        return pier__oom(err);
+    for (size_t k = 0; k < a->nuses && k < (size_t)nparams; k++)
+        if (a->uses[k] & PARAM_EXACT_USE)
+            (*out)[k] = a->uses[k] & PARAM_OTHER_USE ? PIER__PARAM_BOTH
+                                                     : PIER__PARAM_TEXT;
+    return PIER_OK;
+}
+
 pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
                                      size_t len, bool rewritten,
-                                     bool *rewrite, pier_error *err)
+                                     bool *rewrite, unsigned char **params,
+                                     pier_error *err)
 {
     *rewrite = false;
+    *params = NULL;
     /* a CAST to an exact type makes exact values on any lake */
     bool casts = false;
     for (size_t i = 0; !casts && i + 5 <= len; i++)
@@ -613,16 +745,23 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
         rc = pier__oom(err);
     else if (sqlite3_prepare_v2(l->db, text.p, (int)text.len, &st, NULL) ==
              SQLITE_OK)
-        rc = follow(&a, st, err);
+        rc = prologue_params(&a, st) ? follow(&a, st, err) : pier__oom(err);
     *rewrite = a.rewrite;
+    if (rc == PIER_OK && st != NULL)
+        rc = param_ways(&a, sqlite3_bind_parameter_count(st), params, err);
     /* (A statement that does not prepare here did prepare as itself: it
      * is judged by that.) */
     sqlite3_finalize(st);
     pier__buf_free(&text);
-    for (size_t i = 0; i < a.ntrees; i++)
+    for (size_t i = 0; i < a.ntrees; i++) {
         free(a.trees[i].names);
+        free(a.trees[i].numeric);
+    }
     free(a.trees);
     free(a.cursor_root);
+    free(a.param);
+    free(a.uses);
+    fields_free(a.precs, a.nprecs);
     fields_free(a.recs, a.nrecs);
     fields_free(a.curs, a.ncurs);
     free(a.reg);

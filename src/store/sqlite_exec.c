@@ -14,6 +14,7 @@
  * may re-prepare it during a step after a schema change); the engine's
  * own statements pass.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,11 +196,12 @@ static char **params_block(const pier__stmt_shape *shape)
 }
 
 static void cache_put(pier__sqlite_lake *l, sqlite3_stmt *st, char **params,
-                      size_t nparams)
+                      size_t nparams, unsigned char *exact)
 {
     char *sql = pier__strdup(sqlite3_sql(st));
     if (sql == NULL) {
         free(params);
+        free(exact);
         sqlite3_finalize(st);
         return;
     }
@@ -209,9 +211,10 @@ static void cache_put(pier__sqlite_lake *l, sqlite3_stmt *st, char **params,
     const size_t n = PIER__USER_STMT_CACHE;
     free(c[n - 1].sql);
     free(c[n - 1].params);
+    free(c[n - 1].exact);
     sqlite3_finalize(c[n - 1].stmt);
     memmove(c + 1, c, (n - 1) * sizeof *c);
-    c[0] = (pier__cached_stmt){ sql, st, params, nparams };
+    c[0] = (pier__cached_stmt){ sql, st, params, nparams, exact };
 }
 
 /* Takes the statement of this text out of the cache, if it is there. */
@@ -226,10 +229,11 @@ static sqlite3_stmt *cache_take(pier__sqlite_lake *l, const char *sql,
         free(c[i].sql);
         l->user_params = c[i].params;
         l->user_nparams = c[i].nparams;
+        l->user_exact = c[i].exact;
         memmove(c + i, c + i + 1,
                 (PIER__USER_STMT_CACHE - i - 1) * sizeof *c);
         c[PIER__USER_STMT_CACHE - 1] = (pier__cached_stmt){ NULL, NULL,
-                                                            NULL, 0 };
+                                                            NULL, 0, NULL };
         return st;
     }
     return NULL;
@@ -240,8 +244,9 @@ void pier__sqlite_exec_close(pier__sqlite_lake *l)
     for (size_t i = 0; i < PIER__USER_STMT_CACHE; i++) {
         free(l->user_cache[i].sql);
         free(l->user_cache[i].params);
+        free(l->user_cache[i].exact);
         sqlite3_finalize(l->user_cache[i].stmt);
-        l->user_cache[i] = (pier__cached_stmt){ NULL, NULL, NULL, 0 };
+        l->user_cache[i] = (pier__cached_stmt){ NULL, NULL, NULL, 0, NULL };
     }
     sqlite3_finalize(l->schema_version);
     l->schema_version = NULL;
@@ -254,13 +259,15 @@ void pier__sqlite_stmt_finish(pier__lake *lake)
         bool kept = l->user_params != NULL;
         char **params = kept ? l->user_params : params_block(&l->shape);
         cache_put(l, l->user_stmt, params,
-                  kept ? l->user_nparams : l->shape.nparams);
+                  kept ? l->user_nparams : l->shape.nparams, l->user_exact);
     } else {
         free(l->user_params);
+        free(l->user_exact);
         sqlite3_finalize(l->user_stmt);
     }
     l->user_params = NULL;
     l->user_nparams = 0;
+    l->user_exact = NULL;
     l->user_stmt = NULL;
     l->user_cacheable = false;
     l->user_policy = false;
@@ -350,7 +357,8 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
     if (l->user_cacheable && !cached)
         exact = pier__sqlite_check_exact(l, sql, len,
                                          lake->exact_rewritten,
-                                         &lake->exact_ops, err);
+                                         &lake->exact_ops, &l->user_exact,
+                                         err);
     if (exact != PIER_OK) {
         if (err != NULL)
             err->offset = -1;
@@ -395,9 +403,32 @@ pier_status pier__sqlite_stmt_bind(pier__lake *lake, int i,
     case PIER__ST_INT:
         rc = sqlite3_bind_int64(st, i, c->i);
         break;
-    case PIER__ST_REAL:
+    case PIER__ST_REAL: {
+        /* a parameter an exact column takes: the double's shortest text
+         * (SQLite's own conversion keeps 15 digits) */
+        size_t k = (size_t)i - 1;
+        unsigned char how = l->user_exact != NULL && i >= 1 &&
+                                    k < (size_t)sqlite3_bind_parameter_count(st)
+                                ? l->user_exact[k]
+                                : PIER__PARAM_AS_IS;
+        if (how == PIER__PARAM_BOTH && isfinite(c->d)) {
+            const char *name = sqlite3_bind_parameter_name(st, i);
+            return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                              "parameter %s is a REAL that fills an exact "
+                              "column (DECIMAL, UINT64, INT128) and another "
+                              "column: bind the number as a string",
+                              name != NULL ? name : "?");
+        }
+        if (how == PIER__PARAM_TEXT && isfinite(c->d)) {
+            char text[PIER__DOUBLE_BUF];
+            size_t n = pier__double_format(c->d, text);
+            rc = sqlite3_bind_text64(st, i, text, n, SQLITE_TRANSIENT,
+                                     SQLITE_UTF8);
+            break;
+        }
         rc = sqlite3_bind_double(st, i, c->d);
         break;
+    }
     case PIER__ST_TEXT:
         rc = sqlite3_bind_text64(st, i, c->p, c->n, SQLITE_TRANSIENT,
                                  SQLITE_UTF8);

@@ -49,7 +49,17 @@ typedef struct pier__cached_stmt {
                                   which SQLite looks up one by one in a
                                   list; NULL when not kept */
     size_t nparams;
+    unsigned char *exact;      /* per parameter, PIER__PARAM_*: how a REAL
+                                  bound to it is bound (sqlite_exact.c);
+                                  NULL: as it is */
 } pier__cached_stmt;
+
+/* How a REAL bound to a parameter of the dialect is bound: as it is; as
+ * its shortest text that reads back as the same double, for a parameter
+ * that fills or is compared with an exact column (DECIMAL, UINT64,
+ * INT128), which SQLite would otherwise turn into text of 15 digits; or
+ * refused, for one that also fills another column. */
+enum { PIER__PARAM_AS_IS = 0, PIER__PARAM_TEXT = 1, PIER__PARAM_BOTH = 2 };
 
 /* Statements kept prepared, most recently used first. Writes to a few hot
  * boards (an insert, an upsert, an update of each) fit; preparing one that
@@ -85,6 +95,8 @@ typedef struct pier__sqlite_lake {
     char **user_params;            /* its parameters' names, when the cache
                                       kept them (pier__cached_stmt) */
     size_t user_nparams;
+    unsigned char *user_exact;     /* its parameters' PIER__PARAM_*, or
+                                      NULL (pier__cached_stmt.exact) */
     bool user_cacheable;           /* it goes back to user_cache after */
     pier__cached_stmt user_cache[PIER__USER_STMT_CACHE]; /* statements of
                                       the dialect run before, most recent
@@ -257,10 +269,12 @@ void pier__sqlite_exec_init(pier__sqlite_lake *l);
  * INT128), which SQLite would read as a float, or compares or orders a
  * computed one, which SQLite would read as text. *rewrite: the refusal is
  * one the front-end's rewrite of the operators answers (never when
- * `rewritten`, the statement being that rewrite). */
+ * `rewritten`, the statement being that rewrite). *params: NULL, or (the
+ * caller frees it) each parameter's PIER__PARAM_*. */
 pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
                                      size_t len, bool rewritten,
-                                     bool *rewrite, pier_error *err);
+                                     bool *rewrite, unsigned char **params,
+                                     pier_error *err);
 /* Finalizes the statements the dialect kept (closing the lake). */
 void pier__sqlite_exec_close(pier__sqlite_lake *l);
 

@@ -21,6 +21,29 @@ $ pier sql "SELECT * FROM n" --jsonl
 {"u":18446744073709551615,"h":170141183460469231731687303715884105727,"d":"123456789.12345678"}
 $ pier sql "SELECT decimal(0.30000000000000004) AS d" --jsonl
 {"d":"0.30000000000000004"}
+# A double bound as a parameter: an exact column takes its shortest text
+# (SQLite's own conversion keeps 15 digits), and so does a comparison with
+# one; a REAL column beside it takes the double; a parameter that fills
+# an exact column and one that keeps the value's class (ANY) is refused.
+$ pier sql "CREATE TABLE p (k INT64 PRIMARY KEY, d DECIMAL(20,8), x DECIMAL, r REAL, a ANY)"
+$ pier sql "INSERT INTO p(k, d, x, r) VALUES (1, :v, :v, :v)" --param v=123456789.12345678
+1 row changed
+$ pier sql "UPDATE p SET x = :v WHERE k = 1" --param v=0.30000000000000004
+1 row changed
+$ pier sql "SELECT d, x, r FROM p" --jsonl
+{"d":"123456789.12345678","x":"0.30000000000000004","r":123456789.12345678}
+$ pier sql "SELECT k FROM p WHERE d = :v" --param v=123456789.12345678 --jsonl
+{"k":1}
+$ pier sql "SELECT count(*) AS n FROM p WHERE d = :v" --param v=123456789.1234567 --jsonl
+{"n":0}
+$ pier sql "INSERT INTO p VALUES (2, :v, :v, :v, :v)" --param v=1.5
+! pier: error: InvalidArgument: parameter :v is a REAL that fills an exact column (DECIMAL, UINT64, INT128) and another column: bind the number as a string
+[exit 1]
+$ pier sql "INSERT INTO p VALUES (2, :v, :v, :v, :v)" --param v='"1.5"'
+1 row changed
+$ pier sql "SELECT k, d, typeof(a) AS t FROM p ORDER BY k" --jsonl
+{"k":1,"d":"123456789.12345678","t":"null"}
+{"k":2,"d":"1.50000000","t":"text"}
 $ pier sql "CREATE TABLE m (d DECIMAL(10,2), r DOUBLE); INSERT INTO m VALUES (0.1, 0.1), (0.2, 0.2)"
 2 rows changed
 $ pier sql "SELECT sum(x) FROM (SELECT d AS x FROM m UNION ALL SELECT r FROM m)"
