@@ -580,6 +580,37 @@ static void test_failure_part_way(void **state)
     assert_false(has_table(e, "_pier_migration_files"));
 }
 
+/* A version's SQL is read as pier_exec reads it, rewriting included:
+ * EXTRACT(field FROM x), which SQLite lacks, runs in a file as it does
+ * in `pier sql`, up and down. */
+static void test_dialect_as_exec(void **state)
+{
+    files_fixture *f = *state;
+    pier_engine *e = f->ef->e;
+    pier_error err;
+    char *p = NULL;
+    assert_int_equal(pier_migration_file_create(&p, f->dir, "years",
+                                                FIXTURE_NOW, &err), PIER_OK);
+    pier_free(p);
+    put(f, "20260301100000_years.sql",
+        "-- migrate:up\n"
+        "CREATE TABLE d (id INT64 PRIMARY KEY, at DATE);\n"
+        "INSERT INTO d VALUES (1, '2026-03-04'), (2, '1999-12-31');\n"
+        "CREATE TABLE y (id INT64 PRIMARY KEY, yr INT64);\n"
+        "INSERT INTO y SELECT id, EXTRACT(year FROM at) FROM d;\n"
+        "-- migrate:down\n"
+        "DELETE FROM y WHERE yr = (SELECT EXTRACT(YEAR FROM at) FROM d "
+        "WHERE id = 2);\n"
+        "DROP TABLE y;\nDROP TABLE d;\n");
+    if (pier_migration_files_up(NULL, e, f->dir, NULL, &err) != PIER_OK)
+        fail_msg("up: %s: %s", err.tag, err.message);
+    assert_int_equal(count(e, "SELECT sum(yr) FROM y"), 2026 + 1999);
+    if (pier_migration_files_down(NULL, e, f->dir, NULL, &err) != PIER_OK)
+        fail_msg("down: %s: %s", err.tag, err.message);
+    assert_false(has_table(e, "y"));
+    assert_false(has_table(e, "d"));
+}
+
 /* A lake of format 4 gains the record when opened (format 5). */
 static void test_format_4_upgrade(void **state)
 {
@@ -621,6 +652,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_up_down_status, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_failure_part_way, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_dialect_as_exec, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_format_4_upgrade, setup,
                                         teardown),
