@@ -15,9 +15,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "pier.h"
 #include "support/engine_fixture.h"
@@ -388,6 +392,50 @@ static void test_create(void **state)
     assert_non_null(strstr(err.message, "2026_bad.sql"));
 }
 
+/* A process killed while `pier migrations new` writes the template
+ * (here by the file size limit, as SIGXFSZ does at its first byte)
+ * leaves no file of that version: the directory still reads, and the
+ * next call takes the version. Before, it left an empty file that every
+ * up, down and status refused until someone removed it. */
+static void test_create_killed(void **state)
+{
+    files_fixture *f = *state;
+    pier_error err;
+    char *p = NULL;
+    assert_int_equal(pier_migration_file_create(&p, f->dir, "first",
+                                                FIXTURE_NOW, &err), PIER_OK);
+    pier_free(p);
+    put(f, "20260301100000_first.sql", "-- migrate:up\nCREATE TABLE t "
+        "(a INT64);\n");
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit none = { 0, 0 };
+        setrlimit(RLIMIT_CORE, &none);
+        setrlimit(RLIMIT_FSIZE, &none);
+        signal(SIGXFSZ, SIG_DFL);
+        char *q = NULL;
+        pier_migration_file_create(&q, f->dir, "second", FIXTURE_NOW, &err);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGXFSZ);
+    pier_migration_files *l = NULL;
+    if (pier_migration_files_status(&l, f->ef->e, f->dir, &err) != PIER_OK)
+        fail_msg("status: %s: %s", err.tag, err.message);
+    assert_int_equal(l->nfiles, 1);
+    pier_migration_files_free(l);
+    assert_int_equal(pier_migration_files_up(NULL, f->ef->e, f->dir, NULL,
+                                             &err), PIER_OK);
+    assert_int_equal(pier_migration_file_create(&p, f->dir, "second",
+                                                FIXTURE_NOW, &err), PIER_OK);
+    assert_non_null(strstr(p, "/20260301100001_second.sql"));
+    pier_free(p);
+}
+
 static void test_up_down_status(void **state)
 {
     files_fixture *f = *state;
@@ -649,6 +697,8 @@ int main(void)
         cmocka_unit_test(test_checksum),
         cmocka_unit_test(test_versions),
         cmocka_unit_test_setup_teardown(test_create, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_killed, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_up_down_status, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_failure_part_way, setup,
