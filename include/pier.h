@@ -1340,8 +1340,10 @@ PIER_API void pier_migration_files_free(pier_migration_files *files);
  * `name`. The version is the second of now_us, or the second after the
  * directory's latest version if that is not earlier, so that the new file
  * sorts last and two quick calls never collide. `name` is made a file
- * name's part: ASCII letters lowered, spaces and '-' become '_'. Needs no
- * engine. *path: the file's path (dir/VERSION_NAME.sql), for pier_free().
+ * name's part: ASCII letters lowered, spaces and '-' become '_'. The file
+ * appears whole or not at all (written under a hidden name, then linked
+ * to its own). Needs no engine. *path: the file's path
+ * (dir/VERSION_NAME.sql), for pier_free().
  * @return PIER_E_INVALID_ARGUMENT for a name that is empty or holds
  *         anything but letters, digits, '_', '-' and spaces (or longer
  *         than 100 bytes); PIER_E_INVALID_SCHEMA for a ".sql" file

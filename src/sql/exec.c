@@ -1772,7 +1772,11 @@ pier_status pier__exec_script(pier_engine *e, const char *sql,
 {
     pier__sql_script script;
     pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
-    exec_ctx x = { .e = e, .sql = sql, .written = sql, .params = NULL };
+    /* SQLite reads the rewritten text (EXTRACT made date_part, exact
+     * operators made functions), as pier_exec's statements do; offsets
+     * hold in both. */
+    exec_ctx x = { .e = e, .sql = script.text, .written = sql,
+                   .params = NULL };
     if (rc == PIER_OK) {
         pier__guard_init(&x.guard, e, NULL, "script");
         ops(&x)->stmt_guard(e->lake, &x.guard);

@@ -272,21 +272,9 @@ static const char template_text[] =
     "-- migrate:down\n"
     "-- SQL that undoes it; with none, the version is irreversible.\n";
 
-/* Writes the template to `path` unless it exists (*exists then). */
-static pier_status write_new(const char *path, bool *exists,
-                             pier_error *err)
+/* Writes the template into the file descriptor fd; 0 or errno. */
+static int write_template(int fd)
 {
-    *exists = false;
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0) {
-        if (errno == EEXIST) {
-            *exists = true;
-            return PIER_OK;
-        }
-        return pier__fail(err, PIER_E_WRITE_FAILED, "cannot create "
-                          "migration file '%.300s': %s", path,
-                          strerror(errno));
-    }
     size_t len = sizeof template_text - 1, done = 0;
     int e = 0;
     while (done < len) {
@@ -301,11 +289,70 @@ static pier_status write_new(const char *path, bool *exists,
     }
     if (close(fd) != 0 && e == 0)
         e = errno;
+    return e;
+}
+
+/* Creates `path` holding the template, with O_EXCL, where the file
+ * system takes no hard link (the file is then briefly empty). */
+static pier_status write_in_place(const char *path, bool *exists,
+                                  pier_error *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0) {
+        if (errno == EEXIST) {
+            *exists = true;
+            return PIER_OK;
+        }
+        return pier__fail(err, PIER_E_WRITE_FAILED, "cannot create "
+                          "migration file '%.300s': %s", path,
+                          strerror(errno));
+    }
+    int e = write_template(fd);
     if (e == 0)
         return PIER_OK;
     unlink(path);
     return pier__fail(err, PIER_E_WRITE_FAILED, "cannot write migration "
                       "file '%.300s': %s", path, strerror(e));
+}
+
+/*
+ * Writes the template to `path` unless it exists (*exists then). The
+ * file appears whole or not at all: the template is written to a hidden
+ * file of the directory (`tmp`; hidden files are no migrations), then
+ * linked to its name, which fails if the name is taken. A process killed
+ * meanwhile leaves at most the hidden file, where an empty VERSION_NAME
+ * .sql would make every up, down and status refuse the directory.
+ */
+static pier_status write_new(const char *path, const char *tmp,
+                             bool *exists, pier_error *err)
+{
+    *exists = false;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0)
+        return pier__fail(err, PIER_E_WRITE_FAILED, "cannot create "
+                          "migration file '%.300s': %s", tmp,
+                          strerror(errno));
+    int e = write_template(fd);
+    if (e != 0) {
+        unlink(tmp);
+        return pier__fail(err, PIER_E_WRITE_FAILED, "cannot write migration "
+                          "file '%.300s': %s", tmp, strerror(e));
+    }
+    pier_status rc = PIER_OK;
+    if (link(tmp, path) != 0) {
+        e = errno;
+        if (e == EEXIST)
+            *exists = true;
+        else if (e == EPERM || e == ENOTSUP || e == EOPNOTSUPP ||
+                 e == ENOSYS || e == EXDEV)
+            rc = write_in_place(path, exists, err);
+        else
+            rc = pier__fail(err, PIER_E_WRITE_FAILED, "cannot create "
+                            "migration file '%.300s': %s", path,
+                            strerror(e));
+    }
+    unlink(tmp);
+    return rc;
 }
 
 PIER_API pier_status pier_migration_file_create(char **path, const char *dir,
@@ -357,17 +404,25 @@ PIER_API pier_status pier_migration_file_create(char **path, const char *dir,
                             dir);
             break;
         }
-        pier__buf file;
+        pier__buf file, hidden;
         pier__buf_init(&file);
+        pier__buf_init(&hidden);
         pier__buf_printf(&file, "%s_%s.sql", version, clean);
+        pier__buf_printf(&hidden, ".%s_%s.sql.%ld.new", version, clean,
+                         (long)getpid());
         char *p = file.oom ? NULL : pier__vfile_join(dir, file.p);
+        char *tmp = hidden.oom ? NULL : pier__vfile_join(dir, hidden.p);
         pier__buf_free(&file);
-        if (p == NULL) {
+        pier__buf_free(&hidden);
+        if (p == NULL || tmp == NULL) {
+            free(p);
+            free(tmp);
             rc = pier__oom(err);
             break;
         }
         bool exists = false;
-        rc = write_new(p, &exists, err);
+        rc = write_new(p, tmp, &exists, err);
+        free(tmp);
         if (rc == PIER_OK && !exists)
             made = p;
         else

@@ -10,15 +10,17 @@
  * boards, board creation (declared columns, strict or not), drops,
  * truncates, added columns, widenings (bigint to double, to text), the SQL
  * dialect (CREATE TABLE, ALTER TABLE ADD COLUMN, INSERT, UPDATE, DELETE,
- * DROP TABLE, some scripts of two statements) and pier_maintain. After
- * each call returns OK it sends the parent its sequence number and
- * watermark through a pipe. The parent kills it with SIGKILL (seeded:
- * PIER_SEED overrides) after a random number of acknowledged writes (0 to
- * 30) and a random delay (up to 5 ms), so that the kill lands before,
- * during or after the next write whatever the machine's speed; one trial
- * in ten it kills it while it opens the lake. A third of the trials write
- * with PIER_DURABILITY_NORMAL, which must survive a process crash as FULL
- * does.
+ * DROP TABLE, some scripts of two statements), pier_maintain, and
+ * versioned migration files in the lake's directory (support/migfiles.h:
+ * a new version written and up applied, or down, refused at an
+ * irreversible version). After each call returns OK it sends the parent
+ * its sequence number and watermark through a pipe. The parent kills it
+ * with SIGKILL (seeded: PIER_SEED overrides) after a random number of
+ * acknowledged writes (0 to 30) and a random delay (up to 5 ms), so that
+ * the kill lands before, during or after the next write whatever the
+ * machine's speed; one trial in ten it kills it while it opens the lake.
+ * A third of the trials write with PIER_DURABILITY_NORMAL, which must
+ * survive a process crash as FULL does.
  *
  * The writes are generated from a model of the lake by a deterministic
  * generator that the child and the parent share, so after each kill the
@@ -34,7 +36,11 @@
  *   on, equals its stored rows, updated_at included;
  * - the change records kept are exactly the watermarks from the retention
  *   floor + 1 to the head, with no gap, and a page below the floor is a
- *   resync.
+ *   resync;
+ * - each migration file's record is there exactly when what its SQL does
+ *   is, status agrees, and the versions applied are the acknowledged
+ *   writes' (and of an up in flight, its first versions, each committed
+ *   on its own); then up, run again, completes.
  * The child's clock starts each trial 100 hours after the last one, and
  * pier_maintain drops the records older than 50 hours: those of earlier
  * trials, which the parent has already followed, so the floor rises and
@@ -63,6 +69,7 @@
 #include "support/crashkit.h"
 #include "support/feed_model.h"
 #include "support/lakedir.h"
+#include "support/migfiles.h"
 #include "support/write_path.h"
 
 #define NBOARDS 4
@@ -98,6 +105,11 @@ typedef struct model {
     json_t *state;       /* {"boards": {...}, "tables": {...}} */
     uint64_t rng;
     int64_t seq;         /* the last write applied */
+    size_t nfiles;       /* migration files written: versions 0 ..
+                            nfiles - 1 (support/migfiles.h), in the
+                            lake's directory; their tables (mf...) are
+                            theirs, not in `state` */
+    size_t applied;      /* versions applied: 0 .. applied - 1 */
 } model;
 
 static json_t *boards_of(const model *m)
@@ -567,6 +579,27 @@ none:
     return NULL;
 }
 
+/* What a down leaves applied, from `applied`: one fewer, unless the last
+ * is irreversible (refused) or none is. */
+static size_t after_down(size_t applied)
+{
+    return applied > 0 && migfiles_reversible(applied - 1) ? applied - 1
+                                                           : applied;
+}
+
+/* Migration files up (a new version written first when none is pending,
+ * and half the time when one is), or down. */
+static json_t *gen_files(const model *m, bool up, uint64_t *r)
+{
+    size_t files = m->nfiles;
+    if (up && (m->applied == m->nfiles || roll(r, 2) == 1))
+        files++;
+    return json_pack("{s:s,s:s,s:I,s:b}", "op", "files", "dir",
+                     up ? "up" : "down", "files", (json_int_t)files,
+                     "refused", !up && m->applied > 0 &&
+                                    after_down(m->applied) == m->applied);
+}
+
 /* The next write after the model's state; *rng_after is the generator's
  * state once it is applied. Pure: the model is not changed. */
 static json_t *gen(const model *m, uint64_t *rng_after)
@@ -610,6 +643,8 @@ static json_t *gen(const model *m, uint64_t *rng_after)
             w = gen_sql(m, 5, &r, seq);
         else if (k < 88)
             w = json_pack("{s:s}", "op", "maintain");
+        else if (k < 93)
+            w = gen_files(m, k < 91, &r);
         else
             w = gen_insert(m, &r, seq);
     }
@@ -626,7 +661,23 @@ static const char *op_of(const json_t *w)
 static bool appends_records(const json_t *w)
 {
     const char *op = op_of(w);
-    return strcmp(op, "sql") != 0 && strcmp(op, "maintain") != 0;
+    return strcmp(op, "sql") != 0 && strcmp(op, "maintain") != 0 &&
+           strcmp(op, "files") != 0;
+}
+
+static bool is_files(const json_t *w)
+{
+    return strcmp(op_of(w), "files") == 0;
+}
+
+static bool files_up(const json_t *w)
+{
+    return strcmp(json_string_value(json_object_get(w, "dir")), "up") == 0;
+}
+
+static size_t files_of(const json_t *w)
+{
+    return (size_t)json_integer_value(json_object_get(w, "files"));
 }
 
 /* ---- applying a write to the model ---- */
@@ -773,6 +824,14 @@ static void apply(model *m, const json_t *w, uint64_t rng_after)
     } else if (strcmp(op, "sql") == 0) {
         json_array_foreach(json_object_get(w, "effects"), i, v)
             apply_effect(tables_of(m), v);
+    } else if (strcmp(op, "files") == 0) {
+        if (files_up(w)) {
+            if (files_of(w) > m->nfiles)
+                m->nfiles = files_of(w);
+            m->applied = m->nfiles;
+        } else {
+            m->applied = after_down(m->applied);
+        }
     } else if (strcmp(op, "maintain") != 0) {
         apply_step(boards, w);
     }
@@ -793,6 +852,7 @@ typedef struct target {
     pier_engine *e;
     pier_tx *tx;         /* NULL: standalone */
     pier_rows *rows;     /* reused for the C-batch path */
+    char *files;         /* the migration files' directory */
 } target;
 
 static char *text_of(const json_t *v)
@@ -954,6 +1014,26 @@ static pier_status run_write(target *t, const json_t *w, int64_t *wm,
         return pier_board_widen_column(wm, t->e, board, column, type, err);
     if (strcmp(op, "maintain") == 0)
         return pier_maintain(t->e, MAINTAIN_HOURS, err);
+    if (strcmp(op, "files") == 0) {
+        /* The files written (a missing one made as `pier migrations new`
+         * makes one), then up, or down; a down refused at an
+         * irreversible version is what the model expects of it. */
+        pier_status rc = migfiles_write(t->files, files_of(w), true, err);
+        if (rc == PIER_OK && files_up(w))
+            return pier_migration_files_up(wm, t->e, t->files, NULL, err);
+        if (rc == PIER_OK)
+            rc = pier_migration_files_down(wm, t->e, t->files, NULL, err);
+        bool refused = json_is_true(json_object_get(w, "refused"));
+        if (refused && rc == PIER_OK) {
+            fprintf(stderr, "writer: an irreversible version was rolled "
+                    "back\n");
+            _exit(3);
+        }
+        if (refused && rc == PIER_E_MIGRATION_REFUSED)
+            rc = PIER_OK;
+        *wm = 0;
+        return rc;
+    }
     if (strcmp(op, "sql") == 0) {
         pier_params *params = pier_params_new();
         if (params == NULL)
@@ -993,9 +1073,10 @@ static _Noreturn void writer(const char *dir, int trial,
     opts.durability = durability;
     opts.clock = child_clock;
     opts.clock_payload = &clock;
-    target t = { NULL, NULL, pier_rows_new() };
+    target t = { NULL, NULL, pier_rows_new(), migfiles_dir_of(dir) };
     pier_error err;
-    if (t.rows == NULL || pier_open(&t.e, dir, &opts, &err) != PIER_OK) {
+    if (t.rows == NULL || t.files == NULL ||
+        pier_open(&t.e, dir, &opts, &err) != PIER_OK) {
         fprintf(stderr, "writer: open: %s\n", err.message);
         _exit(2);
     }
@@ -1019,6 +1100,7 @@ static _Noreturn void writer(const char *dir, int trial,
         json_decref(w);
     }
     pier_rows_free(t.rows);
+    free(t.files);
     pier_close(&t.e);
     _exit(0);
 }
@@ -1092,6 +1174,8 @@ static json_t *stored_state(pier_engine *e)
     pier_strings_free(list);
     assert_int_equal(pier_table_list(&list, e, &err), PIER_OK);
     for (char **t = list; *t != NULL; t++) {
+        if (strncmp(*t, "mf", 2) == 0)      /* the migration files' */
+            continue;
         pier_table_info *info = NULL;
         assert_int_equal(pier_table_describe(&info, e, *t, &err), PIER_OK);
         json_t *cols = json_array();
@@ -1152,6 +1236,8 @@ static void print_diff(const char *what, json_t *got, json_t *want)
 typedef struct run {
     const char *dir;
     char *lake;
+    char *files;              /* the migration files' directory */
+    size_t files_partial;     /* ups in flight found applied in part */
     model model;              /* the writes known to be committed */
     int64_t last;             /* the last acknowledged watermark */
     fm_board feeds[NBOARDS];  /* each board rebuilt from its feed */
@@ -1169,6 +1255,12 @@ static void count_kind(run *r, const json_t *w, const char *suffix)
         const char *script = json_string_value(json_object_get(w, "script"));
         snprintf(kind, sizeof kind, "sql %.*s%s",
                  (int)strcspn(script, " "), script, suffix);
+    } else if (strcmp(op, "files") == 0) {
+        snprintf(kind, sizeof kind, "files %s%s",
+                 json_is_true(json_object_get(w, "refused"))
+                     ? "down refused"
+                     : json_string_value(json_object_get(w, "dir")),
+                 suffix);
     } else {
         snprintf(kind, sizeof kind, "%s%s", op, suffix);
     }
@@ -1330,19 +1422,37 @@ static void check_lake(run *r, int trial)
         fail_msg("trial %d: head %lld is below the acknowledged watermark "
                  "%lld", trial, (long long)head, (long long)r->last);
 
+    /* Each migration file's record is there exactly when what its SQL
+     * does is, and status says so (support/migfiles.h). */
+    char why[512];
+    size_t applied = 0;
+    if (!migfiles_check(e, r->lake, r->files, &applied, why, sizeof why))
+        fail_msg("trial %d: %s", trial, why);
+
     /* The write in flight: with it (b) or without it (a). */
     uint64_t rng_after = 0;
     json_t *w = gen(&r->model, &rng_after);
     model with = { json_deep_copy(r->model.state), r->model.rng,
-                   r->model.seq };
+                   r->model.seq, r->model.nfiles, r->model.applied };
     apply(&with, w, rng_after);
     json_t *stored = stored_state(e);
     bool committed;
     if (appends_records(w))
         committed = head > r->last;
+    else if (is_files(w))
+        /* A down whole, or an up's first versions: each version commits
+         * on its own. */
+        committed = applied != r->model.applied &&
+                    (files_up(w) ? applied > r->model.applied &&
+                                       applied <= with.applied
+                                 : applied == with.applied);
     else
         committed = !json_equal(stored, r->model.state) &&
                     json_equal(stored, with.state);
+    if (!(committed && is_files(w)) && applied != r->model.applied)
+        fail_msg("trial %d: %zu versions of migration files applied, the "
+                 "acknowledged writes applied %zu", trial, applied,
+                 r->model.applied);
     if (!(committed && appends_records(w)) && head != r->last)
         fail_msg("trial %d: head %lld, but the last acknowledged watermark "
                  "is %lld and the write in flight appended nothing", trial,
@@ -1365,6 +1475,9 @@ static void check_lake(run *r, int trial)
         apply(&r->model, w, rng_after);
         if (appends_records(w))
             r->last = head;
+        if (is_files(w) && applied < r->model.applied)
+            r->files_partial++;
+        r->model.applied = applied;
         r->inflight_committed++;
     }
     json_decref(with.state);
@@ -1373,6 +1486,11 @@ static void check_lake(run *r, int trial)
 
     follow_feeds(r, e, head, trial);
     check_watermarks(r, e, trial);
+    /* The files' up, run again, completes: every file written is
+     * applied. */
+    if (!migfiles_rerun(e, r->lake, r->files, &applied, why, sizeof why))
+        fail_msg("trial %d: %s", trial, why);
+    r->model.nfiles = r->model.applied = applied;
     pier_close(&e);
 }
 
@@ -1390,6 +1508,8 @@ static void kill_trials(void **state)
     assert_non_null(dir);
     r.dir = dir;
     r.lake = lakedir_join(dir, "lake.sqlite");
+    r.files = migfiles_dir_of(dir);
+    assert_non_null(r.files);
     r.kinds = json_object();
     r.model.state = json_pack("{s:{},s:{}}", "boards", "tables");
     r.model.rng = seed ^ UINT64_C(0x9e3779b97f4a7c15);
@@ -1475,6 +1595,9 @@ static void kill_trials(void **state)
                   r.records_followed, r.watermarks_checked,
                   (long long)r.floor, took);
     print_message("soak_kill: writes by kind %s\n", kinds);
+    print_message("soak_kill: %zu versions of migration files applied at "
+                  "the end, %zu ups found applied in part after a kill\n",
+                  r.model.applied, r.files_partial);
     free(kinds);
     assert_true(r.writes > (size_t)trials);
 
@@ -1486,6 +1609,7 @@ static void kill_trials(void **state)
     assert_int_equal(pier_reset_lake(dir, &err), PIER_OK);
     lakedir_remove_tree(dir);
     free(r.lake);
+    free(r.files);
     free(dir);
 }
 

@@ -4,13 +4,20 @@
  *
  * A child process writes in a loop on board "k": inserts, upserts,
  * updates, deletes (of present and missing ids) and small transactions,
- * through the JSON and the C-batch entry points alike. After each call
- * returns OK it sends the parent a fixed-size record (its sequence number,
- * the watermark and what it wrote) through a pipe. The parent kills it
- * with SIGKILL after a random delay (seeded: PIER_SEED overrides the
- * default), usually while it writes, sometimes while it opens the lake;
- * every other writer opens with PIER_DURABILITY_NORMAL, which must survive
- * a process crash as well as FULL does.
+ * through the JSON and the C-batch entry points alike; and, one write in
+ * sixteen, versioned migration files in the lake's directory
+ * (support/migfiles.h): a new version written (made by
+ * pier_migration_file_create, then given its SQL) and up applied, or
+ * down, refused at an irreversible version. After each call returns OK
+ * it sends the parent a fixed-size record (its sequence number, the
+ * watermark and what it wrote) through a pipe. The parent kills it with
+ * SIGKILL after a random delay (seeded: PIER_SEED overrides the
+ * default), usually while it writes, sometimes while it opens the lake,
+ * and in three rounds of eight within a write of migration files (the
+ * child announces one as it starts; the delay is up to one and a half
+ * times what one took so far); every other writer opens with
+ * PIER_DURABILITY_NORMAL, which must survive a process crash as well as
+ * FULL does.
  *
  * The writes are generated deterministically from a model of the board
  * (the child and the parent run the same generator on the same state), so
@@ -23,7 +30,12 @@
  *   in-flight write when it committed: each write is all there or not at
  *   all, every column of every row;
  * - the board rebuilt from the change feed (from watermark 0) equals the
- *   stored rows, and every acknowledged watermark is a record in the feed.
+ *   stored rows, and every acknowledged watermark is a record in the feed;
+ * - each migration file's record is there exactly when what its SQL does
+ *   is, status agrees, and the versions applied are the acknowledged
+ *   writes' plus, when the write in flight was an up, some of its
+ *   versions (each commits on its own), or, for a down, all of it; then
+ *   up, run again, completes.
  * A last round lets the writer finish and exit normally.
  * tests/soak/soak_kill.c runs the same kind of loop over every kind of
  * write; support/crashkit.c holds what the two share.
@@ -45,6 +57,7 @@
 #include "pier.h"
 #include "support/crashkit.h"
 #include "support/lakedir.h"
+#include "support/migfiles.h"
 
 #define BOARD "k"
 #define KILLS 80
@@ -67,11 +80,16 @@ typedef struct cmodel {
     size_t n, cap;
     uint64_t rng;
     int64_t seq;         /* the last write applied */
+    size_t nfiles;       /* migration files written: versions 0 ..
+                            nfiles - 1 (support/migfiles.h) */
+    size_t applied;      /* versions applied: 0 .. applied - 1 */
 } cmodel;
 
-enum { OP_INSERT, OP_UPSERT, OP_UPDATE, OP_DELETE, OP_TX, OP_COUNT };
+enum { OP_INSERT, OP_UPSERT, OP_UPDATE, OP_DELETE, OP_TX, OP_FILES_UP,
+       OP_FILES_DOWN, OP_COUNT };
 static const char *const op_names[] = { "insert", "upsert", "update",
-                                        "delete", "tx" };
+                                        "delete", "tx", "files_up",
+                                        "files_down" };
 
 /* 'i' insert, 'u' upsert (a complete row), 'p' patch, 'd' delete. */
 typedef struct action {
@@ -86,8 +104,15 @@ typedef struct cwrite {
     int64_t seq;
     size_t n;
     action a[MAX_ACTIONS];
+    size_t files;        /* OP_FILES_UP, _DOWN: the files it writes (up
+                            applies them all) */
     uint64_t rng_after;
 } cwrite;
+
+static bool is_files(int op)
+{
+    return op == OP_FILES_UP || op == OP_FILES_DOWN;
+}
 
 static crow *find(const cmodel *m, const char *id)
 {
@@ -136,14 +161,25 @@ static void gen(const cmodel *m, cwrite *w)
     uint64_t r = m->rng;
     memset(w, 0, sizeof *w);
     w->seq = m->seq + 1;
+    /* One write in 32 runs migration files up, one down. */
+    int files = (int)(ck_rand(&r) % 32);
     w->op = (int)(ck_rand(&r) % 10);
-    w->op = w->op < 3 ? OP_INSERT : w->op < 5 ? OP_UPSERT
+    w->op = files == 0 ? OP_FILES_UP : files == 1 ? OP_FILES_DOWN
+          : w->op < 3 ? OP_INSERT : w->op < 5 ? OP_UPSERT
           : w->op < 7 ? OP_UPDATE : w->op < 9 ? OP_DELETE : OP_TX;
     if (m->n == 0 && (w->op == OP_UPDATE || w->op == OP_DELETE))
         w->op = OP_INSERT;
     char id[ID_MAX];
     size_t k;
     switch (w->op) {
+    case OP_FILES_UP:
+        /* A new version is written first when none is pending, and half
+         * the time when one is: every up applies something. */
+        w->files = m->nfiles + (m->applied == m->nfiles || ck_rand(&r) % 2);
+        break;
+    case OP_FILES_DOWN:
+        w->files = m->nfiles;
+        break;
     case OP_INSERT:
         k = 1 + ck_rand(&r) % 4;
         for (size_t i = 0; i < k; i++) {
@@ -198,10 +234,25 @@ static void gen(const cmodel *m, cwrite *w)
     w->rng_after = r;
 }
 
+/* What a down leaves applied, from `applied`: one fewer, unless the last
+ * is irreversible (refused) or none is. */
+static size_t after_down(size_t applied)
+{
+    return applied > 0 && migfiles_reversible(applied - 1) ? applied - 1
+                                                           : applied;
+}
+
 /* Applies a write to the model; false if it cannot apply (the model
  * allocation failed or a patch names a missing row). */
 static bool apply(cmodel *m, const cwrite *w)
 {
+    if (w->op == OP_FILES_UP) {
+        if (w->files > m->nfiles)
+            m->nfiles = w->files;
+        m->applied = m->nfiles;
+    } else if (w->op == OP_FILES_DOWN) {
+        m->applied = after_down(m->applied);
+    }
     for (size_t i = 0; i < w->n; i++) {
         const action *a = &w->a[i];
         crow *row = find(m, a->id);
@@ -246,11 +297,13 @@ static bool apply(cmodel *m, const cwrite *w)
 /* The child: performs the writes (no cmocka: failures exit non-zero)   */
 
 typedef struct ack {
-    int64_t seq;         /* 0: the lake is open, nothing written yet */
+    int64_t seq;         /* 0: the lake is open, nothing written yet;
+                            -seq: write seq, of migration files, starts */
     int64_t watermark;
     int32_t op;
     int32_t n;
     char first[ID_MAX];  /* the id of the write's first action */
+    int64_t took_us;     /* a write of migration files: how long */
 } ack;
 
 static void row_json(char *out, size_t cap, const action *a, int64_t seq)
@@ -344,6 +397,32 @@ static pier_status run_tx(pier_engine *e, const cwrite *w, int64_t *wm,
     return pier_tx_commit(wm, tx, err);
 }
 
+/* A write of migration files (support/migfiles.h) in `files`: the files
+ * written (a missing one made as `pier migrations new` makes one, then
+ * given its text), then up, or down. A down refused at the irreversible
+ * version is what the model expects of it. */
+static pier_status run_files(pier_engine *e, const char *files,
+                             const cmodel *m, const cwrite *w, int64_t *wm,
+                             pier_error *err)
+{
+    pier_status rc = migfiles_write(files, w->files, true, err);
+    if (rc == PIER_OK && w->op == OP_FILES_UP)
+        return pier_migration_files_up(wm, e, files, NULL, err);
+    if (rc == PIER_OK)
+        rc = pier_migration_files_down(wm, e, files, NULL, err);
+    bool refused = m->applied > 0 && after_down(m->applied) == m->applied;
+    if (refused && rc == PIER_OK) {
+        fprintf(stderr, "writer: write %lld: version %zu, irreversible, "
+                "was rolled back\n", (long long)w->seq, m->applied - 1);
+        _exit(3);
+    }
+    if (refused && rc == PIER_E_MIGRATION_REFUSED) {
+        *wm = pier_head(e);
+        return PIER_OK;
+    }
+    return rc;
+}
+
 static pier_status run_write(pier_engine *e, pier_rows *rows,
                              const cwrite *w, int64_t *wm, pier_error *err)
 {
@@ -410,13 +489,26 @@ static void writer(const char *dir, pier_durability durability, cmodel *m,
     pier_rows *rows = pier_rows_new();
     if (rows == NULL)
         _exit(2);
+    char *files = migfiles_dir_of(dir);
+    if (files == NULL)
+        _exit(2);
     ack ready = { 0 };
     send_ack(fd, &ready);
     for (int i = 0; limit < 0 || i < limit; i++) {
         cwrite w;
         gen(m, &w);
         int64_t wm = 0;
-        pier_status rc = run_write(e, rows, &w, &wm, &err);
+        pier_status rc;
+        double started = 0;
+        if (is_files(w.op)) {
+            /* The parent may aim its kill at this write. */
+            ack starts = { .seq = -w.seq };
+            send_ack(fd, &starts);
+            started = ck_now_s();
+            rc = run_files(e, files, m, &w, &wm, &err);
+        } else {
+            rc = run_write(e, rows, &w, &wm, &err);
+        }
         if (rc != PIER_OK) {
             fprintf(stderr, "writer: write %lld (%s): %s: %s\n",
                     (long long)w.seq, op_names[w.op], pier_status_tag(rc),
@@ -425,11 +517,14 @@ static void writer(const char *dir, pier_durability durability, cmodel *m,
         }
         ack a = { .seq = w.seq, .watermark = wm, .op = w.op,
                   .n = (int32_t)w.n };
+        if (is_files(w.op))
+            a.took_us = (int64_t)((ck_now_s() - started) * 1e6);
         snprintf(a.first, sizeof a.first, "%s", w.a[0].id);
         send_ack(fd, &a);
         if (!apply(m, &w))
             _exit(4);
     }
+    free(files);
     pier_rows_free(rows);
     pier_close(&e);
     _exit(0);
@@ -630,11 +725,18 @@ static void expect_equal(const json_t *got, const json_t *want,
 
 typedef struct run {
     const char *dir;
+    char *lake;               /* dir/lake.sqlite */
+    char *files;              /* the migration files' directory */
     cmodel model;             /* the writes known to be committed */
     int64_t last;             /* their last watermark */
     int64_t *acked;           /* every acknowledged watermark */
     size_t nacked, acked_cap;
     size_t writes, inflight_committed, opens_killed;
+    size_t files_writes;      /* acknowledged writes of migration files */
+    double files_us;          /* ... and the time they took */
+    size_t files_inflight;    /* ... in flight and found applied */
+    size_t files_part;        /* ... an up's first versions only */
+    size_t aimed;             /* kills aimed at a write of them */
 } run;
 
 static void note_acked(run *r, int64_t wm)
@@ -648,31 +750,54 @@ static void note_acked(run *r, int64_t wm)
     r->acked[r->nacked++] = wm;
 }
 
-/* Reads the acknowledgements up to end of file and checks each against
- * the generator. */
+/* Takes one acknowledgement and checks it against the generator;
+ * *starts (may be NULL): it announced a write of migration files. */
+static void take_ack(run *r, const ack *a, int round, bool *ready,
+                     bool *starts)
+{
+    if (a->seq == 0) {
+        *ready = true;
+        return;
+    }
+    if (a->seq < 0) {
+        if (starts != NULL)
+            *starts = true;
+        return;
+    }
+    cwrite w;
+    gen(&r->model, &w);
+    if (a->seq != w.seq || a->op != w.op || a->n != (int32_t)w.n ||
+        strcmp(a->first, w.a[0].id) != 0)
+        fail_msg("round %d: acknowledged write %lld (%d, %d, %s) is not "
+                 "the generated %lld (%d, %zu, %s)", round,
+                 (long long)a->seq, a->op, a->n, a->first, (long long)w.seq,
+                 w.op, w.n, w.a[0].id);
+    if (is_files(w.op)) {
+        /* Migration files append no change record. */
+        if (a->watermark != r->last)
+            fail_msg("round %d: write %lld (%s) returned watermark %lld, "
+                     "not the head %lld", round, (long long)w.seq,
+                     op_names[w.op], (long long)a->watermark,
+                     (long long)r->last);
+        r->files_writes++;
+        r->files_us += (double)a->took_us;
+    } else {
+        assert_true(a->watermark > r->last);
+        r->last = a->watermark;
+        note_acked(r, a->watermark);
+    }
+    assert_true(apply(&r->model, &w));
+    r->writes++;
+}
+
+/* Reads the acknowledgements up to end of file and checks each. */
 static void read_acks(run *r, int fd, int round, bool *ready)
 {
     ack a;
     ssize_t k;
     while ((k = ck_recv(fd, &a, sizeof a)) != 0) {
         assert_int_equal(k, (ssize_t)sizeof a);
-        if (a.seq == 0) {
-            *ready = true;
-            continue;
-        }
-        cwrite w;
-        gen(&r->model, &w);
-        if (a.seq != w.seq || a.op != w.op || a.n != (int32_t)w.n ||
-            strcmp(a.first, w.a[0].id) != 0)
-            fail_msg("round %d: acknowledged write %lld (%d, %d, %s) is not "
-                     "the generated %lld (%d, %zu, %s)", round,
-                     (long long)a.seq, a.op, a.n, a.first, (long long)w.seq,
-                     w.op, w.n, w.a[0].id);
-        assert_true(a.watermark > r->last);
-        assert_true(apply(&r->model, &w));
-        r->last = a.watermark;
-        note_acked(r, a.watermark);
-        r->writes++;
+        take_ack(r, &a, round, ready, NULL);
     }
 }
 
@@ -689,14 +814,42 @@ static void check_lake(run *r, int round)
     if (head < r->last)
         fail_msg("round %d: head %lld is below the acknowledged watermark "
                  "%lld", round, (long long)head, (long long)r->last);
+    /* Each migration file's record is there exactly when what its SQL
+     * does is, and status says so (support/migfiles.h). */
+    char why[512];
+    size_t k = 0;
+    if (!migfiles_check(e, r->lake, r->files, &k, why, sizeof why))
+        fail_msg("round %d: %s", round, why);
+    cwrite w;
+    gen(&r->model, &w);
     if (head > r->last) {
         /* The write in flight committed before its acknowledgement. */
-        cwrite w;
-        gen(&r->model, &w);
+        if (is_files(w.op))
+            fail_msg("round %d: the head moved under a write of migration "
+                     "files", round);
         assert_true(apply(&r->model, &w));
         r->last = head;
         r->inflight_committed++;
+    } else if (is_files(w.op) && k != r->model.applied) {
+        /* The write of migration files in flight took effect: a down
+         * whole, or an up's first versions (each commits on its own). */
+        bool ok = w.op == OP_FILES_UP
+                      ? k > r->model.applied && k <= w.files
+                      : k == after_down(r->model.applied);
+        if (!ok)
+            fail_msg("round %d: %zu versions applied, but the write in "
+                     "flight (%s of %zu files) went from %zu", round, k,
+                     op_names[w.op], w.files, r->model.applied);
+        assert_true(apply(&r->model, &w));
+        if (k < r->model.applied)
+            r->files_part++;
+        r->model.applied = k;
+        r->files_inflight++;
     }
+    if (k != r->model.applied)
+        fail_msg("round %d: %zu versions of migration files applied, the "
+                 "acknowledged writes applied %zu", round, k,
+                 r->model.applied);
     json_t *want = model_rows(&r->model);
     json_t *stored = stored_rows(e);
     expect_equal(stored, want, "the lake", round);
@@ -714,6 +867,10 @@ static void check_lake(run *r, int round)
     json_decref(fed);
     json_decref(stored);
     json_decref(want);
+    /* Their up, run again, completes: every file written is applied. */
+    if (!migfiles_rerun(e, r->lake, r->files, &k, why, sizeof why))
+        fail_msg("round %d: %s", round, why);
+    r->model.nfiles = r->model.applied = k;
     pier_close(&e);
 }
 
@@ -728,6 +885,9 @@ static void killed_writers_lose_nothing_acknowledged(void **state)
     char *dir = lakedir_make();
     assert_non_null(dir);
     r.dir = dir;
+    r.lake = lakedir_join(dir, "lake.sqlite");
+    r.files = migfiles_dir_of(dir);
+    assert_true(r.lake != NULL && r.files != NULL);
     r.model.rng = seed ^ UINT64_C(0x9e3779b97f4a7c15);
     {
         /* Declared columns: every write's columns exist from the start. */
@@ -761,10 +921,36 @@ static void killed_writers_lose_nothing_acknowledged(void **state)
         }
         close(fds[1]);
         bool ready = false;
+        int64_t before = r.model.seq;
         if (!last) {
-            if (ck_rand(&sched) % 8 == 0) {
+            int when = (int)(ck_rand(&sched) % 8);
+            if (when == 0) {
                 /* Early: the kill may land while the lake opens. */
                 ck_sleep_us((long)(ck_rand(&sched) % 3000));
+            } else if (when <= 3) {
+                /* Aimed: within the first to fourth write of migration
+                 * files from now, a delay up to about as long as one
+                 * takes. */
+                int notices = 1 + (int)(ck_rand(&sched) % 4);
+                while (notices > 0) {
+                    bool starts = false;
+                    ack a;
+                    if (ck_recv(fds[0], &a, sizeof a) != (ssize_t)sizeof a) {
+                        int status = 0;
+                        waitpid(pid, &status, 0);
+                        fail_msg("round %d: the writer ended before a write "
+                                 "of migration files: status %d", round,
+                                 status);
+                    }
+                    take_ack(&r, &a, round, &ready, &starts);
+                    notices -= starts;
+                }
+                double mean = r.files_writes > 0
+                                  ? r.files_us / (double)r.files_writes
+                                  : 5000;
+                long span = (long)(mean * 1.5) + 200;
+                ck_sleep_us((long)(ck_rand(&sched) % (uint64_t)span));
+                r.aimed++;
             } else {
                 ack a;
                 if (ck_recv(fds[0], &a, sizeof a) != (ssize_t)sizeof a) {
@@ -788,7 +974,6 @@ static void killed_writers_lose_nothing_acknowledged(void **state)
             fail_msg("round %d: the writer failed before the kill: "
                      "status %d", round, status);
         }
-        int64_t before = r.model.seq;
         read_acks(&r, fds[0], round, &ready);
         close(fds[0]);
         if (!ready)
@@ -803,10 +988,20 @@ static void killed_writers_lose_nothing_acknowledged(void **state)
                   "unacknowledged, %zu kills before the lake was open, "
                   "%zu rows at the end, %.1f s\n", KILLS, r.writes,
                   r.inflight_committed, r.opens_killed, r.model.n, took);
+    print_message("migration files: %zu writes acknowledged (%.0f us "
+                  "each), %zu kills aimed at one, %zu found applied in "
+                  "flight (%zu an up's first versions only), %zu versions "
+                  "applied at the end\n", r.files_writes,
+                  r.files_writes > 0 ? r.files_us / (double)r.files_writes
+                                     : 0.0,
+                  r.aimed, r.files_inflight, r.files_part, r.model.applied);
     assert_true(r.writes > (size_t)KILLS);
+    assert_true(r.files_writes > 0);
 
     free(r.model.rows);
     free(r.acked);
+    free(r.lake);
+    free(r.files);
     pier_error err;
     assert_int_equal(pier_reset_lake(dir, &err), PIER_OK);
     lakedir_remove_tree(dir);

@@ -24,15 +24,21 @@
  * - the lake holds exactly what the clean run held before the operation
  *   (it failed) or after it (it succeeded), compared table by table and
  *   row by row with a connection of its own (pier_maintain, which works
- *   in steps, may fail after dropping records, and then says so);
+ *   in steps, may fail after dropping records, and then says so; an up
+ *   of migration files, which commits each version on its own, may fail
+ *   keeping the versions before the one that failed);
+ * - after a step of migration files, each version's record is there
+ *   exactly when what its SQL does is (support/migfiles.h), and status
+ *   agrees, as at every fourth point of the other steps;
  * - PRAGMA integrity_check is ok;
  * - a read that succeeded returned what the clean run read;
  * - the engine that saw the fault reads the lake's head and schema as
  *   the clean run's engine did at that point (its cached catalog is the
  *   lake's), and a further write and a read of it succeed;
  * - at every fourth N and the last: a new engine opens the lake and reads
- *   the same, and the first engine's feed replayed from 0 equals each
- *   board's rows and columns.
+ *   the same, the first engine's feed replayed from 0 equals each
+ *   board's rows and columns, and up of the migration files, run again,
+ *   completes.
  * The clean run's feed was checked against its rows at every point. ASan
  * and UBSan watch for leaks and undefined behaviour throughout; a hang
  * would be the test's time-out.
@@ -59,6 +65,7 @@
 #include "support/faultvfs.h"
 #include "support/lakecheck.h"
 #include "support/lakedir.h"
+#include "support/migfiles.h"
 #include "support/workload.h"
 
 /* ---- the clean run ---- */
@@ -74,6 +81,11 @@ typedef struct point {
 
 static point *points;
 static size_t nsteps;
+/* mids[i][p]: the lake between step i's transactions, after its part p
+ * (support/workload.h, workload_parts), for the steps of more than one:
+ * an up of several migration files keeps the versions it committed
+ * before a failure. */
+static point **mids;
 
 static char *read_if_there(const char *path, size_t *n)
 {
@@ -256,6 +268,8 @@ typedef struct op {
     long points[FAULTVFS_KINDS]; /* fault points covered: one-shot */
     long persistent;           /* ... and persistent */
     long failed;               /* runs that returned an error */
+    long part_kept;            /* ... leaving an up's first versions, or
+                                  all of them */
     double seconds;
 } op;
 
@@ -284,10 +298,21 @@ static int setup(void **state)
     assert_int_equal(workload_open(&w, &err), PIER_OK);
     keep_point(&points[0], dir, w.e);
     char why[512];
+    mids = calloc(nsteps, sizeof *mids);
+    assert_non_null(mids);
     for (size_t i = 0; i < nsteps; i++) {
-        if (workload_run(&w, i, NULL, &err) != PIER_OK)
-            fail_msg("step %s: %s", workload_step_name(i), err.message);
-        keep_point(&points[i + 1], dir, w.e);
+        size_t parts = workload_parts(i);
+        if (parts > 1) {
+            mids[i] = calloc(parts - 1, sizeof *mids[i]);
+            assert_non_null(mids[i]);
+        }
+        for (size_t p = 0; p < parts; p++) {
+            if (workload_run_part(&w, i, p, NULL, &err) != PIER_OK)
+                fail_msg("step %s, part %zu: %s", workload_step_name(i), p,
+                         err.message);
+            keep_point(p + 1 < parts ? &mids[i][p] : &points[i + 1], dir,
+                       w.e);
+        }
         if (!lakecheck_feed_matches_rows(w.e, workload_boards,
                                          workload_nboards, NULL, why,
                                          sizeof why))
@@ -336,16 +361,26 @@ static int setup(void **state)
     return 0;
 }
 
+static void free_point(point *p)
+{
+    free(p->lake);
+    free(p->wal);
+    free(p->dump);
+    free(p->view);
+}
+
 static int teardown(void **state)
 {
     (void)state;
-    for (size_t i = 0; points != NULL && i <= nsteps; i++) {
-        free(points[i].lake);
-        free(points[i].wal);
-        free(points[i].dump);
-        free(points[i].view);
-    }
+    for (size_t i = 0; points != NULL && i <= nsteps; i++)
+        free_point(&points[i]);
     free(points);
+    for (size_t i = 0; mids != NULL && i < nsteps; i++) {
+        for (size_t p = 0; mids[i] != NULL && p + 1 < workload_parts(i); p++)
+            free_point(&mids[i][p]);
+        free(mids[i]);
+    }
+    free(mids);
     for (size_t i = 0; ops != NULL && i < nops; i++)
         free(ops[i].clean);
     free(ops);
@@ -377,37 +412,47 @@ static bool io_status(pier_status rc)
            rc == PIER_E_LAKE_UNAVAILABLE;
 }
 
-/* Whether the lake in `dir` holds what the clean run held at point i;
- * with i < 0: whether it holds no lake (no file, or one without a table,
- * which pier_open makes a lake). */
-static bool holds(const char *dir, int i)
+/* What the lake in a directory holds, read once to compare with the
+ * clean run's points. */
+typedef struct held {
+    char *dump;                /* NULL: none, or it did not read */
+    bool none;                 /* no file, or one without a table, which
+                                  pier_open makes a lake */
+} held;
+
+static held read_held(const char *dir)
 {
     char *lake = lakedir_join(dir, "lake.sqlite");
     struct stat st;
     bool empty = stat(lake, &st) != 0 || st.st_size == 0;
-    char *dump = empty ? NULL : lakedir_sql_dump(lake);
-    bool none = empty || (dump != NULL && dump[0] == '\0');
-    bool same = i < 0 ? none
-                      : dump != NULL && strcmp(dump, points[i].dump) == 0;
-    free(dump);
+    held h = { empty ? NULL : lakedir_sql_dump(lake), empty };
+    h.none = empty || (h.dump != NULL && h.dump[0] == '\0');
     free(lake);
-    return same;
+    return h;
+}
+
+/* Whether it is what the clean run held at point pt; with NULL: whether
+ * it is no lake. */
+static bool holds(const held *h, const point *pt)
+{
+    return pt == NULL ? h->none
+                      : h->dump != NULL && strcmp(h->dump, pt->dump) == 0;
 }
 
 /* The checks through an engine after the fault: it reads the shape of
- * the lake at point i (so its cached catalog is the lake's); with `feed`,
+ * the lake at point pt (so its cached catalog is the lake's); with `feed`,
  * each board's feed replayed from 0 equals the rows and columns it reads;
  * with `write`, a further write and its read succeed. */
-static bool engine_agrees(pier_engine *e, int i, bool feed, bool write,
-                          const char *who, char *why, size_t cap)
+static bool engine_agrees(pier_engine *e, const point *pt, bool feed,
+                          bool write, const char *who, char *why, size_t cap)
 {
     char *view = engine_view(e, why, cap);
     if (view == NULL)
         return false;
-    bool same = strcmp(view, points[i].view) == 0;
+    bool same = strcmp(view, pt->view) == 0;
     if (!same)
         snprintf(why, cap, "%s reads %.300s where the lake holds %.300s", who,
-                 view, points[i].view);
+                 view, pt->view);
     free(view);
     if (!same)
         return false;
@@ -483,21 +528,50 @@ static bool run_once(op *o, faultvfs_kind kind, long n, bool persistent)
                  got.p != NULL ? got.p : "", o->clean);
 
     /* Whole before or whole after. */
-    int before = o->type == OP_OPEN_NEW ? 0 : (int)o->step;
-    int after = o->type == OP_STEP ? before + 1 : before;
+    size_t before = o->type == OP_OPEN_NEW ? 0 : o->step;
+    size_t after = o->type == OP_STEP ? before + 1 : before;
     /* pier_maintain works in steps: when its last one fails, the records
      * it dropped stay dropped, and its message says so. */
     bool done = rc == PIER_OK ||
                 strstr(err.message, "were dropped, but") != NULL;
-    int at = done ? after : before;
-    bool none = o->type == OP_OPEN_NEW && !done && holds(dir, -1);
-    if (why[0] == '\0' && !none && !holds(dir, at))
+    const point *at = &points[done ? after : before];
+    /* A migration file's record is there exactly when what its SQL does
+     * is (read off the lake alone; status is asked below). */
+    bool files = o->type == OP_STEP &&
+                 strncmp(o->name, "files_", 6) == 0;
+    if (why[0] == '\0' && files) {
+        char *lake = lakedir_join(dir, "lake.sqlite");
+        migfiles_check(NULL, lake, NULL, NULL, why, sizeof why);
+        free(lake);
+    }
+    held h = read_held(dir);
+    bool none = o->type == OP_OPEN_NEW && !done && holds(&h, NULL);
+    /* An up of migration files commits each version on its own: one that
+     * fails keeps the versions before it, all of them when it fails
+     * after the last (looking for another). Each whole, or absent. */
+    if (why[0] == '\0' && files && !done && !holds(&h, at)) {
+        size_t parts = workload_parts(o->step);
+        for (size_t p = 0; p + 1 < parts; p++) {
+            if (holds(&h, &mids[o->step][p])) {
+                at = &mids[o->step][p];
+                o->part_kept++;
+            }
+        }
+        if (at == &points[before] && strncmp(o->name, "files_up", 8) == 0 &&
+            holds(&h, &points[after])) {
+            at = &points[after];
+            o->part_kept++;
+        }
+    }
+    if (why[0] == '\0' && !none && !holds(&h, at))
         snprintf(why, sizeof why, "%s, and the lake holds %s",
                  done ? "it succeeded" : "it failed",
-                 holds(dir, -1) ? "nothing"
-                 : holds(dir, before) ? "the state before"
-                 : holds(dir, after) ? "the state after"
-                                     : "neither the state before nor after");
+                 holds(&h, NULL) ? "nothing"
+                 : holds(&h, &points[before]) ? "the state before"
+                 : holds(&h, &points[after]) ? "the state after"
+                 : files ? "no state between the versions, nor before or "
+                           "after"
+                         : "neither the state before nor after");
     if (why[0] == '\0' && !none) {
         char *lake = lakedir_join(dir, "lake.sqlite");
         lakecheck_integrity(lake, why, sizeof why);
@@ -521,8 +595,22 @@ static bool run_once(op *o, faultvfs_kind kind, long n, bool persistent)
     }
     if (why[0] == '\0' && w.e != NULL)
         engine_agrees(w.e, at, deep, true, "the engine", why, sizeof why);
+    /* The record of migration files agrees with what their SQL did, and
+     * with status (after each step of migration files, and at the deep
+     * points of the others); at the deep points their up, run again,
+     * completes. */
+    if (why[0] == '\0' && w.e != NULL && o->type == OP_STEP &&
+        (files || deep)) {
+        char *lake = lakedir_join(dir, "lake.sqlite");
+        char *mdir = migfiles_dir_of(dir);
+        if (migfiles_check(w.e, lake, mdir, NULL, why, sizeof why) && deep)
+            migfiles_rerun(w.e, lake, mdir, NULL, why, sizeof why);
+        free(mdir);
+        free(lake);
+    }
     workload_close(&w);
     free(got.p);
+    free(h.dump);
     if (why[0] != '\0')
         fail_msg("%s, %s call %ld failing%s (returned %s: %s): %s", o->name,
                  faultvfs_kind_name(kind), n,
@@ -571,9 +659,13 @@ static void cover(size_t from, size_t to)
                                     faultvfs_kind_name((faultvfs_kind)k),
                                     o->points[k]);
         }
-        print_message("%-26s %4ld points (+%ld persistent), %ld errors, "
+        char kept[64] = "";
+        if (o->part_kept > 0)
+            snprintf(kept, sizeof kept, " (%ld keeping versions applied)",
+                     o->part_kept);
+        print_message("%-26s %4ld points (+%ld persistent), %ld errors%s, "
                       "%.1f s:%s\n", o->name, total, o->persistent,
-                      o->failed, o->seconds, line);
+                      o->failed, kept, o->seconds, line);
     }
 }
 

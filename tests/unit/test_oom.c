@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "pier.h"
+#include "support/lakedir.h"
+#include "support/migfiles.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
@@ -516,52 +518,138 @@ static void migrating_survives_every_failure(void **state)
     pier_close(&e);
 }
 
-/* Versioned migration files: every failure ends up, down, status or a
- * new file cleanly, and the lake's record always agrees with its tables:
- * a version is applied (by status) exactly when its table is there, and
- * up lists exactly the versions it applied, also when it fails part-way. */
+/* Versioned migration files (support/migfiles.h): the versions of one
+ * generation (a table, its rows, an index, an irreversible bump, a column
+ * added) applied up to version 1, the last rolled back, all applied, the
+ * last rolled back, then a rollback refused at the irreversible one. Each
+ * call runs with every allocation failing in turn, each time on the lake
+ * as it was before the call (its files kept and put back), on a new
+ * engine; then, with allocations working: the call failed cleanly
+ * (OutOfMemory) or did its work; each version's record is there exactly
+ * when what its SQL does is, and status says so (migfiles_check); up
+ * listed exactly the versions it applied, also when it failed part-way,
+ * and a down that failed changed nothing; and up, run again, completes. */
 static char files[64];
 
-static void put_file(const char *name, const char *text)
+/* The lake's files as they were at one moment. */
+typedef struct saved {
+    char *lake, *wal;          /* wal NULL: none */
+    size_t lake_len, wal_len;
+} saved;
+
+static char *lake_file(const char *suffix)
 {
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", files, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    static char path[128];
+    snprintf(path, sizeof path, "%s/lake.sqlite%s", dir, suffix);
+    return path;
 }
 
-static bool has_table(pier_engine *e, const char *name)
+static void save_lake(saved *s)
 {
-    char **names = NULL;
-    pier_error err;
-    assert_int_equal(pier_table_list(&names, e, &err), PIER_OK);
-    bool found = false;
-    for (size_t i = 0; names[i] != NULL; i++)
-        found = found || strcmp(names[i], name) == 0;
-    pier_strings_free(names);
-    return found;
+    memset(s, 0, sizeof *s);
+    s->lake = lakedir_read_file(lake_file(""), &s->lake_len);
+    assert_non_null(s->lake);
+    if (lakedir_exists(lake_file("-wal")))
+        s->wal = lakedir_read_file(lake_file("-wal"), &s->wal_len);
 }
 
-/* How many versions are applied; fails the test unless each applied
- * version's table is there and no other is. */
-static size_t applied_agree(pier_engine *e)
+static void restore_lake(const saved *s)
 {
-    static const char *const tables[] = { "a", "b" };
-    pier_migration_files *l = NULL;
+    assert_int_equal(lakedir_write_file(lake_file(""), s->lake,
+                                        s->lake_len), 0);
+    if (s->wal != NULL)
+        assert_int_equal(lakedir_write_file(lake_file("-wal"), s->wal,
+                                            s->wal_len), 0);
+    else
+        unlink(lake_file("-wal"));
+    unlink(lake_file("-shm"));
+}
+
+static void free_saved(saved *s)
+{
+    free(s->lake);
+    free(s->wal);
+}
+
+static pier_engine *open_lake(void)
+{
+    pier_engine *e = NULL;
     pier_error err;
-    assert_int_equal(pier_migration_files_status(&l, e, files, &err),
-                     PIER_OK);
-    assert_int_equal(l->nfiles, 2);
-    size_t n = 0;
-    for (size_t i = 0; i < 2; i++) {
-        bool applied = l->files[i].state == PIER_MIGRATION_FILE_APPLIED;
-        assert_int_equal(applied, has_table(e, tables[i]));
-        n += applied;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    return e;
+}
+
+/* How many versions are applied; fails the test unless the record and
+ * the lake agree. */
+static size_t files_agree(pier_engine *e, long n, const char *what)
+{
+    char why[512];
+    size_t k = 0;
+    if (!migfiles_check(e, lake_file(""), files, &k, why, sizeof why))
+        fail_msg("%s, allocation %ld failing: %s", what, n, why);
+    return k;
+}
+
+enum { FILES_UP, FILES_DOWN };
+
+/* One call of the sequence: up with the first `nfiles` versions in the
+ * directory, or down; from `from` versions applied to `to` (`to` ==
+ * `from`: refused, changing nothing). Leaves the lake as the call leaves
+ * it. */
+static void files_call(int kind, size_t nfiles, size_t from, size_t to,
+                       const char *what)
+{
+    pier_error err;
+    assert_int_equal(migfiles_write(files, nfiles, true, &err), PIER_OK);
+    saved before;
+    save_lake(&before);
+    long n;
+    for (n = 1;; n++) {
+        restore_lake(&before);
+        pier_engine *e = open_lake();
+        pier_migration_files *l = NULL;
+        arm(n);
+        pier_status rc = kind == FILES_UP
+            ? pier_migration_files_up(NULL, e, files, &l, &err)
+            : pier_migration_files_down(NULL, e, files, &l, &err);
+        bool hit = disarm();
+        if (rc == PIER_E_MIGRATION_REFUSED && to == from)
+            rc = PIER_OK;
+        check_failure(rc, &err);
+        size_t k = files_agree(e, n, what);
+        size_t listed = l != NULL ? l->nfiles : 0;
+        pier_migration_files_free(l);
+        if (rc == PIER_OK && k != to)
+            fail_msg("%s, allocation %ld failing: it succeeded with %zu "
+                     "versions applied, not %zu", what, n, k, to);
+        if (kind == FILES_UP && (k < from || k > to || listed != k - from))
+            fail_msg("%s, allocation %ld failing: %zu versions applied "
+                     "from %zu, %zu listed", what, n, k, from, listed);
+        if (kind == FILES_DOWN && rc != PIER_OK && k != from)
+            fail_msg("%s, allocation %ld failing: it failed, and %zu "
+                     "versions are applied, not %zu", what, n, k, from);
+        if (kind == FILES_DOWN && listed != from - k)
+            fail_msg("%s, allocation %ld failing: %zu listed", what, n,
+                     listed);
+        char why[512];
+        if (!migfiles_rerun(e, lake_file(""), files, NULL, why, sizeof why))
+            fail_msg("%s, allocation %ld failing: %s", what, n, why);
+        pier_close(&e);
+        if (!hit)
+            break;
     }
-    pier_migration_files_free(l);
-    return n;
+    print_message("migration files %s: %ld allocation points\n", what,
+                  n - 1);
+    /* The state after the call, for the next one. */
+    restore_lake(&before);
+    free_saved(&before);
+    pier_engine *e = open_lake();
+    pier_status rc = kind == FILES_UP
+        ? pier_migration_files_up(NULL, e, files, NULL, &err)
+        : pier_migration_files_down(NULL, e, files, NULL, &err);
+    assert_int_equal(rc, to == from ? PIER_E_MIGRATION_REFUSED : PIER_OK);
+    assert_int_equal(files_agree(e, 0, what), to);
+    pier_close(&e);
 }
 
 static void migration_files_survive_every_failure(void **state)
@@ -570,34 +658,19 @@ static void migration_files_survive_every_failure(void **state)
     fresh_dir();
     strcpy(files, "/tmp/pier-oom-files-XXXXXX");
     assert_non_null(mkdtemp(files));
-    put_file("20260101000000_a.sql", "-- migrate:up\nCREATE TABLE a (x "
-             "INT64);\nINSERT INTO a VALUES (1);\n-- migrate:down\n"
-             "DROP TABLE a;\n");
-    put_file("20260101000001_b.sql", "-- migrate:up\nCREATE TABLE b (y "
-             "DECIMAL(6,2) READONLY);\n-- migrate:down\nDROP TABLE b;\n");
-    pier_engine *e = NULL;
+    pier_engine *e = open_lake();
+    pier_close(&e);
+    files_call(FILES_UP, 2, 0, 2, "up to version 1");
+    files_call(FILES_DOWN, 2, 2, 1, "down");
+    files_call(FILES_UP, MIGFILES_PER_GEN, 1, MIGFILES_PER_GEN, "up all");
+    files_call(FILES_DOWN, MIGFILES_PER_GEN, MIGFILES_PER_GEN,
+               MIGFILES_PER_GEN - 1, "down again");
+    files_call(FILES_DOWN, MIGFILES_PER_GEN, MIGFILES_PER_GEN - 1,
+               MIGFILES_PER_GEN - 1, "down refused");
+
+    e = open_lake();
     pier_error err;
-    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
     long n;
-    for (n = 1;; n++) {
-        pier_migration_files *l = NULL;
-        arm(n);
-        pier_status rc = pier_migration_files_up(NULL, e, files, &l, &err);
-        bool hit = disarm();
-        check_failure(rc, &err);
-        size_t applied = applied_agree(e);
-        assert_int_equal(l != NULL ? l->nfiles : 0, applied);
-        pier_migration_files_free(l);
-        if (rc == PIER_OK) {
-            assert_int_equal(applied, 2);
-            break;
-        }
-        assert_true(hit);
-        while (applied-- > 0)
-            assert_int_equal(pier_migration_files_down(NULL, e, files, NULL,
-                                                       &err), PIER_OK);
-    }
-    print_message("migration files up: %ld allocation points\n", n - 1);
     for (n = 1;; n++) {
         pier_migration_files *l = NULL;
         arm(n);
@@ -605,8 +678,11 @@ static void migration_files_survive_every_failure(void **state)
         bool hit = disarm();
         check_failure(rc, &err);
         if (rc == PIER_OK) {
-            assert_int_equal(l->nfiles, 2);
-            assert_int_equal(l->files[1].state, PIER_MIGRATION_FILE_APPLIED);
+            assert_int_equal(l->nfiles, MIGFILES_PER_GEN);
+            assert_int_equal(l->files[MIGFILES_PER_GEN - 2].state,
+                             PIER_MIGRATION_FILE_APPLIED);
+            assert_int_equal(l->files[MIGFILES_PER_GEN - 1].state,
+                             PIER_MIGRATION_FILE_PENDING);
         } else {
             assert_null(l);
         }
@@ -616,21 +692,6 @@ static void migration_files_survive_every_failure(void **state)
     }
     print_message("migration files status: %ld allocation points\n", n - 1);
     for (n = 1;; n++) {
-        pier_migration_files *l = NULL;
-        arm(n);
-        pier_status rc = pier_migration_files_down(NULL, e, files, &l, &err);
-        bool hit = disarm();
-        check_failure(rc, &err);
-        size_t applied = applied_agree(e);
-        assert_int_equal(applied, rc == PIER_OK ? 1 : 2);
-        assert_int_equal(l != NULL ? l->nfiles : 0, rc == PIER_OK ? 1 : 0);
-        pier_migration_files_free(l);
-        if (rc == PIER_OK)
-            break;
-        assert_true(hit);
-    }
-    print_message("migration files down: %ld allocation points\n", n - 1);
-    for (n = 1;; n++) {
         char *path = NULL;
         arm(n);
         pier_status rc = pier_migration_file_create(&path, files, "c",
@@ -639,7 +700,9 @@ static void migration_files_survive_every_failure(void **state)
         bool hit = disarm();
         check_failure(rc, &err);
         if (rc == PIER_OK) {
-            assert_non_null(strstr(path, "/20260101000002_c.sql"));
+            char version[16];
+            migfiles_version(MIGFILES_PER_GEN, version);
+            assert_non_null(strstr(path, version));
             assert_int_equal(unlink(path), 0);
         } else {
             assert_null(path);
@@ -649,16 +712,9 @@ static void migration_files_survive_every_failure(void **state)
             break;
     }
     print_message("migration file create: %ld allocation points\n", n - 1);
-    assert_int_equal(applied_agree(e), 1);
+    assert_int_equal(files_agree(e, 0, "the end"), MIGFILES_PER_GEN - 1);
     pier_close(&e);
-    static const char *const names[] = { "20260101000000_a.sql",
-                                         "20260101000001_b.sql" };
-    for (size_t i = 0; i < 2; i++) {
-        char path[128];
-        snprintf(path, sizeof path, "%s/%s", files, names[i]);
-        assert_int_equal(unlink(path), 0);
-    }
-    assert_int_equal(rmdir(files), 0);
+    assert_int_equal(lakedir_remove_tree(files), 0);
 }
 
 /* Code generation: the declaration read, the shapes built and written;

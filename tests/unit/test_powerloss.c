@@ -6,7 +6,8 @@
  *
  * A child process runs the workload of support/workload.h (every write
  * path: inserts, updates, upserts, deletes, transactions, board DDL,
- * widening, the SQL dialect, maintain, compact, a reopen) through the
+ * widening, the SQL dialect, migrations, a changeset, versioned
+ * migration files, maintain, compact, a reopen) through the
  * fault VFS (support/faultvfs.h), which remembers what each file received
  * since its last sync. After each call returns OK the child reports it to
  * the parent through a pipe, with its watermark and the number of syncs
@@ -17,23 +18,33 @@
  *
  * The parent ran the same workload first, without faults, and kept the
  * lake's full contents (every table, every row, lakedir_sql_dump) after
- * each step, with the watermark each call returned and the head. After
- * the cut it opens the lake with SQLite's own VFS and checks:
+ * each step, and between the versions of an up of migration files, which
+ * commits each on its own (workload_parts), with the watermark each call
+ * returned and the head. After the cut it opens the lake with SQLite's
+ * own VFS and checks:
  * - pier_open succeeds and PRAGMA integrity_check says ok;
+ * - each migration file's record is there exactly when what its SQL does
+ *   is, and status agrees (support/migfiles.h);
  * - the lake's contents equal those after some step j, all of every step
- *   up to j and nothing of any later one: with FULL, j is the last
- *   acknowledged step or the one in flight (whose commit may have reached
- *   the disk before its acknowledgement); with NORMAL, j lies between the
- *   last acknowledged step followed by a completed sync (everything
- *   written before a sync is durable) and the step in flight;
+ *   up to j and nothing of any later one (or, of an up in flight, its
+ *   first versions): with FULL, j is the last acknowledged step or the
+ *   one in flight (whose commit may have reached the disk before its
+ *   acknowledgement); with NORMAL, j lies between the last acknowledged
+ *   step followed by a completed sync (everything written before a sync
+ *   is durable) and the step in flight;
  * - every acknowledged watermark is the one the clean run handed out for
  *   that step, and the head is the clean run's head after step j;
  * - each board's feed replayed from 0 rebuilds its columns and rows
  *   (support/lakecheck.h);
- * - the lake takes a further write.
+ * - the lake takes a further write, and up of the migration files, run
+ *   again, completes.
  *
- * Trials: PIER_POWERLOSS_TRIALS per durability (default 40); the moments
- * and the damage come from PIER_SEED (printed; a failure names its trial).
+ * Trials: PIER_POWERLOSS_TRIALS per durability (default 40) at moments of
+ * the whole run; then one at each sync of the steps of migration files,
+ * losing what it would have made durable, and PIER_POWERLOSS_FILES_TRIALS
+ * (default 12) at their writes: a cut between a version's SQL and its
+ * record, were they committed apart, lands there. The moments and the
+ * damage come from PIER_SEED (printed; a failure names its trial).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,16 +64,24 @@
 #include "support/faultvfs.h"
 #include "support/lakecheck.h"
 #include "support/lakedir.h"
+#include "support/migfiles.h"
 #include "support/workload.h"
 
 #define DEFAULT_TRIALS 40
+/* Cuts at writes of the steps that run migration files, beside one at
+ * each of their syncs: 12 of their 200 writes. */
+#define DEFAULT_FILES_TRIALS 12
 
 /* ---- the clean run ---- */
 
 typedef struct reference {
     size_t steps;
-    char **dumps;              /* [0]: after pier_open; [i + 1]: after
-                                  step i */
+    size_t npoints;
+    size_t *pt;                /* [l]: the point after l steps */
+    char **dumps;              /* [0]: after pier_open; then after each
+                                  transaction a failure can leave apart:
+                                  [pt[i + 1]] after step i, and before
+                                  it, an up's versions one by one */
     int64_t *heads;            /* the head at each of those points */
     int64_t *wms;              /* [i]: what step i returned */
 } reference;
@@ -95,8 +114,10 @@ static int64_t head_of(pier_engine *e)
     return head;
 }
 
-/* Runs the workload once, keeping the lake's contents after each step.
- * The fault VFS is installed only for its clock. */
+/* Runs the workload once, keeping the lake's contents after each step
+ * and between the transactions of a step that commits several (an up of
+ * migration files, whose versions a cut may leave part-way). The fault
+ * VFS is installed only for its clock. */
 static int build_reference(void **state)
 {
     (void)state;
@@ -104,10 +125,15 @@ static int build_reference(void **state)
     faultvfs_reset();
     faultvfs_set_real_sync(false);
     ref.steps = workload_steps();
-    ref.dumps = calloc(ref.steps + 1, sizeof *ref.dumps);
-    ref.heads = calloc(ref.steps + 1, sizeof *ref.heads);
+    ref.npoints = 1;
+    for (size_t i = 0; i < ref.steps; i++)
+        ref.npoints += workload_parts(i);
+    ref.pt = calloc(ref.steps + 1, sizeof *ref.pt);
+    ref.dumps = calloc(ref.npoints, sizeof *ref.dumps);
+    ref.heads = calloc(ref.npoints, sizeof *ref.heads);
     ref.wms = calloc(ref.steps, sizeof *ref.wms);
-    assert_true(ref.dumps != NULL && ref.heads != NULL && ref.wms != NULL);
+    assert_true(ref.pt != NULL && ref.dumps != NULL && ref.heads != NULL &&
+                ref.wms != NULL);
     char *dir = lakedir_make();
     char *lake = lakedir_join(dir, "lake.sqlite");
     workload w = { .dir = dir, .durability = PIER_DURABILITY_FULL };
@@ -116,14 +142,19 @@ static int build_reference(void **state)
         fail_msg("open: %s", err.message);
     ref.dumps[0] = lakedir_sql_dump(lake);
     ref.heads[0] = head_of(w.e);
+    size_t k = 0;
     for (size_t i = 0; i < ref.steps; i++) {
-        if (workload_run(&w, i, &ref.wms[i], &err) != PIER_OK)
-            fail_msg("step %zu (%s): %s: %s", i, workload_step_name(i),
-                     err.tag, err.message);
-        ref.dumps[i + 1] = lakedir_sql_dump(lake);
-        assert_non_null(ref.dumps[i + 1]);
-        ref.heads[i + 1] = head_of(w.e);
+        for (size_t p = 0; p < workload_parts(i); p++) {
+            if (workload_run_part(&w, i, p, &ref.wms[i], &err) != PIER_OK)
+                fail_msg("step %zu (%s), part %zu: %s: %s", i,
+                         workload_step_name(i), p, err.tag, err.message);
+            ref.dumps[++k] = lakedir_sql_dump(lake);
+            assert_non_null(ref.dumps[k]);
+            ref.heads[k] = head_of(w.e);
+        }
+        ref.pt[i + 1] = k;
     }
+    assert_int_equal(k + 1, ref.npoints);
     char why[512];
     size_t skipped = 0;
     if (!lakecheck_feed_matches_rows(w.e, workload_boards, workload_nboards,
@@ -140,9 +171,10 @@ static int build_reference(void **state)
 static int free_reference(void **state)
 {
     (void)state;
-    for (size_t i = 0; ref.dumps != NULL && i <= ref.steps; i++)
+    for (size_t i = 0; ref.dumps != NULL && i < ref.npoints; i++)
         free(ref.dumps[i]);
     free(ref.dumps);
+    free(ref.pt);
     free(ref.heads);
     free(ref.wms);
     memset(&ref, 0, sizeof ref);
@@ -158,7 +190,9 @@ typedef struct msg {
     int32_t step;              /* MSG_ACKED, MSG_FAILED */
     int64_t watermark;         /* MSG_ACKED */
     int64_t syncs;             /* syncs done when it was sent */
-    int64_t writes;            /* MSG_DONE: the run's moments */
+    int64_t writes, sync_points; /* the moments a cut can come at so far
+                                  (MSG_OPENED, MSG_ACKED; MSG_DONE: the
+                                  run's) */
 } msg;
 
 static int child_fd = -1;
@@ -200,7 +234,10 @@ static void child(const char *dir, pier_durability durability,
         fprintf(stderr, "child: open: %s: %s\n", err.tag, err.message);
         _exit(3);
     }
-    msg m = { .type = MSG_OPENED, .syncs = faultvfs_syncs_done() };
+    long writes = 0, syncs = 0;
+    faultvfs_cut_points(&writes, &syncs);
+    msg m = { .type = MSG_OPENED, .syncs = faultvfs_syncs_done(),
+              .writes = writes, .sync_points = syncs };
     send_msg(&m);
     for (size_t i = 0; i < workload_steps(); i++) {
         int64_t wm = 0;
@@ -211,14 +248,15 @@ static void child(const char *dir, pier_durability durability,
                     workload_step_name(i), err.tag, err.message);
             _exit(3);
         }
+        faultvfs_cut_points(&writes, &syncs);
         msg a = { .type = MSG_ACKED, .step = (int32_t)i, .watermark = wm,
-                  .syncs = faultvfs_syncs_done() };
+                  .syncs = faultvfs_syncs_done(), .writes = writes,
+                  .sync_points = syncs };
         send_msg(&a);
     }
     workload_close(&w);
-    long writes = 0, syncs = 0;
     faultvfs_cut_points(&writes, &syncs);
-    msg d = { .type = MSG_DONE, .syncs = syncs, .writes = writes };
+    msg d = { .type = MSG_DONE, .sync_points = syncs, .writes = writes };
     send_msg(&d);
     _exit(0);
 }
@@ -228,6 +266,8 @@ typedef struct outcome {
     int level;                 /* the last acknowledged point: 0 opened,
                                   i + 1 step i; -1 none */
     int64_t acked_syncs[64];   /* syncs done at each acknowledged point */
+    int64_t acked_writes[64];  /* the moments a cut can come at, up to */
+    int64_t acked_sync_points[64]; /* ... each acknowledged point */
     bool cut;
     int64_t cut_syncs;         /* syncs done at the cut */
     int64_t writes, syncs;     /* MSG_DONE */
@@ -260,6 +300,8 @@ static void run_child(const char *dir, pier_durability durability,
         case MSG_OPENED:
             out->level = 0;
             out->acked_syncs[0] = m.syncs;
+            out->acked_writes[0] = m.writes;
+            out->acked_sync_points[0] = m.sync_points;
             break;
         case MSG_ACKED:
             assert_int_equal(m.step, out->level);
@@ -272,6 +314,8 @@ static void run_child(const char *dir, pier_durability durability,
             out->level = m.step + 1;
             assert_true(out->level < 64);
             out->acked_syncs[out->level] = m.syncs;
+            out->acked_writes[out->level] = m.writes;
+            out->acked_sync_points[out->level] = m.sync_points;
             break;
         case MSG_CUT:
             out->cut = true;
@@ -279,7 +323,7 @@ static void run_child(const char *dir, pier_durability durability,
             break;
         case MSG_DONE:
             out->writes = m.writes;
-            out->syncs = m.syncs;
+            out->syncs = m.sync_points;
             break;
         default:
             fail_msg("trial %d: the workload failed at step %d without a "
@@ -298,6 +342,8 @@ typedef struct tally {
     long acked;                /* acknowledged steps over all trials */
     long lost;                 /* acknowledged steps the lake lacks */
     int inflight_kept;         /* the step in flight reached the disk */
+    int part_kept;             /* ... part of it: an up's first versions */
+    int files_trials;          /* cuts aimed at the migration files */
     int cut_in_open;           /* before pier_open returned */
     size_t feeds_skipped;
 } tally;
@@ -318,7 +364,7 @@ static void check_lake(const char *dir, const outcome *o,
     pier_engine *e = NULL;
     pier_error err;
     char *lake = lakedir_join(dir, "lake.sqlite");
-    char *dump = NULL;
+    char *dump = NULL, *files = NULL;
     char why[768] = "";
     assert_non_null(lake);
     if (pier_open(&e, dir, NULL, &err) != PIER_OK) {
@@ -329,11 +375,19 @@ static void check_lake(const char *dir, const outcome *o,
     if (!lakecheck_integrity(lake, why, sizeof why))
         goto done;
 
+    /* What the record of migration files says agrees with what their SQL
+     * did, and with status: each version wholly applied or not at all. */
+    files = migfiles_dir_of(dir);
+    assert_non_null(files);
+    if (!migfiles_check(e, lake, files, NULL, why, sizeof why))
+        goto done;
+
+    /* The steps the lake may hold: [lo, hi]; then the points. */
     int last = (int)ref.steps;
     int hi = o->level + 1 < last ? o->level + 1 : last;
     int lo = o->level < 0 ? 0 : o->level;
     if (durability == PIER_DURABILITY_NORMAL) {
-        /* The last point a completed sync followed. */
+        /* The last step a completed sync followed. */
         lo = 0;
         for (int l = o->level; l > 0; l--) {
             if (o->acked_syncs[l] < o->cut_syncs) {
@@ -343,15 +397,17 @@ static void check_lake(const char *dir, const outcome *o,
         }
     }
     dump = lakedir_sql_dump(lake);
-    int j = dump != NULL ? match(dump, lo, hi) : -1;
+    int j = dump != NULL ? match(dump, (int)ref.pt[lo], (int)ref.pt[hi])
+                         : -1;
     if (j < 0) {
-        int any = dump != NULL ? match(dump, 0, last) : -1;
-        snprintf(why, sizeof why, "acknowledged up to point %d, the lake "
-                 "holds %s (expected a point in [%d, %d])", o->level,
+        int any = dump != NULL ? match(dump, 0, (int)ref.npoints - 1) : -1;
+        snprintf(why, sizeof why, "acknowledged up to step %d, the lake "
+                 "holds %s (expected a point in [%zu, %zu], steps %d to "
+                 "%d)", o->level,
                  dump == NULL ? "contents that do not read"
-                 : any >= 0 ? "an earlier point's contents"
+                 : any >= 0 ? "another point's contents"
                             : "contents no point of the clean run had",
-                 lo, hi);
+                 ref.pt[lo], ref.pt[hi], lo, hi);
         goto done;
     }
     int64_t head = head_of(e);
@@ -373,15 +429,25 @@ static void check_lake(const char *dir, const outcome *o,
                  err.tag, err.message);
         goto done;
     }
+    /* The files' up, run again, completes. */
+    if (!migfiles_rerun(e, lake, files, NULL, why, sizeof why))
+        goto done;
+    /* The steps the lake holds whole. */
+    int whole = 0;
+    while (whole < last && (int)ref.pt[whole + 1] <= j)
+        whole++;
     if (o->level < 0)
         t->cut_in_open++;
     else
         t->acked += o->level;
-    if (j < o->level)
-        t->lost += o->level - j;
-    if (j > o->level)
+    if (whole < o->level)
+        t->lost += o->level - whole;
+    if (j > (int)ref.pt[o->level < 0 ? 0 : o->level])
         t->inflight_kept++;
+    if ((int)ref.pt[whole] != j)
+        t->part_kept++;
 done:
+    free(files);
     free(dump);
     free(lake);
     pier_close(&e);
@@ -414,6 +480,13 @@ static int trials_of(void)
     return n > 0 ? n : DEFAULT_TRIALS;
 }
 
+static int files_trials_of(void)
+{
+    const char *env = getenv("PIER_POWERLOSS_FILES_TRIALS");
+    int n = env != NULL && *env != '\0' ? atoi(env) : DEFAULT_FILES_TRIALS;
+    return n >= 0 ? n : DEFAULT_FILES_TRIALS;
+}
+
 static void power_cuts(pier_durability durability, uint64_t salt)
 {
     uint64_t seed = seed_of();
@@ -439,23 +512,54 @@ static void power_cuts(pier_durability durability, uint64_t salt)
         char *lake = lakedir_join(dir, "lake.sqlite");
         char *dump = lakedir_sql_dump(lake);
         assert_non_null(dump);
-        assert_string_equal(dump, ref.dumps[ref.steps]);
+        assert_string_equal(dump, ref.dumps[ref.npoints - 1]);
         free(dump);
         free(lake);
     }
     lakedir_remove_tree(dir);
     free(dir);
     long writes = (long)o.writes, syncs = (long)o.syncs;
+    /* The moments of the steps that run migration files: were a
+     * version's SQL and its record committed apart, a cut between the two
+     * would leave one without the other. Besides the trials drawn from
+     * the whole run, every sync of those steps is cut at (losing what it
+     * would have made durable) and `files_writes` of their writes. */
+    long fw_lo = 0, fw_hi = -1, fs_lo = 0, fs_hi = -1;
+    for (size_t i = 0; i < ref.steps; i++) {
+        if (strncmp(workload_step_name(i), "files_", 6) != 0)
+            continue;
+        if (fw_hi < 0) {
+            fw_lo = (long)o.acked_writes[i] + 1;
+            fs_lo = (long)o.acked_sync_points[i] + 1;
+        }
+        fw_hi = (long)o.acked_writes[i + 1];
+        fs_hi = (long)o.acked_sync_points[i + 1];
+    }
+    assert_true(fw_hi >= fw_lo);
+    int file_syncs = (int)(fs_hi - fs_lo + 1);
+    int files_writes = files_trials_of();
 
     tally t = { 0 };
     int trials = trials_of();
-    for (int trial = 0; trial < trials; trial++) {
+    int all = trials + file_syncs + files_writes;
+    for (int trial = 0; trial < all; trial++) {
         faultvfs_cut cut = { 0 };
-        cut.at_sync = trial % 2 == 1;
-        cut.k = 1 + (long)(next_rand(&rng) %
-                           (uint64_t)(cut.at_sync ? syncs : writes));
-        cut.seed = next_rand(&rng);
         size_t p = next_rand(&rng) % (sizeof profiles / sizeof *profiles);
+        if (trial < trials) {
+            cut.at_sync = trial % 2 == 1;
+            cut.k = 1 + (long)(next_rand(&rng) %
+                               (uint64_t)(cut.at_sync ? syncs : writes));
+        } else if (trial < trials + file_syncs) {
+            cut.at_sync = true;
+            cut.k = fs_lo + (trial - trials);
+            p = 0;                                    /* all lost */
+            t.files_trials++;
+        } else {
+            cut.k = fw_lo + (long)(next_rand(&rng) %
+                                   (uint64_t)(fw_hi - fw_lo + 1));
+            t.files_trials++;
+        }
+        cut.seed = next_rand(&rng);
         cut.keep_percent = profiles[p].keep;
         cut.tear_percent = profiles[p].tear;
         cut.before = report_cut;
@@ -481,11 +585,13 @@ static void power_cuts(pier_durability durability, uint64_t salt)
             t.cut_at_write++;
     }
     print_message("%s: %d power cuts (%d at a sync of %ld, %d at a write "
-                  "of %ld), %ld acknowledged steps, %ld lost, %d in-flight "
-                  "steps kept, %d cuts while opening, %.1f s\n", dname,
-                  t.trials, t.cut_at_sync, syncs, t.cut_at_write, writes,
-                  t.acked, t.lost, t.inflight_kept, t.cut_in_open,
-                  now_s() - started);
+                  "of %ld; %d in the steps of migration files, writes "
+                  "%ld to %ld and %d syncs), %ld acknowledged steps, %ld "
+                  "lost, %d in-flight steps kept (%d in part), %d cuts "
+                  "while opening, %.1f s\n", dname, t.trials, t.cut_at_sync,
+                  syncs, t.cut_at_write, writes, t.files_trials, fw_lo,
+                  fw_hi, file_syncs, t.acked, t.lost, t.inflight_kept,
+                  t.part_kept, t.cut_in_open, now_s() - started);
     if (durability == PIER_DURABILITY_FULL)
         assert_int_equal(t.lost, 0);
 }

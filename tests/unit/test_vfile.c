@@ -15,9 +15,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "pier.h"
 #include "support/engine_fixture.h"
@@ -388,6 +392,50 @@ static void test_create(void **state)
     assert_non_null(strstr(err.message, "2026_bad.sql"));
 }
 
+/* A process killed while `pier migrations new` writes the template
+ * (here by the file size limit, as SIGXFSZ does at its first byte)
+ * leaves no file of that version: the directory still reads, and the
+ * next call takes the version. Before, it left an empty file that every
+ * up, down and status refused until someone removed it. */
+static void test_create_killed(void **state)
+{
+    files_fixture *f = *state;
+    pier_error err;
+    char *p = NULL;
+    assert_int_equal(pier_migration_file_create(&p, f->dir, "first",
+                                                FIXTURE_NOW, &err), PIER_OK);
+    pier_free(p);
+    put(f, "20260301100000_first.sql", "-- migrate:up\nCREATE TABLE t "
+        "(a INT64);\n");
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit none = { 0, 0 };
+        setrlimit(RLIMIT_CORE, &none);
+        setrlimit(RLIMIT_FSIZE, &none);
+        signal(SIGXFSZ, SIG_DFL);
+        char *q = NULL;
+        pier_migration_file_create(&q, f->dir, "second", FIXTURE_NOW, &err);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGXFSZ);
+    pier_migration_files *l = NULL;
+    if (pier_migration_files_status(&l, f->ef->e, f->dir, &err) != PIER_OK)
+        fail_msg("status: %s: %s", err.tag, err.message);
+    assert_int_equal(l->nfiles, 1);
+    pier_migration_files_free(l);
+    assert_int_equal(pier_migration_files_up(NULL, f->ef->e, f->dir, NULL,
+                                             &err), PIER_OK);
+    assert_int_equal(pier_migration_file_create(&p, f->dir, "second",
+                                                FIXTURE_NOW, &err), PIER_OK);
+    assert_non_null(strstr(p, "/20260301100001_second.sql"));
+    pier_free(p);
+}
+
 static void test_up_down_status(void **state)
 {
     files_fixture *f = *state;
@@ -580,6 +628,37 @@ static void test_failure_part_way(void **state)
     assert_false(has_table(e, "_pier_migration_files"));
 }
 
+/* A version's SQL is read as pier_exec reads it, rewriting included:
+ * EXTRACT(field FROM x), which SQLite lacks, runs in a file as it does
+ * in `pier sql`, up and down. */
+static void test_dialect_as_exec(void **state)
+{
+    files_fixture *f = *state;
+    pier_engine *e = f->ef->e;
+    pier_error err;
+    char *p = NULL;
+    assert_int_equal(pier_migration_file_create(&p, f->dir, "years",
+                                                FIXTURE_NOW, &err), PIER_OK);
+    pier_free(p);
+    put(f, "20260301100000_years.sql",
+        "-- migrate:up\n"
+        "CREATE TABLE d (id INT64 PRIMARY KEY, at DATE);\n"
+        "INSERT INTO d VALUES (1, '2026-03-04'), (2, '1999-12-31');\n"
+        "CREATE TABLE y (id INT64 PRIMARY KEY, yr INT64);\n"
+        "INSERT INTO y SELECT id, EXTRACT(year FROM at) FROM d;\n"
+        "-- migrate:down\n"
+        "DELETE FROM y WHERE yr = (SELECT EXTRACT(YEAR FROM at) FROM d "
+        "WHERE id = 2);\n"
+        "DROP TABLE y;\nDROP TABLE d;\n");
+    if (pier_migration_files_up(NULL, e, f->dir, NULL, &err) != PIER_OK)
+        fail_msg("up: %s: %s", err.tag, err.message);
+    assert_int_equal(count(e, "SELECT sum(yr) FROM y"), 2026 + 1999);
+    if (pier_migration_files_down(NULL, e, f->dir, NULL, &err) != PIER_OK)
+        fail_msg("down: %s: %s", err.tag, err.message);
+    assert_false(has_table(e, "y"));
+    assert_false(has_table(e, "d"));
+}
+
 /* A lake of format 4 gains the record when opened (format 5). */
 static void test_format_4_upgrade(void **state)
 {
@@ -618,9 +697,13 @@ int main(void)
         cmocka_unit_test(test_checksum),
         cmocka_unit_test(test_versions),
         cmocka_unit_test_setup_teardown(test_create, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_killed, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_up_down_status, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_failure_part_way, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_dialect_as_exec, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_format_4_upgrade, setup,
                                         teardown),

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "support/faultvfs.h"
+#include "support/migfiles.h"
 
 const char *const workload_boards[] = { "a", "b", "c", "d" };
 const size_t workload_nboards = sizeof workload_boards /
@@ -445,6 +447,102 @@ static pier_status changeset_apply(workload *w, int64_t *wm, pier_error *err)
     return pier_changeset_apply(&r, w->e, insert, sizeof insert, &o, err);
 }
 
+/* Versioned migration files (support/migfiles.h) in the lake's directory:
+ * each step first writes the files it runs on, so that it also runs on a
+ * copy of the lake alone (test_iofault). */
+static pier_status files_up(workload *w, size_t nfiles, bool create,
+                            int64_t *wm, pier_error *err)
+{
+    char *dir = migfiles_dir_of(w->dir);
+    if (dir == NULL)
+        return PIER_E_OUT_OF_MEMORY;
+    pier_status rc = migfiles_write(dir, nfiles, create, err);
+    if (rc == PIER_OK)
+        rc = pier_migration_files_up(wm, w->e, dir, NULL, err);
+    free(dir);
+    return rc;
+}
+
+static pier_status files_down(workload *w, size_t nfiles, int64_t *wm,
+                              pier_error *err)
+{
+    char *dir = migfiles_dir_of(w->dir);
+    if (dir == NULL)
+        return PIER_E_OUT_OF_MEMORY;
+    pier_status rc = migfiles_write(dir, nfiles, false, err);
+    if (rc == PIER_OK)
+        rc = pier_migration_files_down(wm, w->e, dir, NULL, err);
+    free(dir);
+    return rc;
+}
+
+/* The ups: step files_up_to makes the first two files as `pier migrations
+ * new` makes files and applies them (up to version 1: a table, its rows);
+ * files_up_all applies the rows again, an index, the irreversible bump
+ * and a column added in a BEGIN ... COMMIT; files_up_again the column
+ * again. An up applies each version in a transaction of its own: part p
+ * of the step (workload_run_part) applies its p-th version alone. */
+enum {
+    UP_TO_FIRST = 0, UP_TO_LAST = 1,
+    UP_ALL_FIRST = 1, UP_ALL_LAST = MIGFILES_PER_GEN - 1,
+    UP_AGAIN_LAST = MIGFILES_PER_GEN - 1
+};
+
+static pier_status files_up_to(workload *w, int64_t *wm, pier_error *err)
+{
+    return files_up(w, UP_TO_LAST + 1, true, wm, err);
+}
+
+static pier_status files_up_to_part(workload *w, size_t p, int64_t *wm,
+                                    pier_error *err)
+{
+    return files_up(w, UP_TO_FIRST + p + 1, true, wm, err);
+}
+
+/* Rolls back the rows. */
+static pier_status files_down_rows(workload *w, int64_t *wm,
+                                   pier_error *err)
+{
+    return files_down(w, UP_TO_LAST + 1, wm, err);
+}
+
+static pier_status files_up_all(workload *w, int64_t *wm, pier_error *err)
+{
+    return files_up(w, UP_ALL_LAST + 1, false, wm, err);
+}
+
+static pier_status files_up_all_part(workload *w, size_t p, int64_t *wm,
+                                     pier_error *err)
+{
+    return files_up(w, UP_ALL_FIRST + p + 1, false, wm, err);
+}
+
+/* Rolls back the column. */
+static pier_status files_down_note(workload *w, int64_t *wm,
+                                   pier_error *err)
+{
+    return files_down(w, MIGFILES_PER_GEN, wm, err);
+}
+
+/* The bump is irreversible: down is refused and changes nothing, which
+ * is this step's success. */
+static pier_status files_down_refused(workload *w, int64_t *wm,
+                                      pier_error *err)
+{
+    pier_status rc = files_down(w, MIGFILES_PER_GEN, wm, err);
+    if (rc == PIER_E_MIGRATION_REFUSED)
+        return PIER_OK;
+    if (rc == PIER_OK)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT, "the irreversible "
+                          "version was rolled back");
+    return rc;
+}
+
+static pier_status files_up_again(workload *w, int64_t *wm, pier_error *err)
+{
+    return files_up(w, UP_AGAIN_LAST + 1, false, wm, err);
+}
+
 static pier_status tx_again(workload *w, int64_t *wm, pier_error *err)
 {
     static const tx_op ops[] = {
@@ -465,45 +563,56 @@ static pier_status maintain_expire(workload *w, int64_t *wm, pier_error *err)
 typedef struct step {
     const char *name;
     pier_status (*run)(workload *w, int64_t *wm, pier_error *err);
+    size_t parts;              /* 0: one */
+    pier_status (*part)(workload *w, size_t p, int64_t *wm,
+                        pier_error *err);
 } step;
 
 static const step steps[] = {
-    { "insert_json", insert_json },
-    { "insert_rows", insert_rows },
-    { "update_json", update_json },
-    { "update_many_json", update_many_json },
-    { "update_rows", update_rows },
-    { "upsert_json", upsert_json },
-    { "upsert_rows", upsert_rows },
-    { "delete", delete_one },
-    { "delete_many", delete_many },
-    { "board_create", board_create },
-    { "tx", tx_three_boards },
-    { "add_column", add_column },
-    { "widen_numeric", widen_numeric },
-    { "widen_text", widen_text },
-    { "insert_big", insert_big },
-    { "truncate", truncate_board },
-    { "exec_create_table", exec_create },
-    { "exec_insert", exec_insert },
-    { "exec_alter_add", exec_alter },
-    { "exec_update", exec_update },
-    { "exec_delete", exec_delete },
-    { "exec_create_board", exec_create_board },
-    { "insert_new_board", insert_d },
-    { "maintain", maintain_keep },
-    { "drop", drop_board },
-    { "reopen", reopen },
-    { "upsert_big", upsert_big },
-    { "compact", compact },
-    { "delete_big", delete_big },
-    { "exec_script", exec_script },
-    { "migrate_create", migrate_create },
-    { "migrate_rows", migrate_rows },
-    { "migrate_evolve", migrate_evolve },
-    { "changeset_apply", changeset_apply },
-    { "tx_again", tx_again },
-    { "maintain_expire", maintain_expire },
+    { "insert_json", insert_json, 0, NULL },
+    { "insert_rows", insert_rows, 0, NULL },
+    { "update_json", update_json, 0, NULL },
+    { "update_many_json", update_many_json, 0, NULL },
+    { "update_rows", update_rows, 0, NULL },
+    { "upsert_json", upsert_json, 0, NULL },
+    { "upsert_rows", upsert_rows, 0, NULL },
+    { "delete", delete_one, 0, NULL },
+    { "delete_many", delete_many, 0, NULL },
+    { "board_create", board_create, 0, NULL },
+    { "tx", tx_three_boards, 0, NULL },
+    { "add_column", add_column, 0, NULL },
+    { "widen_numeric", widen_numeric, 0, NULL },
+    { "widen_text", widen_text, 0, NULL },
+    { "insert_big", insert_big, 0, NULL },
+    { "truncate", truncate_board, 0, NULL },
+    { "exec_create_table", exec_create, 0, NULL },
+    { "exec_insert", exec_insert, 0, NULL },
+    { "exec_alter_add", exec_alter, 0, NULL },
+    { "exec_update", exec_update, 0, NULL },
+    { "exec_delete", exec_delete, 0, NULL },
+    { "exec_create_board", exec_create_board, 0, NULL },
+    { "insert_new_board", insert_d, 0, NULL },
+    { "maintain", maintain_keep, 0, NULL },
+    { "drop", drop_board, 0, NULL },
+    { "reopen", reopen, 0, NULL },
+    { "upsert_big", upsert_big, 0, NULL },
+    { "compact", compact, 0, NULL },
+    { "delete_big", delete_big, 0, NULL },
+    { "exec_script", exec_script, 0, NULL },
+    { "migrate_create", migrate_create, 0, NULL },
+    { "migrate_rows", migrate_rows, 0, NULL },
+    { "migrate_evolve", migrate_evolve, 0, NULL },
+    { "changeset_apply", changeset_apply, 0, NULL },
+    { "files_up_to", files_up_to, UP_TO_LAST - UP_TO_FIRST + 1,
+      files_up_to_part },
+    { "files_down_rows", files_down_rows, 0, NULL },
+    { "files_up_all", files_up_all, UP_ALL_LAST - UP_ALL_FIRST + 1,
+      files_up_all_part },
+    { "files_down_note", files_down_note, 0, NULL },
+    { "files_down_refused", files_down_refused, 0, NULL },
+    { "files_up_again", files_up_again, 0, NULL },
+    { "tx_again", tx_again, 0, NULL },
+    { "maintain_expire", maintain_expire, 0, NULL },
 };
 
 size_t workload_steps(void)
@@ -516,15 +625,35 @@ const char *workload_step_name(size_t i)
     return i < workload_steps() ? steps[i].name : "?";
 }
 
-pier_status workload_run(workload *w, size_t i, int64_t *watermark,
-                         pier_error *err)
+size_t workload_parts(size_t i)
+{
+    return i < workload_steps() && steps[i].parts > 0 ? steps[i].parts : 1;
+}
+
+/* Step i, or its part p (p < 0: the whole step). */
+static pier_status run(workload *w, size_t i, long p, int64_t *watermark,
+                       pier_error *err)
 {
     set_time(w, WORKLOAD_T0 + (int64_t)(i + 1) * STEP_US);
     int64_t wm = -1;
-    pier_status rc = steps[i].run(w, &wm, err);
+    pier_status rc = p >= 0 && steps[i].part != NULL
+                         ? steps[i].part(w, (size_t)p, &wm, err)
+                         : steps[i].run(w, &wm, err);
     if (rc == PIER_OK && wm < 0)
         wm = pier_head(w->e);
     if (watermark != NULL)
         *watermark = wm;
     return rc;
+}
+
+pier_status workload_run(workload *w, size_t i, int64_t *watermark,
+                         pier_error *err)
+{
+    return run(w, i, -1, watermark, err);
+}
+
+pier_status workload_run_part(workload *w, size_t i, size_t p,
+                              int64_t *watermark, pier_error *err)
+{
+    return run(w, i, (long)p, watermark, err);
 }

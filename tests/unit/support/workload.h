@@ -19,8 +19,14 @@
  * change; to text: every row rewritten), _truncate and _drop, pier_exec
  * (CREATE TABLE and INDEX, INSERT with a parameter, ALTER TABLE ADD and
  * RENAME COLUMN, UPDATE, DELETE, a script with BEGIN/COMMIT, CREATE
- * BOARD), pier_maintain (keeping every record, then, last, dropping all
- * but the newest), pier_compact, and closing and reopening the engine.
+ * BOARD), pier_migrate (a declaration made, then evolved),
+ * pier_changeset_apply, versioned migration files in the lake's
+ * directory (support/migfiles.h; the steps named "files_...": up to
+ * version 1 with its files made by pier_migration_file_create, down one,
+ * up all, down one, down refused at the irreversible version, up again;
+ * each writes the files it needs), pier_maintain (keeping every
+ * record, then, last, dropping all but the newest), pier_compact, and
+ * closing and reopening the engine.
  */
 #ifndef PIER_TEST_WORKLOAD_H
 #define PIER_TEST_WORKLOAD_H
@@ -53,6 +59,19 @@ const char *workload_step_name(size_t i);
  * pier_head() for a call that returns none. */
 pier_status workload_run(workload *w, size_t i, int64_t *watermark,
                          pier_error *err);
+
+/*
+ * The transactions of step i that a failure can leave apart: 1, but for
+ * an up of several migration files, which commits each version on its
+ * own (a failure keeps the versions before it). Running parts 0 ..
+ * workload_parts(i) - 1 of a step in order, each with workload_run_part,
+ * does what workload_run does, and between them leaves the lake as a run
+ * of the whole step leaves it between its transactions: a clean run
+ * keeps those contents too, since a power cut or a fault may leave them.
+ */
+size_t workload_parts(size_t i);
+pier_status workload_run_part(workload *w, size_t i, size_t p,
+                              int64_t *watermark, pier_error *err);
 
 /* Every board the steps name, for lakecheck_feed_matches_rows. */
 extern const char *const workload_boards[];
