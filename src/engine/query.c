@@ -569,6 +569,54 @@ void pier__cursor_spare_free(pier_engine *e)
 
 /* Under the engine's lock, with the catalog at the reader's snapshot:
  * resolves the boards, prepares the statement and builds the cursor. */
+/* Whether a board has a column whose values are exact numbers held as
+ * text or digits (decimal, uint64, hugeint): SQLite's operators would
+ * read them as floats. */
+static bool exact_columns(const pier__board *const *boards, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < boards[i]->ncolumns; k++) {
+            pier__type t = boards[i]->columns[k].type;
+            const pier__coltype *c = pier__type_sql(t);
+            if (t.kind == PIER_KIND_HUGEINT ||
+                (c != NULL && c->t.dims == 0 &&
+                 strcmp(pier__coltype_collation(c) != NULL
+                            ? pier__coltype_collation(c)
+                            : "",
+                        "pier_numeric") == 0))
+                return true;
+        }
+    return false;
+}
+
+/*
+ * The template with its operators written as the dialect's exact ones
+ * (pier__sql_exact_ops, docs/sql.md "Operators on exact values"), when it
+ * computes and one of its boards has exact columns: *q then reads the
+ * rewrite (in *text) with its placeholders found again (in *s).
+ */
+static pier_status exact_template(const pier__board *const *boards,
+                                  query_args *a, pier__query_text *q,
+                                  pier__buf *text, scan *s, pier_error *err)
+{
+    bool ops = false;
+    for (size_t i = 0; i < q->len && !ops; i++)
+        ops = strchr("+-*/%<>=", q->sql[i]) != NULL && q->sql[i] != '\0';
+    if (!ops || !exact_columns(boards, q->nboards) ||
+        !pier__sql_exact_ops(text, q->sql, q->len, NULL))
+        return text->oom ? pier__oom(err) : PIER_OK;
+    *s = (scan){ .ids = a->scan->ids, .nids = a->scan->nids, .cap = 8 };
+    s->holes = s->inline_holes;
+    pier_status rc = scan_template(s, text->p, text->len, err);
+    if (rc != PIER_OK)
+        return rc;
+    q->sql = text->p;
+    q->len = text->len;
+    q->holes = s->holes;
+    q->nholes = s->nholes;
+    return PIER_OK;
+}
+
 static pier_status compile_locked(pier_engine *e, pier__reader *r,
                                   query_args *a, int64_t version,
                                   pier_cursor **out, pier__query_shape *shape,
@@ -591,7 +639,15 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
         .nboards = a->nids,
         .catalog_version = version,
     };
-    pier_status rc = e->lake->ops->reader_prepare(r, &q, shape, err);
+    pier__buf text;
+    pier__buf_init(&text);
+    scan exact = { .holes = NULL };
+    pier_status rc = exact_template(boards, a, &q, &text, &exact, err);
+    if (rc == PIER_OK)
+        rc = e->lake->ops->reader_prepare(r, &q, shape, err);
+    pier__buf_free(&text);
+    if (exact.holes != NULL && exact.holes != exact.inline_holes)
+        free(exact.holes);
     if (rc != PIER_OK)
         return rc;
     pier_cursor *c = cursor_new(e, a, shape->ncolumns);

@@ -323,6 +323,22 @@ static xval primary(xp *p)
             take(p);
             return v;
         }
+        if (is_op(p, "{") && p->t.start + 1 < p->n &&
+            p->sql[p->t.start + 1] == '{') {
+            /* a board query's placeholder, {{board}}: a table's name */
+            size_t end = p->t.start + 2;
+            while (end + 1 < p->n &&
+                   !(p->sql[end] == '}' && p->sql[end + 1] == '}'))
+                end++;
+            if (end + 1 >= p->n) {
+                p->bad = true;
+                return v;
+            }
+            emit_to(p, end + 2);
+            p->t.end = end + 2;
+            advance(p);
+            return v;
+        }
         if (is_op(p, "-")) {
             size_t minus = p->t.start;
             advance(p);

@@ -163,16 +163,20 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
  * Functions a query may call: SQLite's built-ins without side effects
  * (scalar, aggregate, window, date and time, math, JSON), the SQL
  * dialect's exact decimal and temporal functions, now() and the UUID
- * makers (sum and avg are its overloads too), and _pier_hugeint_text,
+ * makers (sum and avg are its overloads too), _pier_hugeint_text,
  * which the views call (a template cannot name it: names starting with
- * _pier_ are refused before SQLite sees them).
+ * _pier_ are refused before SQLite sees them), and the exact operators
+ * the front-end writes for boards with exact columns (_pxe, _pxc, _pxsum,
+ * _pxavg, _pxtotal) and for CAST to the dialect's types (_pcs); all
+ * harmless called by hand.
  * Anything else is refused: load_extension, the connection's own state
  * (changes(), last_insert_rowid()), sqlite_*() (sqlite_log writes to the
  * error log), and whatever an application or a later SQLite might add.
  * Sorted for bsearch.
  */
 static const char *const allowed_functions[] = {
-    "->", "->>", "_pier_hugeint_text", "abs", "acos", "acosh", "age", "asin",
+    "->", "->>", "_pcs", "_pier_hugeint_text", "_pxavg", "_pxc", "_pxe",
+    "_pxsum", "_pxtotal", "abs", "acos", "acosh", "age", "asin",
     "asinh", "atan", "atan2", "atanh", "avg", "ceil", "ceiling", "char",
     "coalesce", "concat", "concat_ws", "cos", "cosh", "count", "cume_dist",
     "current_date", "current_time", "current_timestamp", "date", "date_add",

@@ -158,3 +158,22 @@ $ pier sql "SELECT _pxe('x?', 1)"
 $ pier sql "SELECT x FROM (SELECT bal * 2 AS x FROM acct) WHERE x > 1"
 ! pier: error: QueryFailed: a value computed from acct.bal is exact text without a column's type, which SQLite would compare and order as text, not by value: compare it where it is computed, or as CAST(x AS DECIMAL) (< <= > >= = <> BETWEEN and IN (...) then compare by value), or CAST it AS REAL (at byte 0 of the script)
 [exit 1]
+
+# Board queries: a board with exact columns (decimal, uint64, hugeint)
+# gets the same operators, comparisons and aggregates.
+$ pier sql "CREATE BOARD pub (n bigint, d decimal(12,2), h hugeint)"
+$ printf '%s\n' '{"id":"a","n":1,"d":"2.50","h":170141183460469231731687303715884105}' '{"id":"b","n":2,"d":"0.10","h":3}' | pier insert pub -
+2
+$ pier query pub "SELECT id, d * 2, d + '0.2' AS y, h * 2 AS hh, n / 2 AS half FROM {{board}} ORDER BY id" --jsonl
+{"id":"a","d * 2":"5","y":"2.7","hh":"340282366920938463463374607431768210","half":0}
+{"id":"b","d * 2":"0.2","y":"0.3","hh":"6","half":1}
+$ pier query pub "SELECT id, d * 100 AS cents FROM {{board}} WHERE d * 10 > 2 ORDER BY cents" --jsonl
+{"id":"a","cents":"250"}
+$ pier query pub "SELECT sum(d * 3 - d / 4) AS s, max(d * 3) AS m FROM {{board}} HAVING sum(d) > 2" --jsonl
+{"s":"7.15","m":"7.5"}
+$ pier query pub "SELECT d * CAST('0.5' AS DECIMAL) AS half FROM {{board}} ORDER BY id" --jsonl
+{"half":"1.25"}
+{"half":"0.05"}
+$ pier query pub "SELECT d + 0.2 FROM {{board}}"
+! pier: error: ReadFailed: the query failed: '+' of an exact value (DECIMAL, UINT64, INT128) and a REAL: write CAST(x AS DECIMAL) (or the number as a string, '1.5') to compute exactly, or CAST(... AS REAL) for a floating-point result
+[exit 1]
