@@ -590,21 +590,37 @@ static bool exact_columns(const pier__board *const *boards, size_t n)
 }
 
 /*
- * The template with its operators written as the dialect's exact ones
- * (pier__sql_exact_ops, docs/sql.md "Operators on exact values"), when it
- * computes and one of its boards has exact columns: *q then reads the
- * rewrite (in *text) with its placeholders found again (in *s).
+ * When one of its boards has exact columns, the template with its numbers
+ * SQLite would read inexactly written as text (pier__sql_exact_literals)
+ * and its operators as the dialect's exact ones (pier__sql_exact_ops,
+ * docs/sql.md "Operators on exact values"): *q then reads the rewrite (in
+ * *text) with its placeholders found again (in *s).
  */
 static pier_status exact_template(const pier__board *const *boards,
                                   query_args *a, pier__query_text *q,
                                   pier__buf *text, scan *s, pier_error *err)
 {
+    if (!exact_columns(boards, q->nboards))
+        return PIER_OK;
+    /* numbers SQLite would read inexactly, as their text (as pier_exec
+     * writes them, docs/sql.md); then the operators */
+    pier__buf literals;
+    pier__buf_init(&literals);
+    bool digits = pier__sql_exact_literals(&literals, q->sql, q->len);
+    const char *from = digits ? literals.p : q->sql;
+    size_t n = digits ? literals.len : q->len;
     bool ops = false;
-    for (size_t i = 0; i < q->len && !ops; i++)
-        ops = strchr("+-*/%<>=", q->sql[i]) != NULL && q->sql[i] != '\0';
-    if (!ops || !exact_columns(boards, q->nboards) ||
-        !pier__sql_exact_ops(text, q->sql, q->len, NULL))
-        return text->oom ? pier__oom(err) : PIER_OK;
+    for (size_t i = 0; i < n && !ops; i++)
+        ops = from[i] != '\0' && strchr("+-*/%<>=", from[i]) != NULL;
+    if (!(ops && pier__sql_exact_ops(text, from, n, NULL)) && digits) {
+        pier__buf_reset(text);
+        pier__buf_append(text, literals.p, literals.len);
+    }
+    pier__buf_free(&literals);
+    if (text->oom || literals.oom)
+        return pier__oom(err);
+    if (text->len == 0)
+        return PIER_OK;
     *s = (scan){ .ids = a->scan->ids, .nids = a->scan->nids, .cap = 8 };
     s->holes = s->inline_holes;
     pier_status rc = scan_template(s, text->p, text->len, err);

@@ -177,3 +177,9 @@ $ pier query pub "SELECT d * CAST('0.5' AS DECIMAL) AS half FROM {{board}} ORDER
 $ pier query pub "SELECT d + 0.2 FROM {{board}}"
 ! pier: error: ReadFailed: the query failed: '+' of an exact value (DECIMAL, UINT64, INT128) and a REAL: write CAST(x AS DECIMAL) (or the number as a string, '1.5') to compute exactly, or CAST(... AS REAL) for a floating-point result
 [exit 1]
+# Numbers SQLite would read inexactly are read as their digits in a board
+# query too.
+$ pier query pub "SELECT id FROM {{board}} WHERE h = 170141183460469231731687303715884105" --jsonl
+{"id":"a"}
+$ pier query pub "SELECT count(*) AS n FROM {{board}} WHERE h = 170141183460469231731687303715884104" --jsonl
+{"n":0}
