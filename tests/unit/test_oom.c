@@ -293,7 +293,9 @@ static void the_sql_dialect_survives_every_failure(void **state)
         "CREATE INDEX t_d ON t(d); "
         "INSERT INTO t VALUES (1, '1.5', 'a', '[\"x\"]', "
         "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, 3, 'b', NULL, NULL); "
-        "SELECT id, d, e, tags, u, sum(d) OVER () AS s FROM t ORDER BY id";
+        "UPDATE t SET d = d * 2 - '0.5' WHERE id = 2; "
+        "SELECT id, d, e, tags, u, sum(d) OVER () AS s, d * 3 / 4 AS x "
+        "FROM t WHERE d * 2 > 1 ORDER BY id";
     long n;
     for (n = 1;; n++) {
         pier_cursor *c = NULL;
@@ -320,6 +322,8 @@ static void the_sql_dialect_survives_every_failure(void **state)
         if (rc == PIER_OK) {
             assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
             assert_string_equal(pier_row_value(row, 1)->text, "1.50");
+            assert_string_equal(pier_row_value(row, 5)->text, "7");
+            assert_string_equal(pier_row_value(row, 6)->text, "1.125");
         }
         pier_cursor_close(c);
         pier_table_info_free(info);
