@@ -203,8 +203,8 @@ static xkind group(xp *p)
 static bool exact_function(const char *s, size_t n)
 {
     static const char *const names[] = {
-        "sum", "avg", "total", "decimal", "decimal_add", "decimal_sub",
-        "decimal_mul", "decimal_div", "decimal_round", NULL,
+        "sum", "avg", "total", "min", "max", "decimal", "decimal_add",
+        "decimal_sub", "decimal_mul", "decimal_div", "decimal_round", NULL,
     };
     for (size_t i = 0; names[i] != NULL; i++)
         if (pier__name_eq(s, n, names[i], strlen(names[i])))

@@ -54,6 +54,8 @@ $ pier sql "SELECT max(bal * 3) AS hi, min(bal * 3) AS lo FROM acct" --jsonl
 {"hi":"2999999999.97","lo":"0.3"}
 $ pier sql "SELECT n % 2 AS odd, sum(bal) AS total FROM acct GROUP BY odd HAVING sum(bal) > 1 ORDER BY odd" --jsonl
 {"odd":0,"total":"1000000009.99"}
+$ pier sql "SELECT n % 2 AS odd, max(bal) AS hi FROM acct GROUP BY odd HAVING max(bal) > 5 ORDER BY odd" --jsonl
+{"odd":0,"hi":"999999999.99"}
 $ pier sql "SELECT DISTINCT bal * 0 AS z FROM acct" --jsonl
 {"z":"0"}
 $ pier sql "SELECT id, sum(bal * 2) OVER (ORDER BY id) AS running FROM acct ORDER BY id" --jsonl
