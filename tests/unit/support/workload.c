@@ -312,8 +312,9 @@ static pier_status exec_alter(workload *w, int64_t *wm, pier_error *err)
 static pier_status exec_update(workload *w, int64_t *wm, pier_error *err)
 {
     (void)wm;
-    return exec(w, "UPDATE t SET note = 'n' || id, price = '9.99' "
-                "WHERE id >= 2", NULL, err);
+    /* exact arithmetic: the statement the front-end rewrites */
+    return exec(w, "UPDATE t SET note = 'n' || id, price = price * 2 + "
+                "'0.01' WHERE id >= 2 AND price * 3 > 1", NULL, err);
 }
 
 static pier_status exec_delete(workload *w, int64_t *wm, pier_error *err)
