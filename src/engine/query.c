@@ -612,9 +612,10 @@ static pier_status exact_template(const pier__board *const *boards,
     bool ops = false;
     for (size_t i = 0; i < n && !ops; i++)
         ops = from[i] != '\0' && strchr("+-*/%<>=", from[i]) != NULL;
-    if (!(ops && pier__sql_exact_ops(text, from, n, NULL)) && digits) {
-        pier__buf_reset(text);
-        pier__buf_append(text, literals.p, literals.len);
+    if (!(ops && pier__sql_exact_ops(text, from, n, NULL))) {
+        pier__buf_reset(text);                 /* (what it left) */
+        if (digits)
+            pier__buf_append(text, literals.p, literals.len);
     }
     pier__buf_free(&literals);
     if (text->oom || literals.oom)
@@ -661,6 +662,25 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
     pier_status rc = exact_template(boards, a, &q, &text, &exact, err);
     if (rc == PIER_OK)
         rc = e->lake->ops->reader_prepare(r, &q, shape, err);
+    if (rc == PIER_E_QUERY_FAILED && q.sql != a->sql) {
+        /* the template as written says where it is wrong (the rewrite's
+         * offsets are not its own) */
+        pier__query_text written = q;
+        written.sql = a->sql;
+        written.len = a->len;
+        written.holes = a->scan->holes;
+        written.nholes = a->scan->nholes;
+        pier_error again;
+        if (e->lake->ops->reader_prepare(r, &written, shape, &again) !=
+            PIER_OK) {
+            if (err != NULL)
+                *err = again;
+        } else {
+            if (err != NULL)
+                err->offset = -1;
+            rc = PIER_E_QUERY_FAILED;
+        }
+    }
     pier__buf_free(&text);
     if (exact.holes != NULL && exact.holes != exact.inline_holes)
         free(exact.holes);

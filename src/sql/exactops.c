@@ -337,6 +337,14 @@ static xval primary(xp *p)
             emit_to(p, end + 2);
             p->t.end = end + 2;
             advance(p);
+            while (!p->bad && p->t.kind == PIER__TK_DOT) {   /* .column */
+                take(p);
+                if (p->t.kind != PIER__TK_WORD &&
+                    p->t.kind != PIER__TK_QUOTED && !is_op(p, "*"))
+                    p->bad = true;
+                else
+                    take(p);
+            }
             return v;
         }
         if (is_op(p, "-")) {

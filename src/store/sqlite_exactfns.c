@@ -38,6 +38,8 @@ typedef enum operand_kind {
 
 typedef struct operand {
     operand_kind kind;
+    bool small;                /* K_EXACT of at most 18 digits, scale at
+                                  most 18: d.unscaled fits 64 bits */
     union {
         int64_t i;             /* K_INT */
         double r;              /* K_REAL, K_OTHER (as SQLite reads it) */
@@ -90,6 +92,7 @@ static void read_into(sqlite3_value *v, operand *out)
         if (s != NULL && pier__sqlfn_plain_decimal((const unsigned char *)s,
                                                    (int)n, &u, &scale)) {
             out->kind = K_EXACT;
+            out->small = true;
             out->d = (pier__decimal){ u, scale };
             return;
         }
@@ -185,17 +188,12 @@ static bool failf(char *why, size_t cap, const char *fmt, ...)
     return false;
 }
 
-/* a op b on decimals of at most 18 digits whose result is one too:
- * true with *out, false to take the general way. */
-static bool small_op(int op, const pier__decimal *pa,
-                     const pier__decimal *pb, pier__decimal *out)
+/* x / 10^ascale op y / 10^bscale, all of at most 18 digits, when the
+ * result is one too: true with *out, false to take the general way. */
+static bool small_calc(int op, int64_t x, int ascale, int64_t y, int bscale,
+                       pier__decimal *out)
 {
-    if (pa->scale > 18 || pb->scale > 18 || pa->unscaled > INT64_MAX ||
-        pa->unscaled < -INT64_MAX || pb->unscaled > INT64_MAX ||
-        pb->unscaled < -INT64_MAX)
-        return false;
-    const int ascale = pa->scale, bscale = pb->scale;
-    int64_t x = (int64_t)pa->unscaled, y = (int64_t)pb->unscaled, r;
+    int64_t r;
     int scale = ascale > bscale ? ascale : bscale;
     if (op == OP_MUL) {
         if (ascale + bscale > 18 || __builtin_mul_overflow(x, y, &r))
@@ -248,12 +246,24 @@ static bool small_op(int op, const pier__decimal *pa,
         over = __builtin_sub_overflow(x, y, &r);
     } else {
         over = y == 0;                 /* (the general way says why) */
-        r = over ? 0 : x % y;
+        r = over || y == -1 ? 0 : x % y;
     }
     if (over)
         return false;
     *out = (pier__decimal){ r, scale };
     return true;
+}
+
+/* a op b on decimals of at most 18 digits whose result is one too. */
+static bool small_op(int op, const pier__decimal *pa,
+                     const pier__decimal *pb, pier__decimal *out)
+{
+    if (pa->scale > 18 || pb->scale > 18 || pa->unscaled > INT64_MAX ||
+        pa->unscaled < -INT64_MAX || pb->unscaled > INT64_MAX ||
+        pb->unscaled < -INT64_MAX)
+        return false;
+    return small_calc(op, (int64_t)pa->unscaled, pa->scale,
+                      (int64_t)pb->unscaled, pb->scale, out);
 }
 
 /* a % b of decimals: a - b * trunc(a / b), the sign of a. */
@@ -370,8 +380,23 @@ static bool step(int op, operand *a, operand *b, char *why, size_t cap)
     if (too_long(signs[op], a, b, why, cap))
         return false;
     if (a->kind == K_EXACT || b->kind == K_EXACT) {
+        /* both small (or integers): in 64 bits */
+        bool sa = a->kind == K_INT || (a->kind == K_EXACT && a->small);
+        bool sb = b->kind == K_INT || (b->kind == K_EXACT && b->small);
+        pier__decimal r;
+        if (sa && sb &&
+            small_calc(op, a->kind == K_INT ? a->i : (int64_t)a->d.unscaled,
+                       a->kind == K_INT ? 0 : a->d.scale,
+                       b->kind == K_INT ? b->i : (int64_t)b->d.unscaled,
+                       b->kind == K_INT ? 0 : b->d.scale, &r)) {
+            a->kind = K_EXACT;
+            a->small = true;
+            a->d = r;
+            return true;
+        }
         if (!exact_pair(signs[op], a, b, why, cap))
             return false;
+        a->small = false;
         return exact_op(op, &a->d, &b->d, &a->d, why, cap);
     }
     as_number(a);
@@ -386,6 +411,7 @@ static bool step(int op, operand *a, operand *b, char *why, size_t cap)
             /* past 64 bits: the exact value, never a float */
             pier__decimal x = { a->i, 0 }, y = { b->i, 0 };
             a->kind = K_EXACT;
+            a->small = false;
             return exact_op(op, &x, &y, &a->d, why, cap);
         }
         return true;
@@ -429,6 +455,7 @@ static bool negate(operand *a, char *why, size_t cap)
     as_number(a);
     if (a->kind == K_INT && a->i == INT64_MIN) {
         a->kind = K_EXACT;
+        a->small = false;
         a->d = (pier__decimal){ -(pier__i128)INT64_MIN, 0 };
     } else if (a->kind == K_INT) {
         a->i = -a->i;
@@ -525,12 +552,12 @@ static void read_leaf(sqlite3_value **argv, int k, leaf *seen,
  * program (src/sql/exactops.c); one that does not read is an error.
  * False with the error set on the call.
  */
-static bool run_program(sqlite3_context *ctx, int argc, sqlite3_value **argv,
-                        operand *out)
+static const operand *run_program(sqlite3_context *ctx, int argc,
+                                  sqlite3_value **argv,
+                                  operand stack[MAX_ARGS])
 {
     const char *prog = (const char *)sqlite3_value_text(argv[0]);
     size_t len = (size_t)sqlite3_value_bytes(argv[0]);
-    operand stack[MAX_ARGS];
     size_t sp = 0;
     int next = 1;
     char why[256];
@@ -549,7 +576,7 @@ static bool run_program(sqlite3_context *ctx, int argc, sqlite3_value **argv,
             ok = sp >= 1;
             if (ok && !negate(&stack[sp - 1], why, sizeof why)) {
                 sqlite3_result_error(ctx, why, -1);
-                return false;
+                return NULL;
             }
             continue;
         case '+':
@@ -575,24 +602,24 @@ static bool run_program(sqlite3_context *ctx, int argc, sqlite3_value **argv,
         if (ok && !step(op, &stack[sp - 2], &stack[sp - 1], why,
                         sizeof why)) {
             sqlite3_result_error(ctx, why, -1);
-            return false;
+            return NULL;
         }
         sp--;
     }
     if (!ok || sp != 1 || next != argc) {
         sqlite3_result_error(ctx, "_pxe: not a program of its arguments",
                              -1);
-        return false;
+        return NULL;
     }
-    *out = stack[0];
-    return true;
+    return &stack[0];
 }
 
 static void eval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    operand o;
-    if (run_program(ctx, argc, argv, &o))
-        result_operand(ctx, &o);
+    operand stack[MAX_ARGS];
+    const operand *o = run_program(ctx, argc, argv, stack);
+    if (o != NULL)
+        result_operand(ctx, o);
 }
 
 /* _pxsum('program', leaf...), _pxavg, _pxtotal: sum(), avg() and total()
@@ -600,26 +627,29 @@ static void eval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static void fused_add(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                       int sign)
 {
-    operand o;
-    if (!run_program(ctx, argc, argv, &o))
+    operand stack[MAX_ARGS];
+    const operand *r = run_program(ctx, argc, argv, stack);
+    if (r == NULL)
         return;
-    switch (o.kind) {
+    switch (r->kind) {
     case K_INT:
-        pier__sqlfn_sum_add(ctx, SQLITE_INTEGER, o.i, 0, NULL, sign);
+        pier__sqlfn_sum_add(ctx, SQLITE_INTEGER, r->i, 0, NULL, sign);
         break;
     case K_REAL:
-        pier__sqlfn_sum_add(ctx, SQLITE_FLOAT, 0, o.r, NULL, sign);
+        pier__sqlfn_sum_add(ctx, SQLITE_FLOAT, 0, r->r, NULL, sign);
         break;
     case K_EXACT:
-        pier__sqlfn_sum_add(ctx, SQLITE_TEXT, 0, 0, &o.d, sign);
+        pier__sqlfn_sum_add(ctx, SQLITE_TEXT, 0, 0, &r->d, sign);
         break;
-    case K_OTHER:
+    case K_OTHER: {
+        operand o = *r;
         as_number(&o);
         if (o.kind == K_INT)
             pier__sqlfn_sum_add(ctx, SQLITE_INTEGER, o.i, 0, NULL, sign);
         else
             pier__sqlfn_sum_add(ctx, SQLITE_FLOAT, 0, o.r, NULL, sign);
         break;
+    }
     case K_TOO_LONG:
         pier__sqlfn_sum_add(ctx, SQLITE_TEXT, 0, 0, NULL, sign);
         break;

@@ -65,9 +65,9 @@ static void test_operators(void **state)
     rewritten("DELETE FROM t WHERE a*2 = b COLLATE nocase",
               "DELETE FROM t WHERE " E("xx*", "a, 2") " = b COLLATE nocase");
     /* a leaf is any expression: a call, a subquery, CASE */
-    rewritten("UPDATE t SET a = f(a, b) * (SELECT max(c) FROM u) + CASE "
+    rewritten("UPDATE t SET a = f(a, b) * (SELECT count(c) FROM u) + CASE "
               "WHEN a THEN 1 END",
-              "UPDATE t SET a = " E("xx*x+", "f(a, b), (SELECT max(c) FROM "
+              "UPDATE t SET a = " E("xx*x+", "f(a, b), (SELECT count(c) FROM "
                                            "u), CASE WHEN a THEN 1 END"));
 }
 
@@ -148,6 +148,12 @@ static void test_statements(void **state)
               " AS \"a /* + */ + '1+1'\" -- x+y\n FROM t");
     rewritten("SELECT a -- c\n + b FROM t",
               "SELECT " E("xx+", "a -- c\n, b") " AS \"a -- c\n + b\" FROM t");
+    /* a board query's placeholders are names */
+    rewritten("SELECT {{board}}.d * 2 FROM {{board}} JOIN {{board:o}} ON "
+              "{{board:o}}.id = {{board}}.id",
+              "SELECT " E("xx*", "{{board}}.d, 2")
+              " AS \"{{board}}.d * 2\" FROM {{board}} JOIN {{board:o}} ON "
+              "{{board:o}}.id = {{board}}.id");
     /* nothing to rewrite */
     rewritten("SELECT a, b FROM t WHERE a = 1", NULL);
 }
