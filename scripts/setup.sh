@@ -35,10 +35,27 @@ need_pc sqlite3 libsqlite3-dev
 need_pc jansson libjansson-dev
 need_pc cmocka libcmocka-dev
 need_pc libedit libedit-dev   # pier shell's line editing
+need_pc libpq libpq-dev       # the PostgreSQL lake (docs/architecture.md)
 need_cmd sqlite3 sqlite3      # tests change a lake's schema behind Pier's back
 # The sources of a locale with a decimal comma, which test_locale builds
 # with localedef: numbers must not follow the application's locale.
 need_file /usr/share/i18n/locales/de_DE locales
+
+# A PostgreSQL server for the tests of the PostgreSQL lake, which start a
+# throwaway one (tests/support/pg.sh): Debian keeps initdb, pg_ctl and
+# postgres under /usr/lib/postgresql/<version>/bin, off PATH, one
+# directory per major version installed.
+need_pg_server() {
+    local d
+    for d in "${PIER_SETUP_ROOT:-}"/usr/lib/postgresql/*/bin; do
+        if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] &&
+           [ -x "$d/postgres" ]; then
+            return
+        fi
+    done
+    missing+=(postgresql)
+}
+need_pg_server
 
 # libFuzzer's runtime, for the fuzz targets (tests/fuzz): Debian 12's clang
 # only recommends the package that brings it, and the install below skips

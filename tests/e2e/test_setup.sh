@@ -19,7 +19,8 @@ stub pkg-config 'case "$*" in *jansson*|*cmocka*) exit 1;; *) exit 0;; esac'
 stub apt-get "echo \"apt-get \$*\" >>'$tmp/apt.log'"
 for c in cc c++ make cmake clang sqlite3; do stub "$c" 'exit 0'; done
 export PATH="$tmp/bin:$PATH"
-# The files it looks for: none yet (so `locales` is missing).
+# The files it looks for: none yet (so `locales` and `postgresql`, whose
+# server binaries it looks for, are missing).
 export PIER_SETUP_ROOT="$tmp/root"
 
 # Not root: the exact command, exit 1, nothing installed.
@@ -27,7 +28,7 @@ stub id 'echo 1000'
 if bash "$src/scripts/setup.sh" 2>"$tmp/err"; then
     echo "setup succeeded with packages missing"; exit 1
 fi
-grep -qx 'pier setup: run as root:  apt-get update && apt-get install -y libcmocka-dev libjansson-dev locales' "$tmp/err" ||
+grep -qx 'pier setup: run as root:  apt-get update && apt-get install -y libcmocka-dev libjansson-dev locales postgresql' "$tmp/err" ||
     { cat "$tmp/err"; exit 1; }
 [ ! -e "$tmp/apt.log" ] || { echo "apt-get ran without root"; exit 1; }
 
@@ -35,9 +36,30 @@ grep -qx 'pier setup: run as root:  apt-get update && apt-get install -y libcmoc
 stub id 'echo 0'
 bash "$src/scripts/setup.sh" 2>/dev/null
 printf '%s\n' 'apt-get update -q' \
-    'apt-get install -y libcmocka-dev libjansson-dev locales --no-install-recommends' \
+    'apt-get install -y libcmocka-dev libjansson-dev locales postgresql --no-install-recommends' \
     >"$tmp/want"
 diff -u "$tmp/want" "$tmp/apt.log"
+
+# PostgreSQL's client alone (psql, but no initdb, pg_ctl or postgres in
+# Debian's directory of its version) is not the server, and without
+# libpq's pkg-config module libpq-dev is missing too.
+rm "$tmp/apt.log"
+mkdir -p "$tmp/root/usr/lib/postgresql/15/bin"
+pgbin=$tmp/root/usr/lib/postgresql/15/bin
+touch "$pgbin/psql"
+chmod +x "$pgbin/psql"
+stub pkg-config 'case "$*" in *jansson*|*cmocka*|*libpq*) exit 1;; *) exit 0;; esac'
+bash "$src/scripts/setup.sh" 2>/dev/null
+printf '%s\n' 'apt-get update -q' \
+    'apt-get install -y libcmocka-dev libjansson-dev libpq-dev locales postgresql --no-install-recommends' \
+    >"$tmp/want"
+diff -u "$tmp/want" "$tmp/apt.log"
+stub pkg-config 'case "$*" in *jansson*|*cmocka*) exit 1;; *) exit 0;; esac'
+# The server's binaries are there from here on.
+for c in initdb pg_ctl postgres; do
+    touch "$pgbin/$c"
+    chmod +x "$pgbin/$c"
+done
 
 # clang without libFuzzer's runtime (a link with -fsanitize=fuzzer fails):
 # the runtime's package is added, and clang is not. (The locale is there
