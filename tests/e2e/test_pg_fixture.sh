@@ -3,7 +3,8 @@
 # leaves nothing behind: after `stop`, no process of the server runs and
 # neither its tree nor DIR exists, whether the server was stopped in order,
 # its postmaster was killed first, or `start` found one that an interrupted
-# run left in DIR. Without PostgreSQL (no binaries, or a server that will
+# run left in DIR; a server whose DIR was removed without a stop is stopped
+# by the next start. Without PostgreSQL (no binaries, or a server that will
 # not start) `start` says SKIP, exits 77 and leaves nothing either, and
 # PIER_TEST_PG_REQUIRE=1 makes that a failure. A DIR holding anything else
 # is refused, never removed.
@@ -120,6 +121,19 @@ kill -KILL "$(head -n 1 "$tree/data/postmaster.pid")"
 bash "$pg" stop "$b"
 # shellcheck disable=SC2086
 check_gone "$b" "$tree" $pids
+
+# A server whose DIR was removed without a stop (a build directory removed
+# after an interrupted run) is stopped by the next start, of any DIR.
+e=$tmp/srv-e
+start "$e"
+tree=$(cat "$e/tree")
+pids=$(server_pids "$e")
+rm -r "$e"
+f=$tmp/srv-f
+start "$f"
+# shellcheck disable=SC2086
+check_gone "$e" "$tree" $pids
+bash "$pg" stop "$f"
 
 # A DIR that is not pg.sh's is refused and kept.
 c=$tmp/srv-c

@@ -34,7 +34,8 @@
 # DIR (mode 0700) holds `tree` (the tree's path) and `url` (the connection
 # string, written once the server answers). Nothing else may be in it:
 # start and stop refuse a DIR that holds anything else rather than remove
-# it.
+# it. The tree names DIR in `owner`, so that a later start stops a server
+# whose DIR was removed without a stop.
 #
 # The server binaries (initdb, pg_ctl, postgres) are looked for in
 # $PIER_PG_BINDIR when it is set (and nowhere else), else in the newest
@@ -175,8 +176,45 @@ check_dir() {  # check_dir DIR
     done
 }
 
+# Stops the server of a tree, then removes the tree. Fails, saying why,
+# if a process or a file of it is left.
+stop_tree() {  # stop_tree TREE
+    local tree=$1 bindir pid="" left
+    [ -d "$tree" ] || return 0
+    if [ -f "$tree/data/postmaster.pid" ]; then
+        pid=$(head -n 1 "$tree/data/postmaster.pid")
+    fi
+    if [ -n "$pid" ] && [ -n "$(procs_in "$tree")" ] &&
+       bindir=$(find_bindir); then
+        # Fast shutdown ends the sessions and checkpoints; immediate
+        # only ends them, when the fast one takes too long.
+        as_server "$tree" "$bindir/pg_ctl" stop -D "$tree/data" \
+            -m fast -w -t 30 >/dev/null 2>&1 ||
+        as_server "$tree" "$bindir/pg_ctl" stop -D "$tree/data" \
+            -m immediate -w -t 30 >/dev/null 2>&1 || true
+    fi
+    # What is left (no binaries to stop it with, a postmaster killed with
+    # its children still running): each by its id.
+    if ! wait_gone "$tree" 50; then
+        for pid in $(procs_in "$tree"); do
+            kill -KILL "$pid" 2>/dev/null || true
+        done
+        wait_gone "$tree" 50 || true
+    fi
+    rm -rf "$tree" 2>/dev/null || true
+    left=$(procs_in "$tree")
+    if [ -n "$left" ]; then
+        echo "pg.sh: server processes left running: $left" >&2
+        return 1
+    fi
+    if [ -e "$tree" ]; then
+        echo "pg.sh: $tree left behind" >&2
+        return 1
+    fi
+}
+
 cmd_stop() {  # cmd_stop DIR
-    local dir=$1 tree="" bindir="" pid="" left
+    local dir=$1 tree=""
     check_dir "$dir"
     [ -e "$dir" ] || return 0
     if [ -f "$dir/tree" ]; then
@@ -185,36 +223,27 @@ cmd_stop() {  # cmd_stop DIR
             /tmp/pier-pg.??????) ;;
             *) die "$dir/tree names '$tree', not a tree of pg.sh's" ;;
         esac
-    fi
-    if [ -n "$tree" ] && [ -d "$tree" ]; then
-        if [ -f "$tree/data/postmaster.pid" ]; then
-            pid=$(head -n 1 "$tree/data/postmaster.pid")
-        fi
-        if [ -n "$pid" ] && [ -n "$(procs_in "$tree")" ] &&
-           bindir=$(find_bindir); then
-            # Fast shutdown ends the sessions and checkpoints; immediate
-            # only ends them, when the fast one takes too long.
-            as_server "$tree" "$bindir/pg_ctl" stop -D "$tree/data" \
-                -m fast -w -t 30 >/dev/null 2>&1 ||
-            as_server "$tree" "$bindir/pg_ctl" stop -D "$tree/data" \
-                -m immediate -w -t 30 >/dev/null 2>&1 || true
-        fi
-        # What is left (no binaries to stop it with, a postmaster killed
-        # with its children still running): each by its id.
-        if ! wait_gone "$tree" 50; then
-            for pid in $(procs_in "$tree"); do
-                kill -KILL "$pid" 2>/dev/null || true
-            done
-            wait_gone "$tree" 50 || true
-        fi
-        rm -rf "$tree"
+        stop_tree "$tree" || exit 1
     fi
     rm -rf "$dir"
-    left=""
-    [ -z "$tree" ] || left=$(procs_in "$tree")
-    [ -z "$left" ] || die "server processes left running: $left"
-    [ -z "$tree" ] || [ ! -e "$tree" ] || die "$tree left behind"
     [ ! -e "$dir" ] || die "$dir left behind"
+}
+
+# Stops the servers whose DIR is gone without a stop (a build directory
+# removed while a run was interrupted), which nothing else would find: a
+# tree names its DIR in `owner` once DIR names the tree, so a tree whose
+# DIR no longer names it is an orphan. Trees this user cannot read are
+# left alone.
+sweep_orphans() {
+    local t owner
+    for t in /tmp/pier-pg.??????; do
+        [ -r "$t/owner" ] || continue
+        owner=$(cat "$t/owner" 2>/dev/null) || continue
+        if [ "$(cat "$owner/tree" 2>/dev/null)" != "$t" ]; then
+            echo "pg.sh: stopping $t, left by $owner" >&2
+            stop_tree "$t" || true
+        fi
+    done
 }
 
 # Reports why the server did not come up, takes down what did, and skips.
@@ -229,8 +258,10 @@ start_failed() {  # start_failed DIR WHY LOG
 
 cmd_start() {  # cmd_start DIR
     local dir=$1 bindir tree pw port url
-    # A server that an interrupted run left in DIR goes first.
+    # A server that an interrupted run left in DIR goes first, and so do
+    # those whose DIR is gone.
     cmd_stop "$dir"
+    sweep_orphans
     bindir=$(find_bindir) ||
         skip "no initdb, pg_ctl and postgres in" \
              "${PIER_PG_BINDIR:-/usr/lib/postgresql/*/bin or on PATH}"
@@ -245,6 +276,7 @@ cmd_start() {  # cmd_start DIR
     chmod 700 "$dir"
     tree=$(mktemp -d /tmp/pier-pg.XXXXXX)
     echo "$tree" >"$dir/tree"
+    echo "$dir" >"$tree/owner"
     if is_root; then
         chown "$SERVER_USER:" "$tree"
     fi
