@@ -51,6 +51,9 @@ struct pier_engine {
                                   none */
     pier__exact_memo exact_memo[PIER__EXACT_MEMO]; /* guarded by lock; the
                                   last used first */
+    struct pier__trigger_scripts *trigger_scripts; /* guarded by lock: the
+                                  commit triggers' statements, parsed
+                                  (sql/history.c); NULL: none yet */
 };
 
 /* A write in progress: one call on its own, or one write of a pier_tx. */
@@ -223,6 +226,8 @@ pier__fit pier__value_read(pier_value *out, const pier__cell *cell,
 
 /* Frees the cursor kept for reuse (pier_close). */
 void pier__cursor_spare_free(pier_engine *e);
+/* Frees e->trigger_scripts (sql/history.c). */
+void pier__trigger_scripts_free(pier_engine *e);
 
 /* ---- results held in memory (memrows.c) ---- */
 

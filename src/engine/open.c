@@ -125,6 +125,7 @@ PIER_API void pier_close(pier_engine **engine)
     if (e->lake != NULL)
         e->lake->ops->close(e->lake);
     pier__cursor_spare_free(e);
+    pier__trigger_scripts_free(e);
     free(e->touched);
     for (size_t i = 0; i < PIER__EXACT_MEMO; i++) {
         free(e->exact_memo[i].from);

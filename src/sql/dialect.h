@@ -25,6 +25,17 @@ const char *pier__sql_now_type(const pier__sqltype *t);
  * back). */
 pier_status pier__exec_in_write(pier_engine *e, const char *sql,
                                 bool *catalog_changed, pier_error *err);
+/* Says in err's message where in the script a statement failed to parse
+ * or prepare (QueryFailed with err->offset), as pier_exec does; returns
+ * rc. */
+pier_status pier__exec_where(pier_status rc, pier_error *err);
+/* The same for a script parsed already from `written` (both stay the
+ * caller's). */
+pier_status pier__exec_parsed_in_write(pier_engine *e,
+                                       const pier__sql_script *script,
+                                       const char *written,
+                                       bool *catalog_changed,
+                                       pier_error *err);
 
 /*
  * pier_exec and pier_changeset (exec.c): runs `sql` in one write

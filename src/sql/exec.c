@@ -1735,6 +1735,11 @@ static pier_status run_stmt(exec_ctx *x, bool last, pier_error *err)
  * SQLite found the fault (err->offset has it too). */
 static pier_status where(pier_status rc, pier_error *err)
 {
+    return pier__exec_where(rc, err);
+}
+
+pier_status pier__exec_where(pier_status rc, pier_error *err)
+{
     if (rc == PIER_E_QUERY_FAILED && err != NULL && err->offset >= 0 &&
         strstr(err->message, " of the script)") == NULL) {
         size_t n = strlen(err->message);
@@ -1790,22 +1795,37 @@ pier_status pier__exec_script(pier_engine *e, const char *sql,
     return where(rc, err);
 }
 
+pier_status pier__exec_parsed_in_write(pier_engine *e,
+                                       const pier__sql_script *script,
+                                       const char *written,
+                                       bool *catalog_changed,
+                                       pier_error *err)
+{
+    pier_status rc = PIER_OK;
+    exec_ctx x = { .e = e, .sql = script->text, .written = written,
+                   .params = NULL };
+    for (size_t i = 0; rc == PIER_OK && i < script->nstmts; i++) {
+        x.st = &script->stmts[i];
+        rc = run_stmt(&x, i + 1 == script->nstmts, err);
+    }
+    pier__memrows_free(x.rows);
+    if (x.catalog_changed)
+        *catalog_changed = true;
+    return where(rc, err);
+}
+
 pier_status pier__exec_in_write(pier_engine *e, const char *sql,
                                 bool *catalog_changed, pier_error *err)
 {
     pier__sql_script script;
     pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
-    exec_ctx x = { .e = e, .sql = script.text, .written = sql,
-                   .params = NULL };
-    for (size_t i = 0; rc == PIER_OK && i < script.nstmts; i++) {
-        x.st = &script.stmts[i];
-        rc = run_stmt(&x, i + 1 == script.nstmts, err);
-    }
-    pier__memrows_free(x.rows);
+    if (rc == PIER_OK)
+        rc = pier__exec_parsed_in_write(e, &script, sql, catalog_changed,
+                                        err);
+    else
+        where(rc, err);
     pier__sql_script_free(&script);
-    if (x.catalog_changed)
-        *catalog_changed = true;
-    return where(rc, err);
+    return rc;
 }
 
 pier_status pier__exec_call(pier_cursor **out, void **changeset,

@@ -216,6 +216,86 @@ void pier__trigger_sql(pier__buf *b, const pier__commit_trigger *t)
     pier__buf_puts(b, t->sql);
 }
 
+/* ---- the triggers' statements, parsed once ---- */
+
+/* Parsing reads nothing but the text, so a parse holds for as long as a
+ * trigger has that text: entries are found by it, and a catalog reload or
+ * a trigger made again need no invalidation. What SQLite prepares from it
+ * is the writer's statement cache's, which SQLite prepares again after a
+ * schema change. Entries of dropped triggers go when the cache is cleared
+ * (it then holds more than twice the catalog's triggers). */
+typedef struct trigger_script {
+    char *sql;                 /* owned: the script points into it */
+    pier__sql_script script;
+} trigger_script;
+
+struct pier__trigger_scripts {
+    trigger_script *v;
+    size_t n, cap;
+};
+
+static void scripts_clear(struct pier__trigger_scripts *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        pier__sql_script_free(&s->v[i].script);
+        free(s->v[i].sql);
+    }
+    s->n = 0;
+}
+
+void pier__trigger_scripts_free(pier_engine *e)
+{
+    struct pier__trigger_scripts *s = e->trigger_scripts;
+    if (s == NULL)
+        return;
+    scripts_clear(s);
+    free(s->v);
+    free(s);
+    e->trigger_scripts = NULL;
+}
+
+/* The parsed statement of text `sql` (borrowed until the engine's next
+ * call), parsed now if it was not yet. */
+static pier_status trigger_script_of(pier_engine *e, const char *sql,
+                                     const pier__sql_script **out,
+                                     pier_error *err)
+{
+    struct pier__trigger_scripts *s = e->trigger_scripts;
+    if (s == NULL) {
+        if ((s = calloc(1, sizeof *s)) == NULL)
+            return pier__oom(err);
+        e->trigger_scripts = s;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i].sql, sql) == 0) {
+            *out = &s->v[i].script;
+            return PIER_OK;
+        }
+    if (s->n > 2 * e->catalog.ntriggers)
+        scripts_clear(s);
+    if (s->n == s->cap) {
+        size_t cap = s->cap == 0 ? 4 : 2 * s->cap;
+        trigger_script *v = realloc(s->v, cap * sizeof *v);
+        if (v == NULL)
+            return pier__oom(err);
+        s->v = v;
+        s->cap = cap;
+    }
+    trigger_script *t = &s->v[s->n];
+    if ((t->sql = strdup(sql)) == NULL)
+        return pier__oom(err);
+    pier_status rc = pier__sql_parse(&t->script, t->sql, strlen(t->sql),
+                                     err);
+    if (rc != PIER_OK) {
+        pier__sql_script_free(&t->script);
+        free(t->sql);
+        return pier__exec_where(rc, err);
+    }
+    s->n++;
+    *out = &t->script;
+    return PIER_OK;
+}
+
 /* ---- recording a transaction ---- */
 
 void pier__history_end(pier__history *h)
@@ -294,9 +374,16 @@ pier_status pier__history_commit(pier__history *h, void **whole,
             pier__catalog_find_trigger(&e->catalog, h->names[i]);
         if (t == NULL)
             continue;
+        const pier__sql_script *script = NULL;
+        rc = trigger_script_of(e, t->sql, &script, err);
+        if (rc != PIER_OK) {
+            trigger_failed(err, t->name, " failed");
+            break;
+        }
         ops(e)->changeset_expose(e->lake, bytes[i], lens[i]);
         bool catalog_changed = false;
-        rc = pier__exec_in_write(e, t->sql, &catalog_changed, err);
+        rc = pier__exec_parsed_in_write(e, script, t->sql,
+                                        &catalog_changed, err);
         ops(e)->changeset_expose(e->lake, NULL, 0);
         if (rc != PIER_OK)
             trigger_failed(err, t->name, " failed");
