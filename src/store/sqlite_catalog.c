@@ -492,7 +492,8 @@ pier_status pier__sqlite_register_functions(pier__sqlite_lake *l,
                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, &l->base,
                                    now_fn, NULL, NULL, NULL) != SQLITE_OK ||
         pier__sqlite_register_dialect(l->db, &l->failure,
-                                      &l->base.stmt_now) != SQLITE_OK ||
+                                      &l->base.stmt_now,
+                                      &l->exposed) != SQLITE_OK ||
         pier__sqlite_register_history(l) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_LAKE_UNAVAILABLE,
                                  "cannot register the lake's functions");

@@ -333,8 +333,8 @@ void pier__sqlite_changeset_expose(pier__lake *lake, const void *bytes,
                                    size_t len)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    l->exposed = bytes;
-    l->exposed_len = len;
+    l->exposed.p = bytes;
+    l->exposed.len = len;
 }
 
 static void changeset_fn(sqlite3_context *ctx, int argc,
@@ -343,10 +343,10 @@ static void changeset_fn(sqlite3_context *ctx, int argc,
     (void)argc;
     (void)argv;
     const pier__sqlite_lake *l = sqlite3_user_data(ctx);
-    if (l->exposed == NULL)
+    if (l->exposed.p == NULL)
         sqlite3_result_null(ctx);
     else
-        sqlite3_result_blob64(ctx, l->exposed, l->exposed_len,
+        sqlite3_result_blob64(ctx, l->exposed.p, l->exposed.len,
                               SQLITE_TRANSIENT);
 }
 

@@ -71,6 +71,13 @@ enum { PIER__PARAM_AS_IS = 0, PIER__PARAM_TEXT = 1, PIER__PARAM_BOTH = 2 };
  * running it. */
 #define PIER__USER_STMT_CACHE 16
 
+/* A changeset the engine made itself (sqlite_history.c): what the SQL
+ * function pier_changeset() returns while a commit trigger runs. */
+typedef struct pier__exposed {
+    const void *p;             /* NULL: pier_changeset() is NULL */
+    size_t len;
+} pier__exposed;
+
 typedef struct pier__sqlite_lake {
     pier__lake base;
     sqlite3 *db;
@@ -119,9 +126,8 @@ typedef struct pier__sqlite_lake {
     pier__guard *guard;            /* what limits pier_exec's statements
                                       while it runs (stmt_guard); NULL:
                                       nothing (the engine's own writes) */
-    const void *exposed;           /* what pier_changeset() returns
-                                      (changeset_expose); NULL: null */
-    size_t exposed_len;
+    pier__exposed exposed;         /* what pier_changeset() returns
+                                      (changeset_expose) */
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */
@@ -145,9 +151,12 @@ void pier__sqlite_forget_statements(pier__sqlite_lake *l);
 /* Registers the SQL dialect's functions and collations on a connection;
  * _pier_fit records why it refused a value in *failure (may be NULL);
  * now() reads the running statement's instant in *stmt_now (microseconds,
- * UTC; 0 or a NULL pointer: the system clock's). Returns SQLite's code. */
+ * UTC; 0 or a NULL pointer: the system clock's); a CHANGESET value equal
+ * byte for byte to *made (may be NULL) passes _pier_fit unread. Returns
+ * SQLite's code. */
 int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
-                                  const int64_t *stmt_now);
+                                  const int64_t *stmt_now,
+                                  const pier__exposed *made);
 /* What the dialect's function files share: */
 /* A value as a decimal: an integer as itself, text and reals by their
  * text (0.1 reads "0.1"). NULL or why not. */

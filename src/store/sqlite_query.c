@@ -449,7 +449,8 @@ static pier_status reader_new(pier__sqlite_lake *l, uint64_t number,
     /* The dialect's collations (the views order by them), its decimal
      * and temporal functions and sum/avg overloads, as the writer has
      * them. */
-    int drc = pier__sqlite_register_dialect(r->db, NULL, &r->now);
+    int drc = pier__sqlite_register_dialect(r->db, NULL, &r->now,
+                                                 NULL);
     if (drc != SQLITE_OK) {
         rc = drc == SQLITE_NOMEM ? pier__oom(err)
                                  : reader_fail(r, err, PIER_E_READ_FAILED,

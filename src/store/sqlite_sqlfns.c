@@ -47,6 +47,7 @@ typedef struct fit_type {
 
 typedef struct fit_state {
     pier__stmt_failure *failure;
+    const pier__exposed *made; /* may be NULL */
     size_t n;
     struct {
         char *spelling;
@@ -147,6 +148,14 @@ static void describe_value(char *out, size_t cap, sqlite3_value *v)
     }
 }
 
+/* Whether a blob is byte for byte the changeset the engine exposes. */
+static bool made_here(sqlite3_context *ctx, const pier__cell *cell)
+{
+    const pier__exposed *m = ((fit_state *)sqlite3_user_data(ctx))->made;
+    return m != NULL && m->p != NULL && m->len == cell->n &&
+           (cell->n == 0 || memcmp(m->p, cell->p, cell->n) == 0);
+}
+
 static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
@@ -164,9 +173,12 @@ static void fit_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     pier__cell cell;
     pier__sqlite_cell(&cell, argv[0]);
     const char *why = pier__coltype_fit(t, &cell);
-    /* The type registry is pure: reading a changeset takes SQLite. */
+    /* The type registry is pure: reading a changeset takes SQLite. The
+     * changeset a commit trigger is storing is the engine's own, written
+     * from a recording (a changeset by construction), so bytes equal to
+     * it need not be read and inverted again. */
     if (why == NULL && t->t.base == PIER__B_CHANGESET &&
-        cell.st == PIER__ST_BLOB)
+        cell.st == PIER__ST_BLOB && !made_here(ctx, &cell))
         why = pier__changeset_why(cell.p, cell.n);
     if (why != NULL && strcmp(why, "out of memory") == 0) {
         sqlite3_result_error_nomem(ctx);
@@ -966,13 +978,15 @@ static const struct {
 };
 
 int pier__sqlite_register_dialect(sqlite3 *db, pier__stmt_failure *failure,
-                                  const int64_t *stmt_now)
+                                  const int64_t *stmt_now,
+                                  const pier__exposed *made)
 {
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     fit_state *fs = calloc(1, sizeof *fs);
     if (fs == NULL)
         return SQLITE_NOMEM;
     fs->failure = failure;
+    fs->made = made;
     /* SQLite owns fs from here: it calls fit_state_free when the function
      * goes (or at once if registering fails). */
     int rc = sqlite3_create_function_v2(db, "_pier_fit", 3, flags, fs,

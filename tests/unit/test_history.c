@@ -463,6 +463,42 @@ static void test_no_trigger_no_recording(void **state)
     free(n);
 }
 
+/* A trigger's statement is parsed once and kept: a trigger made again
+ * under its name runs its new statement, one whose table changed runs
+ * against the new columns, and only the changeset the engine made itself
+ * is taken unread by a CHANGESET column (other bytes are checked). */
+static void test_trigger_statements(void **state)
+{
+    fixture *f = *state;
+    exec_ok(f->e, "CREATE COMMIT TRIGGER keep ON tasks AS "
+                  "INSERT INTO log(cs) VALUES (pier_changeset())");
+    exec_ok(f->e, "INSERT INTO tasks VALUES (1, 'A', NULL)");
+    exec_ok(f->e, "ALTER TABLE log ADD COLUMN note TEXT");
+    exec_ok(f->e, "INSERT INTO tasks VALUES (2, 'B', NULL)");
+    exec_ok(f->e, "DROP COMMIT TRIGGER keep; "
+                  "CREATE COMMIT TRIGGER keep ON tasks AS "
+                  "INSERT INTO log(cs, note) VALUES (pier_changeset(), "
+                  "'again')");
+    exec_ok(f->e, "INSERT INTO tasks VALUES (3, 'C', NULL)");
+    char *n = scalar(f->e, "SELECT group_concat(coalesce(note, '-'), ' ') "
+                           "FROM (SELECT note FROM log ORDER BY id)");
+    assert_string_equal(n, "- - again");
+    free(n);
+    /* bytes other than the engine's are read: one short is refused */
+    exec_ok(f->e, "CREATE COMMIT TRIGGER cut ON tasks AS "
+                  "INSERT INTO log(cs) VALUES (substr(pier_changeset(), 1, "
+                  "length(pier_changeset()) - 1))");
+    pier_error err;
+    assert_int_equal(pier_exec(NULL, f->e, "INSERT INTO tasks VALUES "
+                               "(4, 'D', NULL)", NULL, &err),
+                     PIER_E_COLUMN_TYPE_CONFLICT);
+    assert_non_null(strstr(err.message, "commit trigger 'cut' failed"));
+    assert_state(f->e, "1:A:- 2:B:- 3:C:-");
+    n = scalar(f->e, "SELECT count(*) FROM log");
+    assert_string_equal(n, "3");
+    free(n);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -474,6 +510,7 @@ int main(void)
         T(test_changeset_column),
         T(test_commit_triggers),
         T(test_no_trigger_no_recording),
+        T(test_trigger_statements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

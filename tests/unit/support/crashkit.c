@@ -95,7 +95,7 @@ char *ck_integrity_check(const char *lake)
     out[0] = '\0';
     int rc = sqlite3_open_v2(lake, &db, SQLITE_OPEN_READWRITE, NULL);
     if (rc == SQLITE_OK)
-        rc = pier__sqlite_register_dialect(db, NULL, NULL);
+        rc = pier__sqlite_register_dialect(db, NULL, NULL, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(db, 5000);
         rc = sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st,

@@ -42,7 +42,7 @@ bool lakecheck_integrity(const char *db, char *why, size_t cap)
     if (rc == SQLITE_OK)
         rc = sqlite3_busy_timeout(h, 5000);
     if (rc == SQLITE_OK)
-        rc = pier__sqlite_register_dialect(h, NULL, NULL);
+        rc = pier__sqlite_register_dialect(h, NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, NULL);
     char first[256] = "";

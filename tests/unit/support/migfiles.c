@@ -359,7 +359,7 @@ static bool record_agrees(const char *lake, size_t *applied, size_t *n,
     if (rc == SQLITE_OK)
         rc = sqlite3_busy_timeout(r.db, 5000);
     if (rc == SQLITE_OK)
-        rc = pier__sqlite_register_dialect(r.db, NULL, NULL);
+        rc = pier__sqlite_register_dialect(r.db, NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         failf(why, cap, "cannot open %s: %s", lake, sqlite3_errmsg(r.db));
         sqlite3_close(r.db);
