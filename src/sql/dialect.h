@@ -66,9 +66,12 @@ void pier__trigger_sql(pier__buf *b, const pier__commit_trigger *t);
 typedef struct pier__history {
     pier_engine *e;
     size_t n;                  /* recordings; 0 when nobody reads */
-    pier__recording **recs;
+    pier__recording **recs;    /* owns the arrays below and the names */
     char **names;              /* the trigger each is for; NULL: the
                                   whole transaction's, for the caller */
+    void **bytes;              /* each one's changeset (malloc), at the
+                                  commit */
+    size_t *lens;
 } pier__history;
 
 /* After pier__engine_begin: opens a recording for each commit trigger of

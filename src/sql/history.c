@@ -5,7 +5,7 @@
  * pier_changeset_to_json.
  *
  * A transaction records only when something will read the record: a
- * call on a lake without commit triggers opens no session, so it costs
+ * call on a lake without commit triggers records nothing, so it costs
  * nothing (pier__history_begin returns at once). Otherwise each trigger
  * that exists when the call begins gets a recording of its tables
  * (store/sqlite_history.c). Just before the commit every recording is
@@ -302,12 +302,13 @@ void pier__history_end(pier__history *h)
 {
     for (size_t i = 0; i < h->n; i++) {
         ops(h->e)->recording_close(h->recs[i]);
-        free(h->names[i]);
+        free(h->bytes[i]);
     }
     free(h->recs);
-    free(h->names);
     h->recs = NULL;
     h->names = NULL;
+    h->bytes = NULL;
+    h->lens = NULL;
     h->n = 0;
 }
 
@@ -317,23 +318,28 @@ pier_status pier__history_begin(pier__history *h, pier_engine *e,
     h->e = e;
     h->n = 0;
     h->recs = NULL;
-    h->names = NULL;
     size_t n = e->catalog.ntriggers + (whole ? 1 : 0);
     if (n == 0)
-        return PIER_OK;        /* nobody reads: no session, no cost */
-    h->recs = calloc(n, sizeof *h->recs);
-    h->names = calloc(n, sizeof *h->names);
-    if (h->recs == NULL || h->names == NULL) {
-        pier__history_end(h);
+        return PIER_OK;        /* nobody reads: no recording, no cost */
+    /* The arrays and the triggers' names, in one allocation (recs's). */
+    size_t size = n * (sizeof *h->recs + sizeof *h->names +
+                       sizeof *h->bytes + sizeof *h->lens);
+    for (size_t i = 0; i < e->catalog.ntriggers; i++)
+        size += strlen(e->catalog.triggers[i]->name) + 1;
+    if ((h->recs = calloc(1, size)) == NULL)
         return pier__oom(err);
-    }
+    h->names = (char **)(h->recs + n);
+    h->bytes = (void **)(h->names + n);
+    h->lens = (size_t *)(h->bytes + n);
+    char *text = (char *)(h->lens + n);
     pier_status rc = PIER_OK;
     for (size_t i = 0; rc == PIER_OK && i < n; i++) {
         const pier__commit_trigger *t = i < e->catalog.ntriggers
             ? e->catalog.triggers[i] : NULL;
-        if (t != NULL && (h->names[i] = strdup(t->name)) == NULL) {
-            rc = pier__oom(err);
-            break;
+        if (t != NULL) {
+            size_t len = strlen(t->name) + 1;
+            h->names[i] = memcpy(text, t->name, len);
+            text += len;
         }
         h->n = i + 1;
         rc = ops(e)->recording_open(e->lake, t != NULL ? t->tables : NULL,
@@ -355,19 +361,16 @@ pier_status pier__history_commit(pier__history *h, void **whole,
     if (h->n == 0)
         return PIER_OK;
     pier_engine *e = h->e;
-    for (size_t i = 0; i < h->n; i++)
-        ops(e)->recording_enable(h->recs[i], false);
-    void **bytes = calloc(h->n, sizeof *bytes);
-    size_t *lens = calloc(h->n, sizeof *lens);
-    pier_status rc = bytes != NULL && lens != NULL ? PIER_OK
-                                                   : pier__oom(err);
+    ops(e)->recordings_stop(e->lake);
+    pier_status rc = PIER_OK;
     for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
-        rc = ops(e)->recording_take(h->recs[i], &bytes[i], &lens[i], err);
+        rc = ops(e)->recording_take(h->recs[i], &h->bytes[i], &h->lens[i],
+                                    err);
         if (rc != PIER_OK && h->names[i] != NULL)
             trigger_failed(err, h->names[i], " failed");
     }
     for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
-        if (h->names[i] == NULL || bytes[i] == NULL)
+        if (h->names[i] == NULL || h->bytes[i] == NULL)
             continue;
         /* A trigger dropped by this transaction does not run. */
         const pier__commit_trigger *t =
@@ -380,7 +383,7 @@ pier_status pier__history_commit(pier__history *h, void **whole,
             trigger_failed(err, t->name, " failed");
             break;
         }
-        ops(e)->changeset_expose(e->lake, bytes[i], lens[i]);
+        ops(e)->changeset_expose(e->lake, h->bytes[i], h->lens[i]);
         bool catalog_changed = false;
         rc = pier__exec_parsed_in_write(e, script, t->sql,
                                         &catalog_changed, err);
@@ -388,16 +391,15 @@ pier_status pier__history_commit(pier__history *h, void **whole,
         if (rc != PIER_OK)
             trigger_failed(err, t->name, " failed");
     }
-    for (size_t i = 0; bytes != NULL && i < h->n; i++) {
+    for (size_t i = 0; i < h->n; i++) {
         if (rc == PIER_OK && whole != NULL && h->names[i] == NULL) {
-            *whole = bytes[i];
-            *whole_len = lens[i];
+            *whole = h->bytes[i];
+            *whole_len = h->lens[i];
         } else {
-            free(bytes[i]);
+            free(h->bytes[i]);
         }
+        h->bytes[i] = NULL;
     }
-    free(bytes);
-    free(lens);
     return rc;
 }
 

@@ -190,7 +190,7 @@ typedef struct pier__migrate_meta {
 
 /* What a recording sees: the changes made on the writer connection to
  * declared tables with a PRIMARY KEY (tables without one, boards and the
- * catalog are never recorded), while it is enabled. */
+ * catalog are never recorded), until the recordings are stopped. */
 typedef struct pier__recording pier__recording;
 
 /* How pier_changeset_apply meets a conflict (pier_on_conflict's values). */
@@ -537,8 +537,9 @@ typedef struct pier__lake_ops {
     pier_status (*recording_open)(pier__lake *lake,
                                   const char *const *tables, size_t ntables,
                                   pier__recording **out, pier_error *err);
-    /* Stops (false) or resumes (true) recording. */
-    void (*recording_enable)(pier__recording *r, bool on);
+    /* Stops every open recording: the writes that follow are not
+     * recorded (what was recorded stays, for recording_take). */
+    void (*recordings_stop)(pier__lake *lake);
     /* The changes recorded so far, as a changeset in *bytes (malloc; NULL
      * and 0 when there are none). */
     pier_status (*recording_take)(pier__recording *r, void **bytes,

@@ -37,6 +37,7 @@ static int deny(pier__sqlite_lake *l, const char *what, const char *name)
 static int authorize(void *payload, int action, const char *a, const char *b,
                      const char *db, const char *via)
 {
+    (void)db;
     (void)via;
     pier__sqlite_lake *l = payload;
     if (!l->user_policy)
@@ -77,12 +78,6 @@ static int authorize(void *payload, int action, const char *a, const char *b,
     case SQLITE_RECURSIVE:
         return SQLITE_OK;
     case SQLITE_PRAGMA:
-        /* A recording (sqlite_history.c) reads a table's columns when
-         * the table first changes, from inside the statement's step; the
-         * statement itself passed this policy when it was prepared. */
-        if (l->user_stepping && a != NULL && strcmp(a, "table_info") == 0 &&
-            db != NULL && strcmp(db, "main") == 0)
-            return SQLITE_OK;
         return deny(l, "PRAGMA", a);
     case SQLITE_ATTACH:
     case SQLITE_DETACH:
@@ -529,9 +524,7 @@ pier_status pier__sqlite_stmt_step(pier__lake *lake, const pier__cell **cells,
     if (l->user_stmt == NULL)
         return PIER_OK;
     l->user_policy = true;
-    l->user_stepping = true;
     int rc = sqlite3_step(l->user_stmt);
-    l->user_stepping = false;
     l->user_policy = false;
     if (rc == SQLITE_ROW) {
         for (size_t i = 0; i < l->shape.ncolumns; i++)

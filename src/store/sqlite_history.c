@@ -1,6 +1,7 @@
 /*
- * sqlite_history.c: change history on SQLite's session extension
- * (docs/history.md).
+ * sqlite_history.c: change history on SQLite (docs/history.md): the
+ * commit triggers' catalog, recordings, pier_changeset(), and reading and
+ * applying changesets with SQLite's session extension.
  *
  *   _pier_commit_triggers(name, position, tables, sql, created_at)
  *       the commit triggers (format 4), never in sqlite_schema: `tables`
@@ -8,26 +9,29 @@
  *       line feed (names hold no control characters); `position` orders
  *       them as they run
  *
- * A recording is a session (sqlite3session) on the writer's main
- * database, attached to every table and narrowed by a filter that SQLite
- * calls once per table on its first change: the engine's own tables
- * (_pier_, sqlite_) never pass, so boards, the catalog and the change log
- * are never recorded, and a trigger's list passes only its tables,
- * compared case-insensitively. The changeset then names each table as
- * the schema spells it. SQLite's sessions record only tables with a
- * PRIMARY KEY; a changeset is made from the recorded keys and the rows as
- * they are when it is taken, so a change a savepoint rolled back does not
- * appear in it.
+ * A recording is what a session (sqlite3session) on the writer's main
+ * database would record, attached to every table and narrowed by a
+ * filter: the engine's own tables (_pier_, sqlite_) never pass, so
+ * boards, the catalog and the change log are never recorded, and a
+ * trigger's list passes only its tables, compared case-insensitively.
+ * The writer's recordings share one recorder (sqlite_record.c), which
+ * writes the same bytes as such a session without a session's cost per
+ * transaction. The changeset names each table as the schema spells it;
+ * only tables with a PRIMARY KEY are recorded; a changeset is made from
+ * the recorded keys and the rows as they are when it is taken, so a
+ * change a savepoint rolled back does not appear in it.
  *
  * pier_changeset() is a function of the writer connection: it returns
  * what changeset_expose set (the changes of the commit trigger running),
  * else NULL.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/sqlite_int.h"
+#include "store/sqlite_record.h"
 
 const char pier__sqlite_history_schema[] =
     "CREATE TABLE _pier_commit_triggers("
@@ -207,11 +211,16 @@ pier_status pier__sqlite_table_keyed(pier__lake *lake, const char *name,
 
 /* ---- recordings ---- */
 
+/* The writer's open recordings share its one recorder (sqlite_record.c),
+ * started with the first and stopped with the last: a table is recorded
+ * if a recording takes it, and each recording's changeset holds the
+ * tables it takes, as a session of its own would. */
 struct pier__recording {
-    sqlite3_session *session;
     pier__sqlite_lake *l;
+    pier__recording *next;     /* the lake's open recordings */
     size_t ntables;            /* 0: every table of the dialect */
-    char **tables;             /* copies, case as written */
+    char **tables;             /* copies, case as written, in the same
+                                  allocation */
 };
 
 static bool engine_table(const char *name)
@@ -220,8 +229,10 @@ static bool engine_table(const char *name)
            sqlite3_strnicmp(name, "sqlite_", 7) == 0;
 }
 
-/* SQLite asks once per table, on the table's first change. */
-static int recording_filter(void *payload, const char *table)
+/* Whether recording r takes table `table` (as a session's table filter:
+ * the engine's tables never, a trigger's list compared without regard to
+ * case). */
+static int recording_takes(void *payload, const char *table)
 {
     const pier__recording *r = payload;
     if (engine_table(table))
@@ -234,15 +245,28 @@ static int recording_filter(void *payload, const char *table)
     return 0;
 }
 
+/* What the recorder records: a table that some open recording takes. */
+static int any_takes(void *payload, const char *table)
+{
+    const pier__sqlite_lake *l = payload;
+    for (const pier__recording *r = l->recordings; r != NULL; r = r->next)
+        if (recording_takes((void *)r, table))
+            return 1;
+    return 0;
+}
+
 void pier__sqlite_recording_close(pier__recording *r)
 {
     if (r == NULL)
         return;
-    if (r->session != NULL)
-        sqlite3session_delete(r->session);
-    for (size_t i = 0; i < r->ntables; i++)
-        free(r->tables[i]);
-    free(r->tables);
+    pier__sqlite_lake *l = r->l;
+    for (pier__recording **p = &l->recordings; *p != NULL; p = &(*p)->next)
+        if (*p == r) {
+            *p = r->next;
+            break;
+        }
+    if (l->recordings == NULL)
+        pier__recorder_stop(l->recorder);
     free(r);
 }
 
@@ -254,77 +278,72 @@ pier_status pier__sqlite_recording_open(pier__lake *lake,
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     *out = NULL;
-    pier__recording *r = calloc(1, sizeof *r);
+    size_t size = sizeof(pier__recording) + ntables * sizeof(char *);
+    for (size_t i = 0; i < ntables; i++)
+        size += strlen(tables[i]) + 1;
+    pier__recording *r = malloc(size);
     if (r == NULL)
         return pier__oom(err);
-    r->l = l;
-    if (ntables > 0 &&
-        (r->tables = calloc(ntables, sizeof *r->tables)) == NULL) {
+    *r = (pier__recording){ .l = l, .ntables = ntables,
+                            .tables = (char **)(r + 1) };
+    char *text = (char *)(r->tables + ntables);
+    for (size_t i = 0; i < ntables; i++) {
+        size_t len = strlen(tables[i]) + 1;
+        r->tables[i] = memcpy(text, tables[i], len);
+        text += len;
+    }
+    if (l->recorder == NULL &&
+        (l->recorder = pier__recorder_new(l->db, &l->user_policy)) == NULL) {
         free(r);
         return pier__oom(err);
     }
-    for (size_t i = 0; i < ntables; i++) {
-        if ((r->tables[i] = strdup(tables[i])) == NULL) {
-            pier__sqlite_recording_close(r);
-            return pier__oom(err);
+    if (l->recordings == NULL) {
+        int src = pier__recorder_start(l->recorder, any_takes, l);
+        if (src != SQLITE_OK) {
+            free(r);
+            return src == SQLITE_NOMEM
+                ? pier__oom(err)
+                : pier__fail(err, PIER_E_WRITE_FAILED,
+                             "cannot record changes (SQLite's code %d)",
+                             src);
         }
-        r->ntables = i + 1;
     }
-    int src = sqlite3session_create(l->db, "main", &r->session);
-    if (src == SQLITE_OK)
-        src = sqlite3session_attach(r->session, NULL);
-    if (src != SQLITE_OK) {
-        pier__sqlite_recording_close(r);
-        return src == SQLITE_NOMEM
-            ? pier__oom(err)
-            : pier__fail(err, PIER_E_WRITE_FAILED,
-                         "cannot record changes (SQLite's code %d)", src);
-    }
-    sqlite3session_table_filter(r->session, recording_filter, r);
+    pier__recording **p = &l->recordings;
+    while (*p != NULL)
+        p = &(*p)->next;
+    *p = r;
     *out = r;
     return PIER_OK;
 }
 
-void pier__sqlite_recording_enable(pier__recording *r, bool on)
+void pier__sqlite_recordings_stop(pier__lake *lake)
 {
-    sqlite3session_enable(r->session, on ? 1 : 0);
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    if (l->recorder != NULL)
+        pier__recorder_pause(l->recorder);
 }
 
 pier_status pier__sqlite_recording_take(pier__recording *r, void **bytes,
                                         size_t *len, pier_error *err)
 {
-    *bytes = NULL;
-    *len = 0;
-    int n = 0;
-    void *p = NULL;
-    int src = sqlite3session_changeset(r->session, &n, &p);
-    if (src != SQLITE_OK) {
-        sqlite3_free(p);
-        if (src == SQLITE_NOMEM)
-            return pier__oom(err);
-        if (src == SQLITE_SCHEMA)
-            return pier__fail(err, PIER_E_QUERY_FAILED,
-                              "the changes cannot be recorded: a recorded "
-                              "table's columns changed after it was "
-                              "written in the same transaction (change "
-                              "the schema in a call of its own)");
-        return pier__fail(err, PIER_E_WRITE_FAILED,
-                          "cannot read the recorded changes (SQLite's "
-                          "code %d)", src);
-    }
-    if (n == 0) {
-        sqlite3_free(p);
+    int src = pier__recorder_changeset(r->l->recorder, recording_takes, r,
+                                       bytes, len);
+    if (src == SQLITE_OK) {
+        /* A recorder writes changesets as a session does. */
+        assert(pier__changeset_why(*bytes, *len) == NULL);
         return PIER_OK;
     }
-    *bytes = malloc((size_t)n);
-    if (*bytes == NULL) {
-        sqlite3_free(p);
+    if (src == SQLITE_NOMEM)
         return pier__oom(err);
-    }
-    memcpy(*bytes, p, (size_t)n);
-    *len = (size_t)n;
-    sqlite3_free(p);
-    return PIER_OK;
+    if (src == SQLITE_SCHEMA)
+        return pier__fail(err, PIER_E_QUERY_FAILED,
+                          "the changes cannot be recorded: a recorded "
+                          "table's columns changed after it was "
+                          "written in the same transaction (change "
+                          "the schema in a call of its own)");
+    return pier__fail(err, PIER_E_WRITE_FAILED,
+                      "cannot read the recorded changes (SQLite's "
+                      "code %d)", src);
 }
 
 /* ---- pier_changeset() ---- */
@@ -343,11 +362,13 @@ static void changeset_fn(sqlite3_context *ctx, int argc,
     (void)argc;
     (void)argv;
     const pier__sqlite_lake *l = sqlite3_user_data(ctx);
+    /* Not copied: the bytes stay exposed until the trigger's statement
+     * has run and been reset, which lets go of its values. */
     if (l->exposed.p == NULL)
         sqlite3_result_null(ctx);
     else
         sqlite3_result_blob64(ctx, l->exposed.p, l->exposed.len,
-                              SQLITE_TRANSIENT);
+                              SQLITE_STATIC);
 }
 
 int pier__sqlite_register_history(pier__sqlite_lake *l)

@@ -113,8 +113,6 @@ typedef struct pier__sqlite_lake {
                                       statement is being prepared or run */
     bool user_ddl;                 /* ... and it is DDL, which reads the
                                       schema table */
-    bool user_stepping;            /* ... and it is running (not being
-                                      prepared) */
     char denied[256];              /* what the authorizer refused first */
     pier__stmt_failure failure;    /* why the statement failed */
     pier__stmt_shape shape;        /* user_stmt's, pointing at shape_mem */
@@ -128,6 +126,11 @@ typedef struct pier__sqlite_lake {
                                       nothing (the engine's own writes) */
     pier__exposed exposed;         /* what pier_changeset() returns
                                       (changeset_expose) */
+    struct pier__recorder *recorder; /* records the writer's changes for
+                                      the recordings (sqlite_record.c);
+                                      NULL until the first one */
+    pier__recording *recordings;   /* the open ones, in the order opened
+                                      (sqlite_history.c) */
 } pier__sqlite_lake;
 
 /* Reports a SQLite failure as `status` with SQLite's message. */
@@ -395,7 +398,7 @@ pier_status pier__sqlite_recording_open(pier__lake *lake,
                                         size_t ntables,
                                         pier__recording **out,
                                         pier_error *err);
-void pier__sqlite_recording_enable(pier__recording *r, bool on);
+void pier__sqlite_recordings_stop(pier__lake *lake);
 pier_status pier__sqlite_recording_take(pier__recording *r, void **bytes,
                                         size_t *len, pier_error *err);
 void pier__sqlite_recording_close(pier__recording *r);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "store/sqlite_int.h"
+#include "store/sqlite_record.h"
 
 static const pier__lake_ops sqlite_ops;
 
@@ -442,6 +443,7 @@ static void sqlite_close(pier__lake *lake)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     pier__sqlite_readers_close(l);
+    pier__recorder_free(l->recorder);
     pier__sqlite_forget_statements(l);
     pier__sqlite_stmt_finish(lake);
     pier__sqlite_exec_close(l);
@@ -566,7 +568,7 @@ static const pier__lake_ops sqlite_ops = {
     .trigger_forget = pier__sqlite_trigger_forget,
     .table_keyed = pier__sqlite_table_keyed,
     .recording_open = pier__sqlite_recording_open,
-    .recording_enable = pier__sqlite_recording_enable,
+    .recordings_stop = pier__sqlite_recordings_stop,
     .recording_take = pier__sqlite_recording_take,
     .recording_close = pier__sqlite_recording_close,
     .changeset_expose = pier__sqlite_changeset_expose,

@@ -348,6 +348,66 @@ static void the_sql_dialect_survives_every_failure(void **state)
     print_message("sql dialect: %ld allocation points\n", n - 1);
 }
 
+/* The count of `sql`'s one value, with allocations working. */
+static int64_t count_of(pier_engine *e, const char *sql)
+{
+    pier_cursor *c = NULL;
+    pier_error err;
+    const pier_row *row = NULL;
+    assert_int_equal(pier_exec(&c, e, sql, NULL, &err), PIER_OK);
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    int64_t n = pier_row_value(row, 0)->as.integer;
+    pier_cursor_close(c);
+    return n;
+}
+
+/* A recorded transaction (a commit trigger storing its changeset, and
+ * pier_changeset) on an engine opened just before, so that its recorder
+ * is made under the failures too: the write and its history are kept
+ * together or not at all. */
+static void recording_survives_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    assert_int_equal(pier_exec(NULL, e, "CREATE TABLE t (id INT64 PRIMARY "
+                               "KEY, v TEXT); CREATE TABLE h (id INT64 "
+                               "PRIMARY KEY, cs CHANGESET NOT NULL); "
+                               "CREATE COMMIT TRIGGER keep ON t AS INSERT "
+                               "INTO h(cs) VALUES (pier_changeset())", NULL,
+                               &err), PIER_OK);
+    pier_close(&e);
+    long n;
+    int64_t kept = 0;
+    for (n = 1;; n++) {
+        assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+        char sql[160];
+        snprintf(sql, sizeof sql, "INSERT INTO t VALUES (%ld, 'x'); UPDATE "
+                 "t SET v = 'y' WHERE id = %ld", 2 * n, 2 * n);
+        void *cs = NULL;
+        size_t len = 0;
+        arm(n);
+        pier_status rc = pier_exec(NULL, e, sql, NULL, &err);
+        check_failure(rc, &err);
+        snprintf(sql, sizeof sql, "INSERT INTO t VALUES (%ld, 'z')",
+                 2 * n + 1);
+        pier_status rc2 = pier_changeset(&cs, &len, e, sql, NULL, &err);
+        check_failure(rc2, &err);
+        bool hit = disarm();
+        assert_int_equal(rc2 == PIER_OK, cs != NULL);
+        pier_free(cs);
+        kept += (rc == PIER_OK) + (rc2 == PIER_OK);
+        assert_int_equal(count_of(e, "SELECT count(*) FROM t"), kept);
+        assert_int_equal(count_of(e, "SELECT count(*) FROM h"), kept);
+        pier_close(&e);
+        if (!hit)
+            break;
+    }
+    print_message("recording: %ld allocation points\n", n - 1);
+}
+
 static void the_row_builder_survives_every_failure(void **state)
 {
     (void)state;
@@ -780,6 +840,8 @@ int main(void)
         cmocka_unit_test_teardown(migrating_survives_every_failure,
                                   teardown),
         cmocka_unit_test_teardown(migration_files_survive_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(recording_survives_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
         cmocka_unit_test(codegen_survives_every_failure),
