@@ -42,10 +42,13 @@
  * SQLite's schema cookie holds the value it had when they were read, if
  * that was the transaction's first cookie: committed schemas' cookies
  * only move forward, which is what SQLite trusts when it keeps a prepared
- * statement. One read after the schema changed inside the transaction
+ * statement, so a later transaction that finds that cookie has that
+ * schema. One read after the schema changed inside the transaction
  * serves that read only: a savepoint rolled back takes the cookie back,
  * and the next schema change can bring it to the same value with another
- * schema behind it.
+ * schema behind it. (The first cookie is read only when a read was not
+ * kept: the cookie's other reads, at a table's first change and when the
+ * changeset is written, are what tell whether the kept ones hold.)
  */
 #include <assert.h>
 #include <stdint.h>
@@ -73,6 +76,8 @@ typedef struct rec_info {
     char **cols;               /* ncol names */
     u8 *pk;                    /* ncol: the column's place in the key (1,
                                   2, ...), or 0 */
+    int rowid;                 /* the key's column when it is the rowid
+                                  (INTEGER PRIMARY KEY), else -1 */
     int64_t cookie;            /* the schema cookie it holds under; -1:
                                   read again at the next use */
     sqlite3_stmt *select;      /* the columns of a row by its key; NULL
@@ -81,7 +86,8 @@ typedef struct rec_info {
 
 /* A recorded row: the first change of the transaction to it. */
 typedef struct rec_change {
-    struct rec_change *next;   /* in its bucket */
+    struct rec_change *next;   /* in its bucket (or the table's list) */
+    unsigned h;                /* the hash of its key */
     int op;                    /* SQLITE_INSERT (it was not there),
                                   SQLITE_UPDATE or SQLITE_DELETE */
     bool indirect;
@@ -101,9 +107,15 @@ typedef struct rec_table {
     int ncol;                  /* as they were read */
     u8 *pk;                    /* a copy of info->pk as it was read; NULL:
                                   no PRIMARY KEY, nothing recorded */
+    int rowid;                 /* info->rowid as it was read */
     bool text_key;             /* a key bound from a record was text or a
                                   blob */
+    /* The session's hash table, of nbuckets (0 before the first row).
+     * While it has its first 256, the rows are a list, newest first (the
+     * order of each bucket), and buckets is NULL: the array is made only
+     * when it grows. */
     rec_change **buckets;      /* the arena's */
+    rec_change *list;
     size_t nbuckets;
     size_t nentries;
 } rec_table;
@@ -114,6 +126,7 @@ struct pier__recorder {
                                   may be NULL */
     sqlite3_stmt *cookie;      /* PRAGMA schema_version, kept */
     sqlite3_stmt *columns;     /* pragma_table_info, kept */
+    sqlite3_stmt *pk_index;    /* whether the key has an index, kept */
     rec_info **infos;          /* what was read of tables, kept */
     size_t ninfos, infos_cap;
     pier__buf scratch;         /* an UPDATE's new values, reused */
@@ -123,7 +136,10 @@ struct pier__recorder {
     bool recording;            /* ... and records (not paused) */
     int rc;                    /* SQLITE_OK, or what failed the whole
                                   recording (tables have their own) */
-    int64_t begin_cookie;      /* the schema cookie at start */
+    int64_t begin_cookie;      /* the schema cookie at start; -1: not read
+                                  (every kept table held then) */
+    bool need_begin;           /* a table read is not kept yet: read the
+                                  cookie at the next start */
     pier__recorder_filter filter;
     void *payload;
     rec_table **tables;        /* in the order of their first change */
@@ -284,30 +300,6 @@ static unsigned hash_bytes(unsigned h, const u8 *z, size_t n)
     return h;
 }
 
-/* The hash of a record's key (sessionChangeHash). */
-static unsigned record_hash(const rec_table *t, const u8 *a)
-{
-    unsigned h = 0;
-    for (int i = 0; i < t->ncol; i++) {
-        if (t->pk[i] == 0) {
-            a += serial_len(a);
-            continue;
-        }
-        int type = *a++;
-        h = hash_add(h, (unsigned)type);
-        if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
-            h = hash_i64(h, get_i64(a));
-            a += 8;
-        } else {
-            uint32_t n;
-            a += varint_get(a, &n);
-            h = hash_bytes(h, a, n);
-            a += n;
-        }
-    }
-    return h;
-}
-
 /* The old (bnew false) or new values' key in the hook
  * (sessionPreupdateHash); *null when part of it is NULL. */
 static int hook_hash(sqlite3 *db, const rec_table *t, bool bnew,
@@ -438,6 +430,7 @@ static void info_forget(rec_info *info)
     info->cols = NULL;
     info->pk = NULL;
     info->ncol = 0;
+    info->rowid = -1;
     info->cookie = -1;
 }
 
@@ -469,8 +462,41 @@ static rec_info *info_of(pier__recorder *r, const char *name)
         return NULL;
     }
     info->cookie = -1;
+    info->rowid = -1;
     r->infos[r->ninfos++] = info;
     return info;
+}
+
+/* Whether the table's key is its rowid: one column, without an index of
+ * its own (a rowid table makes one for any other key, and a WITHOUT
+ * ROWID table is its key's index). Then sqlite3_preupdate_new gives the
+ * new rowid for it, which the hook has without unpacking the row. */
+static int rowid_of(pier__recorder *r, rec_info *info)
+{
+    int key = -1, nkey = 0;
+    for (int i = 0; i < info->ncol; i++)
+        if (info->pk[i] != 0) {
+            key = i;
+            nkey++;
+        }
+    info->rowid = -1;
+    if (nkey != 1)
+        return SQLITE_OK;
+    int rc = SQLITE_OK;
+    if (r->pk_index == NULL)
+        rc = sqlite3_prepare_v3(r->db, "SELECT 1 FROM pragma_index_list(?1, "
+                                "'main') WHERE origin = 'pk'", -1,
+                                SQLITE_PREPARE_PERSISTENT, &r->pk_index,
+                                NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_text(r->pk_index, 1, info->name, -1, SQLITE_STATIC);
+    int step = sqlite3_step(r->pk_index);
+    rc = sqlite3_reset(r->pk_index);
+    sqlite3_clear_bindings(r->pk_index);
+    if (rc == SQLITE_OK && step == SQLITE_DONE)
+        info->rowid = key;
+    return rc;
 }
 
 /* Reads the table's columns (sessionTableInfo) into info. */
@@ -521,6 +547,8 @@ static int info_read(pier__recorder *r, rec_info *info)
             rc = rrc;
         sqlite3_clear_bindings(r->columns);
     }
+    if (rc == SQLITE_OK)
+        rc = rowid_of(r, info);
     own_end(r, was);
     if (rc != SQLITE_OK)
         info_forget(info);
@@ -534,8 +562,10 @@ static int info_fresh(pier__recorder *r, rec_info *info, int64_t now)
     if (info->cookie >= 0 && info->cookie == now)
         return SQLITE_OK;
     int rc = info_read(r, info);
-    if (rc == SQLITE_OK)
-        info->cookie = now == r->begin_cookie ? now : -1;
+    if (rc == SQLITE_OK && now == r->begin_cookie)
+        info->cookie = now;
+    else
+        r->need_begin = true;
     return rc;
 }
 
@@ -653,30 +683,62 @@ static void table_ready(pier__recorder *r, rec_table *t)
     }
     t->info = info;
     t->ncol = info->ncol;
+    t->rowid = info->rowid;
     t->ready = true;
+}
+
+/* n empty buckets from the arena; NULL when out of memory. (Arrays
+ * outgrown stay in the arena until the transaction ends: at most as much
+ * again.) */
+static rec_change **buckets_new(pier__recorder *r, size_t n)
+{
+    rec_change **b = n <= SIZE_MAX / sizeof *b
+        ? pier__arena_alloc(&r->mem, n * sizeof *b) : NULL;
+    if (b != NULL)
+        memset(b, 0, n * sizeof *b);
+    return b;
 }
 
 /* Room for the next row (sessionGrowHash): 256 buckets at first, twice as
  * many whenever half as many rows are recorded, rows moved over bucket
- * by bucket, each to the head of its new one. (The arrays outgrown stay
- * in the arena until the transaction ends: at most as much again.) */
+ * by bucket, each to the head of its new one. */
 static int grow(pier__recorder *r, rec_table *t)
 {
-    if (t->nbuckets != 0 && t->nentries < t->nbuckets / 2)
+    if (t->nbuckets == 0) {
+        t->nbuckets = 256;     /* the list stands for them */
         return SQLITE_OK;
-    size_t n = 2 * (t->nbuckets != 0 ? t->nbuckets : 128);
-    rec_change **b = n <= SIZE_MAX / sizeof *b
-        ? pier__arena_alloc(&r->mem, n * sizeof *b) : NULL;
+    }
+    if (t->nentries < t->nbuckets / 2)
+        return SQLITE_OK;
+    if (t->buckets == NULL) {
+        /* the list's rows into the 256 buckets, oldest first, each to
+         * the head of its bucket: as if they had always been there */
+        if ((t->buckets = buckets_new(r, t->nbuckets)) == NULL)
+            return SQLITE_NOMEM;
+        rec_change *old = NULL, *next;
+        for (rec_change *c = t->list; c != NULL; c = next) {
+            next = c->next;
+            c->next = old;
+            old = c;
+        }
+        for (rec_change *c = old; c != NULL; c = next) {
+            next = c->next;
+            size_t at = c->h % t->nbuckets;
+            c->next = t->buckets[at];
+            t->buckets[at] = c;
+        }
+        t->list = NULL;
+    }
+    size_t n = 2 * t->nbuckets;
+    rec_change **b = buckets_new(r, n);
     if (b == NULL)
         return SQLITE_NOMEM;
-    memset(b, 0, n * sizeof *b);
     for (size_t i = 0; i < t->nbuckets; i++) {
         rec_change *next;
         for (rec_change *c = t->buckets[i]; c != NULL; c = next) {
             next = c->next;
-            size_t h = record_hash(t, c->record) % n;
-            c->next = b[h];
-            b[h] = c;
+            c->next = b[c->h % n];
+            b[c->h % n] = c;
         }
     }
     t->buckets = b;
@@ -684,10 +746,22 @@ static int grow(pier__recorder *r, rec_table *t)
     return SQLITE_OK;
 }
 
-/* One change to a row of t (sessionPreupdateOneChange). A failure is
- * the table's: it fails the changesets that hold the table, as it would
- * fail every session that has the table. */
-static void one_change(pier__recorder *r, rec_table *t, int op)
+/* Whether change c's key is the rowid `key` (t's key is its rowid). */
+static bool rowid_equal(const rec_table *t, const rec_change *c,
+                        sqlite3_int64 key)
+{
+    const u8 *a = c->record;
+    for (int i = 0; i < t->rowid; i++)
+        a += serial_len(a);
+    return a[0] == SQLITE_INTEGER && (sqlite3_int64)get_i64(a + 1) == key;
+}
+
+/* One change to a row of t (sessionPreupdateOneChange); `key` is the new
+ * rowid of an INSERT or UPDATE. A failure is the table's: it fails the
+ * changesets that hold the table, as it would fail every session that
+ * has the table. */
+static void one_change(pier__recorder *r, rec_table *t, int op,
+                       sqlite3_int64 key)
 {
     if (t->rc != SQLITE_OK)
         return;
@@ -706,18 +780,27 @@ static void one_change(pier__recorder *r, rec_table *t, int op)
         t->rc = SQLITE_NOMEM;
         return;
     }
+    /* A new key that is the rowid is `key`: the row need not be read. */
+    bool by_rowid = op == SQLITE_INSERT && t->rowid >= 0;
     unsigned h = 0;
     bool null = false;
-    int rc = hook_hash(r->db, t, op == SQLITE_INSERT, &h, &null);
+    int rc = SQLITE_OK;
+    if (by_rowid)
+        h = hash_i64(hash_add(0, SQLITE_INTEGER), (uint64_t)key);
+    else
+        rc = hook_hash(r->db, t, op == SQLITE_INSERT, &h, &null);
     if (rc != SQLITE_OK) {
         t->rc = rc;
         return;
     }
     if (null)
         return;
-    size_t at = (size_t)h % t->nbuckets;
-    rec_change *c = t->buckets[at];
-    while (c != NULL && !hook_equal(r->db, t, c, op))
+    rec_change **head = t->buckets != NULL
+        ? &t->buckets[(size_t)h % t->nbuckets] : &t->list;
+    rec_change *c = *head;
+    while (c != NULL &&
+           (c->h != h || !(by_rowid ? rowid_equal(t, c, key)
+                                    : hook_equal(r->db, t, c, op))))
         c = c->next;
     if (c != NULL) {
         if (c->indirect && sqlite3_preupdate_depth(r->db) == 0)
@@ -728,12 +811,14 @@ static void one_change(pier__recorder *r, rec_table *t, int op)
     size_t n = 0;
     for (int i = 0; rc == SQLITE_OK && i < t->ncol; i++) {
         sqlite3_value *v = NULL;
-        if (op != SQLITE_INSERT)
+        size_t len = 0;
+        if (by_rowid)
+            len = i == t->rowid ? 9 : 1;
+        else if (op != SQLITE_INSERT)
             rc = sqlite3_preupdate_old(r->db, i, &v);
         else if (t->pk[i] != 0)
             rc = sqlite3_preupdate_new(r->db, i, &v);
-        size_t len = 0;
-        if (rc == SQLITE_OK)
+        if (rc == SQLITE_OK && !by_rowid)
             rc = value_len(v, &len);
         n += len;
     }
@@ -748,6 +833,13 @@ static void one_change(pier__recorder *r, rec_table *t, int op)
     size_t off = 0;
     for (int i = 0; i < t->ncol; i++) {
         sqlite3_value *v = NULL;
+        if (by_rowid) {
+            c->record[off] = i == t->rowid ? SQLITE_INTEGER : 0;
+            if (i == t->rowid)
+                put_i64(c->record + off + 1, (uint64_t)key);
+            off += i == t->rowid ? 9 : 1;
+            continue;
+        }
         if (op != SQLITE_INSERT)
             sqlite3_preupdate_old(r->db, i, &v);
         else if (t->pk[i] != 0)
@@ -755,10 +847,11 @@ static void one_change(pier__recorder *r, rec_table *t, int op)
         off += value_put(c->record + off, v);
     }
     c->n = n;
+    c->h = h;
     c->op = op;
     c->indirect = sqlite3_preupdate_depth(r->db) > 0;
-    c->next = t->buckets[at];
-    t->buckets[at] = c;
+    c->next = *head;
+    *head = c;
 }
 
 static void hook(void *payload, sqlite3 *db, int op, const char *zdb,
@@ -766,7 +859,6 @@ static void hook(void *payload, sqlite3 *db, int op, const char *zdb,
 {
     (void)db;
     (void)key1;
-    (void)key2;
     pier__recorder *r = payload;
     if (!r->recording || r->rc != SQLITE_OK ||
         sqlite3_stricmp(zdb, "main") != 0)
@@ -774,10 +866,10 @@ static void hook(void *payload, sqlite3 *db, int op, const char *zdb,
     rec_table *t = table_of(r, name);
     if (t == NULL)
         return;
-    one_change(r, t, op);
+    one_change(r, t, op, key2);
     /* an UPDATE is also the arrival of its new key */
     if (op == SQLITE_UPDATE)
-        one_change(r, t, SQLITE_INSERT);
+        one_change(r, t, SQLITE_INSERT, key2);
 }
 
 /* ---- writing the changeset ---- */
@@ -934,6 +1026,32 @@ static int put_update(pier__recorder *r, pier__buf *b, sqlite3_stmt *st,
     return rc;
 }
 
+/* Appends the change of row c as it is now (sessionGenerateChangeset's
+ * loop): an INSERT of its values, an UPDATE, a DELETE, or nothing. */
+static int put_row(pier__recorder *r, pier__buf *b, sqlite3_stmt *st,
+                   rec_table *t, const rec_change *c)
+{
+    int rc = bind_key(st, t, c);
+    if (rc != SQLITE_OK)
+        return rc;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        if (c->op == SQLITE_INSERT) {
+            pier__buf_putc(b, SQLITE_INSERT);
+            pier__buf_putc(b, c->indirect ? 1 : 0);
+            for (int k = 0; k < t->ncol; k++)
+                put_column(b, sqlite3_column_value(st, k), &rc);
+        } else {
+            rc = put_update(r, b, st, t, c);
+        }
+    } else if (c->op != SQLITE_INSERT) {
+        pier__buf_putc(b, SQLITE_DELETE);
+        pier__buf_putc(b, c->indirect ? 1 : 0);
+        pier__buf_append(b, c->record, c->n);
+    }
+    int rrc = sqlite3_reset(st);
+    return rc != SQLITE_OK ? rc : rrc;
+}
+
 /* Appends table t's header and rows; nothing when no row changed. */
 static int put_table(pier__recorder *r, pier__buf *b, rec_table *t,
                      int64_t now)
@@ -946,38 +1064,32 @@ static int put_table(pier__recorder *r, pier__buf *b, rec_table *t,
     if (rc != SQLITE_OK)
         return rc;
     size_t rewind = b->len;
-    u8 n[5];
+    u8 ncol[5];
     pier__buf_putc(b, 'T');
-    pier__buf_append(b, n, (size_t)varint_put(n, (uint32_t)t->ncol));
+    pier__buf_append(b, ncol, (size_t)varint_put(ncol, (uint32_t)t->ncol));
     pier__buf_append(b, t->pk, (size_t)t->ncol);
     pier__buf_append(b, t->name, strlen(t->name) + 1);
     size_t noop = b->len;
     sqlite3_stmt *st = NULL;
     rc = select_of(r, t, &st);
-    for (size_t i = 0; rc == SQLITE_OK && i < t->nbuckets; i++) {
-        for (rec_change *c = t->buckets[i]; rc == SQLITE_OK && c != NULL;
-             c = c->next) {
-            rc = bind_key(st, t, c);
-            if (rc != SQLITE_OK)
-                break;
-            if (sqlite3_step(st) == SQLITE_ROW) {
-                if (c->op == SQLITE_INSERT) {
-                    pier__buf_putc(b, SQLITE_INSERT);
-                    pier__buf_putc(b, c->indirect ? 1 : 0);
-                    for (int k = 0; k < t->ncol; k++)
-                        put_column(b, sqlite3_column_value(st, k), &rc);
-                } else {
-                    rc = put_update(r, b, st, t, c);
-                }
-            } else if (c->op != SQLITE_INSERT) {
-                pier__buf_putc(b, SQLITE_DELETE);
-                pier__buf_putc(b, c->indirect ? 1 : 0);
-                pier__buf_append(b, c->record, c->n);
-            }
-            int rrc = sqlite3_reset(st);
-            if (rc == SQLITE_OK)
-                rc = rrc;
+    if (t->buckets != NULL) {
+        for (size_t i = 0; rc == SQLITE_OK && i < t->nbuckets; i++)
+            for (rec_change *c = t->buckets[i]; rc == SQLITE_OK && c != NULL;
+                 c = c->next)
+                rc = put_row(r, b, st, t, c);
+    } else {
+        /* the list in bucket order: by bucket, and newest first in each
+         * (it holds fewer than 129 rows: more would have grown it) */
+        rec_change *v[129];
+        size_t n = 0;
+        for (rec_change *c = t->list; c != NULL && n < 129; c = c->next) {
+            size_t k = n++;
+            for (; k > 0 && v[k - 1]->h % 256 > c->h % 256; k--)
+                v[k] = v[k - 1];
+            v[k] = c;
         }
+        for (size_t i = 0; rc == SQLITE_OK && i < n; i++)
+            rc = put_row(r, b, st, t, v[i]);
     }
     if (st != NULL) {
         if (rc != SQLITE_OK)
@@ -1066,9 +1178,15 @@ int pier__recorder_start(pier__recorder *r, pier__recorder_filter filter,
             info_free(r->infos[i]);
         r->ninfos = 0;
     }
-    int rc = read_cookie(r, &r->begin_cookie);
-    if (rc != SQLITE_OK)
-        return rc;
+    /* The cookie at start tells whether a table read now may be kept; it
+     * is read only while a read was not kept. */
+    r->begin_cookie = -1;
+    if (r->need_begin || r->ninfos == 0) {
+        int rc = read_cookie(r, &r->begin_cookie);
+        if (rc != SQLITE_OK)
+            return rc;
+        r->need_begin = false;
+    }
     r->filter = filter;
     r->payload = payload;
     r->rc = SQLITE_OK;
@@ -1108,6 +1226,7 @@ void pier__recorder_free(pier__recorder *r)
     free(r->tables);
     sqlite3_finalize(r->cookie);
     sqlite3_finalize(r->columns);
+    sqlite3_finalize(r->pk_index);
     pier__buf_free(&r->scratch);
     pier__buf_free(&r->out);
     pier__arena_free(&r->mem);

@@ -159,7 +159,8 @@ static void both_ok(twin *w, const char *sql)
 /* ---- the schema ---- */
 
 static const char *const table_names[] = {
-    "t1", "t2", "t3", "t4", "t5", "Odd \"T\"", "MixedCase", "t7",
+    "t1", "t2", "t3", "t4", "t5", "Odd \"T\"", "MixedCase", "t7", "t8",
+    "t9",
 };
 #define NTABLES (sizeof table_names / sizeof *table_names)
 
@@ -175,6 +176,9 @@ static const char schema[] =
     "CREATE TABLE MixedCase(id INT PRIMARY KEY, v);" /* keys may be NULL */
     "CREATE TABLE t7(id INTEGER PRIMARY KEY, p INTEGER REFERENCES t1(id) "
     "  ON DELETE CASCADE ON UPDATE CASCADE, v);"
+    /* the rowid, and (SQLite's quirk) not the rowid */
+    "CREATE TABLE t8(id INTEGER, v, PRIMARY KEY(id DESC));"
+    "CREATE TABLE t9(id INTEGER PRIMARY KEY DESC, v);"
     "CREATE TRIGGER t1_a AFTER UPDATE OF a ON t1 BEGIN "
     "  INSERT INTO t4(a, b) VALUES (new.id, new.a); "
     "  UPDATE t2 SET v = new.a WHERE n = new.id; END;";
@@ -284,7 +288,11 @@ static void same_rows(twin *w)
         "       '/' || (SELECT group_concat(quote(id) || quote(v)) "
         "        FROM (SELECT * FROM MixedCase ORDER BY id, v)) || '/' || "
         "       (SELECT group_concat(quote(id) || quote(p) || quote(v)) "
-        "        FROM (SELECT * FROM t7 ORDER BY id))";
+        "        FROM (SELECT * FROM t7 ORDER BY id)) || '/' || "
+        "       (SELECT group_concat(quote(id) || quote(v)) "
+        "        FROM (SELECT id, v FROM t8 ORDER BY id)) || '/' || "
+        "       (SELECT group_concat(quote(id) || quote(v)) "
+        "        FROM (SELECT id, v FROM t9 ORDER BY id))";
     char *got[2] = { NULL, NULL };
     sqlite3 *dbs[2] = { w->a, w->b };
     for (int k = 0; k < 2; k++) {
@@ -544,9 +552,9 @@ static void table_cols(twin *w, size_t t, const char **name,
                        const char **insert)
 {
     static const char *const keys[] = { "id", "n", "k", "a", "x",
-                                        "id", "id", "id" };
+                                        "id", "id", "id", "id", "id" };
     static const char *const others[] = { "a", "v", "x", "b", "y",
-                                          "v", "v", "v" };
+                                          "v", "v", "v", "v", "v" };
     static const char *const inserts[] = {
         "t1(id, a, b) VALUES (?1, ?2, ?3)",
         "t2(n, k, v) VALUES (?1, ?2, ?3)",
@@ -556,6 +564,8 @@ static void table_cols(twin *w, size_t t, const char **name,
         "\"Odd \"\"T\"\"\"(id, v) VALUES (?1, ?2)",
         "MixedCase(id, v) VALUES (?1, ?2)",
         "t7(id, p, v) VALUES (?1, ?2, ?3)",
+        "t8(id, v) VALUES (?1, ?2)",
+        "t9(id, v) VALUES (?1, ?2)",
     };
     *name = table_names[t];
     *key = keys[t];
