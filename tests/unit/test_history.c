@@ -435,7 +435,7 @@ static void test_commit_triggers(void **state)
     pier_close(&e2);
 }
 
-/* Without commit triggers no session is opened: a write that changes a
+/* Without commit triggers nothing is recorded: a write that changes a
  * table's columns after writing it succeeds; with one covering it, the
  * change cannot be recorded and the call fails whole. */
 static void test_no_trigger_no_recording(void **state)
