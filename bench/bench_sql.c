@@ -18,7 +18,10 @@
  *      trigger that stores each transaction's changeset in a CHANGESET
  *      column (docs/history.md), against the same inserts into a lake
  *      without one: what recording costs a write. (The raw side of this
- *      one is Pier without the trigger, in the same run.)
+ *      one is Pier without the trigger, in the same run.) Its floor, in
+ *      the same runs: a third lake without a trigger, where each call
+ *      also inserts as many bytes (a row's changeset) into a second table
+ *      itself: what storing a second row costs a write, recorded or not.
  *
  * Each measurement runs --runs times (default 3), the two sides taking
  * turns going first; the medians are reported with their ratio (Pier's
@@ -55,6 +58,11 @@ static const char HISTORY_SETUP[] =
     "CREATE TABLE history (id INT64 PRIMARY KEY, changes CHANGESET NOT "
     "NULL); CREATE COMMIT TRIGGER record ON items AS INSERT INTO "
     "history(changes) VALUES (pier_changeset())";
+static const char FLOOR_SETUP[] =
+    "CREATE TABLE history (id INT64 PRIMARY KEY, changes BLOB NOT NULL)";
+static const char INSERT_ROW_AND_BYTES[] =
+    "INSERT INTO items VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10); "
+    "INSERT INTO history(changes) VALUES (?11)";
 static const char RAW_CREATE[] =
     "CREATE TABLE items (id, amount, title, status, due, owner, done, "
     "score, day, meta)";
@@ -123,9 +131,16 @@ static double median(double *v, int n)
 
 /* ---- insert ---- */
 
-/* Rows [first, first + n) through pier_exec, one call each. */
+/* Bytes each call also stores in table history (the floor), or none. */
+typedef struct extra_bytes {
+    const void *p;
+    size_t len;
+} extra_bytes;
+
+/* Rows [first, first + n) through pier_exec, one call each, each with the
+ * extra bytes x (NULL: none). */
 static int pier_inserts(pier_engine *e, int64_t first, size_t n,
-                        double *rows_per_s)
+                        const extra_bytes *x, double *rows_per_s)
 {
     pier_params *p = pier_params_new();
     if (p == NULL)
@@ -145,7 +160,10 @@ static int pier_inserts(pier_engine *e, int64_t first, size_t n,
             pier_params_set_double(p, "8", r.score, &err) != PIER_OK ||
             pier_params_set_text(p, "9", r.day, &err) != PIER_OK ||
             pier_params_set_text(p, "10", r.meta, &err) != PIER_OK ||
-            pier_exec(NULL, e, INSERT_ROW, p, &err) != PIER_OK) {
+            (x != NULL &&
+             pier_params_set_blob(p, "11", x->p, x->len, &err) != PIER_OK) ||
+            pier_exec(NULL, e, x != NULL ? INSERT_ROW_AND_BYTES : INSERT_ROW,
+                      p, &err) != PIER_OK) {
             pier_params_free(p);
             return pier_fail(&err, "inserting a row");
         }
@@ -317,72 +335,127 @@ static int open_raw(const char *dir, sqlite3 **db)
     return 0;
 }
 
-/* The history measurement: the same rows into the lake with the commit
- * trigger (h) and into the one without (e), taking turns going first. */
-static int history_runs(const config *c, pier_engine *e, pier_engine *h,
-                        double *with, double *without, double *ratio)
+/* The bytes the floor stores per row: a row's changeset, recorded in the
+ * floor's lake (its key, 0, is below every measured row's). */
+static int floor_bytes(pier_engine *f, void **bytes, size_t *len)
 {
+    pier_params *p = pier_params_new();
+    if (p == NULL)
+        return -1;
+    pier_error err;
+    row r;
+    make_row(&r, 0);
     int rc = 0;
-    for (int k = 0; rc == 0 && k < c->runs; k++) {
-        /* keys past the insert measurement's, fresh in both lakes */
-        int64_t first = (int64_t)((c->runs + k) * c->rows) + 1;
-        if (k % 2 == 0) {
-            rc = pier_inserts(h, first, c->rows, &with[k]);
-            if (rc == 0)
-                rc = pier_inserts(e, first, c->rows, &without[k]);
-        } else {
-            rc = pier_inserts(e, first, c->rows, &without[k]);
-            if (rc == 0)
-                rc = pier_inserts(h, first, c->rows, &with[k]);
-        }
-        ratio[k] = with[k] / without[k];
-    }
+    if (pier_params_set_int64(p, "1", r.id, &err) != PIER_OK ||
+        pier_params_set_text(p, "2", r.amount, &err) != PIER_OK ||
+        pier_params_set_text(p, "3", r.title, &err) != PIER_OK ||
+        pier_params_set_text(p, "4", r.status, &err) != PIER_OK ||
+        pier_params_set_text(p, "5", r.due, &err) != PIER_OK ||
+        pier_params_set_text(p, "6", r.owner, &err) != PIER_OK ||
+        pier_params_set_bool(p, "7", r.done, &err) != PIER_OK ||
+        pier_params_set_double(p, "8", r.score, &err) != PIER_OK ||
+        pier_params_set_text(p, "9", r.day, &err) != PIER_OK ||
+        pier_params_set_text(p, "10", r.meta, &err) != PIER_OK ||
+        pier_changeset(bytes, len, f, INSERT_ROW, p, &err) != PIER_OK)
+        rc = pier_fail(&err, "recording a row's changeset");
+    pier_params_free(p);
+    return rc;
+}
+
+/* The count of `table` in lake e, which must be `want`. */
+static int check_count(pier_engine *e, const char *table, int64_t want)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
     pier_error err;
     pier_cursor *cur = NULL;
     const pier_row *r = NULL;
-    /* every transaction left its changeset */
-    if (rc == 0 &&
-        (pier_exec(&cur, h, "SELECT count(*) FROM history", NULL, &err) !=
-             PIER_OK ||
-         pier_cursor_next(&r, cur, &err) != PIER_OK || r == NULL))
+    int rc = 0;
+    if (pier_exec(&cur, e, sql, NULL, &err) != PIER_OK ||
+        pier_cursor_next(&r, cur, &err) != PIER_OK || r == NULL)
         rc = pier_fail(&err, "counting the history");
-    if (rc == 0 && pier_row_value(r, 0)->as.integer !=
-                       (int64_t)(c->runs * c->rows)) {
+    else if (pier_row_value(r, 0)->as.integer != want) {
         fprintf(stderr, "bench_sql: error: the history holds %" PRId64
-                " changesets, not %zu\n", pier_row_value(r, 0)->as.integer,
-                (size_t)c->runs * c->rows);
+                " rows, not %" PRId64 "\n", pier_row_value(r, 0)->as.integer,
+                want);
         rc = -1;
     }
     pier_cursor_close(cur);
     return rc;
 }
 
+/* The history measurement: the same rows into the lake with the commit
+ * trigger (h), the one without (e) and the floor's (f), taking turns
+ * going first. */
+static int history_runs(const config *c, pier_engine *e, pier_engine *h,
+                        pier_engine *f, double *with, double *without,
+                        double *ratio, double *floor_rate,
+                        double *floor_ratio, size_t *floor_len)
+{
+    extra_bytes x = { NULL, 0 };
+    void *bytes = NULL;
+    int rc = floor_bytes(f, &bytes, &x.len);
+    x.p = bytes;
+    *floor_len = x.len;
+    for (int k = 0; rc == 0 && k < c->runs; k++) {
+        /* keys past the insert measurement's, fresh in every lake */
+        int64_t first = (int64_t)((c->runs + k) * c->rows) + 1;
+        for (int i = 0; rc == 0 && i < 3; i++) {
+            switch ((k + i) % 3) {
+            case 0:
+                rc = pier_inserts(h, first, c->rows, NULL, &with[k]);
+                break;
+            case 1:
+                rc = pier_inserts(e, first, c->rows, NULL, &without[k]);
+                break;
+            default:
+                rc = pier_inserts(f, first, c->rows, &x, &floor_rate[k]);
+                break;
+            }
+        }
+        ratio[k] = with[k] / without[k];
+        floor_ratio[k] = floor_rate[k] / without[k];
+    }
+    pier_free(bytes);
+    /* every transaction left its changeset (the floor: its bytes) */
+    if (rc == 0)
+        rc = check_count(h, "history", (int64_t)(c->runs * c->rows));
+    if (rc == 0)
+        rc = check_count(f, "history", (int64_t)(c->runs * c->rows));
+    return rc;
+}
+
 static int run(const config *c, char *dir)
 {
-    pier_engine *e = NULL, *h = NULL;
+    pier_engine *e = NULL, *h = NULL, *f = NULL;
     sqlite3 *db = NULL;
     int rc = open_lake(dir, "lake", NULL, &e);
     if (rc == 0)
         rc = open_lake(dir, "lake_history", HISTORY_SETUP, &h);
+    if (rc == 0)
+        rc = open_lake(dir, "lake_floor", FLOOR_SETUP, &f);
     if (rc == 0)
         rc = open_raw(dir, &db);
     double ins_pier[MAX_RUNS], ins_raw[MAX_RUNS], ins_ratio[MAX_RUNS];
     for (int k = 0; rc == 0 && k < c->runs; k++) {
         int64_t first = (int64_t)(k * c->rows) + 1;
         if (k % 2 == 0) {
-            rc = pier_inserts(e, first, c->rows, &ins_pier[k]);
+            rc = pier_inserts(e, first, c->rows, NULL, &ins_pier[k]);
             if (rc == 0)
                 rc = raw_inserts(db, first, c->rows, &ins_raw[k]);
         } else {
             rc = raw_inserts(db, first, c->rows, &ins_raw[k]);
             if (rc == 0)
-                rc = pier_inserts(e, first, c->rows, &ins_pier[k]);
+                rc = pier_inserts(e, first, c->rows, NULL, &ins_pier[k]);
         }
         ins_ratio[k] = ins_pier[k] / ins_raw[k];
     }
     double his_with[MAX_RUNS], his_without[MAX_RUNS], his_ratio[MAX_RUNS];
+    double his_floor[MAX_RUNS], his_floor_ratio[MAX_RUNS];
+    size_t floor_len = 0;
     if (rc == 0)
-        rc = history_runs(c, e, h, his_with, his_without, his_ratio);
+        rc = history_runs(c, e, h, f, his_with, his_without, his_ratio,
+                          his_floor, his_floor_ratio, &floor_len);
     if (rc == 0)
         rc = fill_sums(e, db, c->sum_rows);
     double ex_pier[NEXACT][MAX_RUNS], ex_raw[NEXACT][MAX_RUNS];
@@ -437,10 +510,14 @@ static int run(const config *c, char *dir)
                "  with %.0f rows/s   without %.0f rows/s   ratio %.2f "
                "(target %.1f)\n", median(his_with, c->runs),
                median(his_without, c->runs), ratio, TARGET_HISTORY);
+        printf("  floor: each call storing %zu bytes itself, no trigger: "
+               "%.0f rows/s   ratio %.2f\n", floor_len,
+               median(his_floor, c->runs), median(his_floor_ratio, c->runs));
     }
     sqlite3_close(db);
     pier_close(&e);
     pier_close(&h);
+    pier_close(&f);
     return rc;
 }
 
@@ -457,8 +534,9 @@ int main(int argc, char **argv)
     rc = run(&c, dir);
     /* The lakes' directories first (pier_reset_lake removes each
      * whole), then the raw database's files and the directory. */
-    static const char *const lakes[] = { "lake", "lake_history" };
-    for (size_t i = 0; i < 2; i++) {
+    static const char *const lakes[] = { "lake", "lake_history",
+                                         "lake_floor" };
+    for (size_t i = 0; i < 3; i++) {
         char lake[4200];
         pier_error err;
         snprintf(lake, sizeof lake, "%s/%s", dir, lakes[i]);
