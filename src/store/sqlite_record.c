@@ -47,8 +47,9 @@
  * serves that read only: a savepoint rolled back takes the cookie back,
  * and the next schema change can bring it to the same value with another
  * schema behind it. (The first cookie is read only when a read was not
- * kept: the cookie's other reads, at a table's first change and when the
- * changeset is written, are what tell whether the kept ones hold.)
+ * kept: the cookie read at a table's first change is what tells whether
+ * a kept one holds. When the changeset is written, the kept SELECT tells:
+ * SQLite prepares it again if the schema changed, see put_table.)
  */
 #include <assert.h>
 #include <stdint.h>
@@ -82,6 +83,8 @@ typedef struct rec_info {
                                   read again at the next use */
     sqlite3_stmt *select;      /* the columns of a row by its key; NULL
                                   until needed */
+    int reprepares;            /* select's SQLITE_STMTSTATUS_REPREPARE when
+                                  the columns were last checked */
 } rec_info;
 
 /* A recorded row: the first change of the transaction to it. */
@@ -616,6 +619,7 @@ static int select_of(pier__recorder *r, rec_table *t, sqlite3_stmt **out)
         rc = sqlite3_prepare_v3(r->db, sql.p, (int)sql.len,
                                 SQLITE_PREPARE_PERSISTENT, &info->select,
                                 NULL);
+    info->reprepares = 0;
     pier__buf_free(&sql);
     *out = info->select;
     return rc;
@@ -1052,17 +1056,26 @@ static int put_row(pier__recorder *r, pier__buf *b, sqlite3_stmt *st,
     return rc != SQLITE_OK ? rc : rrc;
 }
 
-/* Appends table t's header and rows; nothing when no row changed. */
-static int put_table(pier__recorder *r, pier__buf *b, rec_table *t,
-                     int64_t now)
+/* The columns of t as they are now (the cookie, read once per changeset
+ * into *now), which must be those its rows were recorded with: what a
+ * session's second PRAGMA table_info checks. */
+static int check_columns(pier__recorder *r, rec_table *t, int64_t *now)
 {
-    /* the columns must be those the rows were recorded with */
-    int rc = info_fresh(r, t->info, now);
+    int rc = *now < 0 ? read_cookie(r, now) : SQLITE_OK;
+    if (rc == SQLITE_OK)
+        rc = info_fresh(r, t->info, *now);
     if (rc == SQLITE_OK && (t->info->ncol != t->ncol ||
                             memcmp(t->info->pk, t->pk, (size_t)t->ncol)))
         rc = SQLITE_SCHEMA;
-    if (rc != SQLITE_OK)
-        return rc;
+    if (rc == SQLITE_OK && t->info->select != NULL)
+        t->info->reprepares = sqlite3_stmt_status(
+            t->info->select, SQLITE_STMTSTATUS_REPREPARE, 0);
+    return rc;
+}
+
+/* Appends table t's header and rows; nothing when no row changed. */
+static int put_rows(pier__recorder *r, pier__buf *b, rec_table *t)
+{
     size_t rewind = b->len;
     u8 ncol[5];
     pier__buf_putc(b, 'T');
@@ -1071,7 +1084,7 @@ static int put_table(pier__recorder *r, pier__buf *b, rec_table *t,
     pier__buf_append(b, t->name, strlen(t->name) + 1);
     size_t noop = b->len;
     sqlite3_stmt *st = NULL;
-    rc = select_of(r, t, &st);
+    int rc = select_of(r, t, &st);
     if (t->buckets != NULL) {
         for (size_t i = 0; rc == SQLITE_OK && i < t->nbuckets; i++)
             for (rec_change *c = t->buckets[i]; rc == SQLITE_OK && c != NULL;
@@ -1097,9 +1110,35 @@ static int put_table(pier__recorder *r, pier__buf *b, rec_table *t,
         if (t->text_key)
             sqlite3_clear_bindings(st);    /* they point into the arena */
     }
-    if (b->len == noop)
+    if (b->len == noop || rc != SQLITE_OK)
         b->len = rewind;
     return rc;
+}
+
+/* Appends table t's changes. A kept SELECT that SQLite ran without
+ * preparing it again proves that the schema is still the one its columns
+ * were read in (SQLite prepares a statement again after any schema
+ * change, one a savepoint rolled back included), so the cookie is read
+ * only when the SELECT is new or was prepared again; then the rows are
+ * written again, with the columns checked. */
+static int put_table(pier__recorder *r, pier__buf *b, rec_table *t,
+                     int64_t *now)
+{
+    bool checked = t->info->select == NULL;
+    int rc = checked ? check_columns(r, t, now) : SQLITE_OK;
+    if (rc != SQLITE_OK)
+        return rc;
+    size_t start = b->len;
+    rc = put_rows(r, b, t);
+    if (checked)
+        return rc;
+    if (rc == SQLITE_OK && t->info->select != NULL &&
+        sqlite3_stmt_status(t->info->select, SQLITE_STMTSTATUS_REPREPARE,
+                            0) == t->info->reprepares)
+        return SQLITE_OK;
+    b->len = start;
+    rc = check_columns(r, t, now);
+    return rc == SQLITE_OK ? put_rows(r, b, t) : rc;
 }
 
 int pier__recorder_changeset(pier__recorder *r, pier__recorder_filter take,
@@ -1115,8 +1154,7 @@ int pier__recorder_changeset(pier__recorder *r, pier__recorder_filter take,
     pier__buf_reset(b);
     bool was = own_begin(r);
     int rc = SQLITE_OK;
-    int64_t now = -1;
-    bool read = false;
+    int64_t now = -1;          /* the schema cookie, once read */
     /* A failed table fails the changeset before any is written. */
     for (size_t i = 0; rc == SQLITE_OK && i < r->ntables; i++) {
         const rec_table *t = r->tables[i];
@@ -1129,12 +1167,7 @@ int pier__recorder_changeset(pier__recorder *r, pier__recorder_filter take,
         if (!t->taken || t->pk == NULL || t->nentries == 0 ||
             (take != NULL && take(payload, t->name) == 0))
             continue;
-        if (!read) {
-            rc = read_cookie(r, &now);
-            read = true;
-        }
-        if (rc == SQLITE_OK)
-            rc = put_table(r, b, t, now);
+        rc = put_table(r, b, t, &now);
     }
     own_end(r, was);
     if (rc == SQLITE_OK && b->oom)
