@@ -529,7 +529,7 @@ static pier__decimal dec(const char *text)
 
 static const char *make(const char *const *parts, size_t n, char *text)
 {
-    pier__decimal d[7];
+    pier__decimal d[7] = { { 0, 0 } };
     for (size_t i = 0; i < n; i++)
         d[i] = dec(parts[i]);
     pier__temporal t = { PIER__TEMPORAL_INTERVAL, 0, { 0, 0, 0 } };
