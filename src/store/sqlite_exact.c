@@ -522,21 +522,28 @@ static bool carry_fields(analysis *a, const char *op, long p1, long p2,
                                     true);
 }
 
-/* The parameters the program's prologue (after its first Halt, where
- * SQLite loads constants once, to be read before in program order) puts
- * in registers. Leaves `st` reset. */
-static bool prologue_params(analysis *a, sqlite3_stmt *st)
+/* What the program's prologue (after its first Halt, where SQLite loads
+ * constants once, to be read before in program order) puts in registers:
+ * parameters, and the type of a CAST to an exact type (so that the cast
+ * of a column, in a loop, is exact too). Leaves `st` reset. */
+static bool prologue_constants(analysis *a, sqlite3_stmt *st)
 {
     bool prologue = false, ok = true;
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
         const char *op = (const char *)sqlite3_column_text(st, 1);
+        const char *p4 = (const char *)sqlite3_column_text(st, 5);
         if (op == NULL)
             continue;
-        if (strcmp(op, "Halt") == 0)
+        if (strcmp(op, "Halt") == 0) {
             prologue = true;
-        else if (prologue && strcmp(op, "Variable") == 0)
+        } else if (prologue && strcmp(op, "Variable") == 0) {
             ok = set_param(a, sqlite3_column_int(st, 3),
                            sqlite3_column_int(st, 2));
+        } else if (prologue && strcmp(op, "String8") == 0 &&
+                   exact_type_name(p4)) {
+            int named = value_name(a, p4, NULL);
+            ok = named > 0 && set_reg(a, sqlite3_column_int(st, 3), named);
+        }
     }
     sqlite3_reset(st);
     return ok;
@@ -745,7 +752,8 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
         rc = pier__oom(err);
     else if (sqlite3_prepare_v2(l->db, text.p, (int)text.len, &st, NULL) ==
              SQLITE_OK)
-        rc = prologue_params(&a, st) ? follow(&a, st, err) : pier__oom(err);
+        rc = prologue_constants(&a, st) ? follow(&a, st, err)
+                                        : pier__oom(err);
     *rewrite = a.rewrite;
     if (rc == PIER_OK && st != NULL)
         rc = param_ways(&a, sqlite3_bind_parameter_count(st), params, err);
