@@ -112,6 +112,19 @@ static void emit_to(xp *p, size_t pos)
     }
 }
 
+/* Before an operand that follows a word, a number or a parameter with
+ * nothing between (WHERE(a * 2) > 1), a space: what the rewrite may write
+ * in front of the operand (_pxc(, a '(') would otherwise join that token
+ * (WHERE_pxc, a parameter's Tcl-style "(...)"). */
+static void separate(xp *p)
+{
+    pier__buf *o = p->out;
+    unsigned char c = o->len > 0 ? (unsigned char)o->p[o->len - 1] : ' ';
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80)
+        pier__buf_putc(o, ' ');
+}
+
 /* Copies the current token (and what precedes it) and moves on. */
 static void take(xp *p)
 {
@@ -303,6 +316,7 @@ static xval primary(xp *p)
 {
     xval v = { .at = 0, .kind = X_SIMPLE, .collate = false };
     emit_to(p, p->t.start);
+    separate(p);
     v.at = p->out->len;
     if (p->bad)
         return v;
@@ -873,6 +887,7 @@ static int seq(xp *p, bool until_end_word, xkind *last)
             continue;
         }
         emit_to(p, p->t.start);
+        separate(p);
         size_t src = p->t.start, at = p->out->len;
         xval v = expr(p, P_OR);
         if (items == 0)

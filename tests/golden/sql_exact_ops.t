@@ -185,3 +185,13 @@ $ pier query pub "SELECT id FROM {{board}} WHERE h = 170141183460469231731687303
 {"id":"a"}
 $ pier query pub "SELECT count(*) AS n FROM {{board}} WHERE h = 170141183460469231731687303715884104" --jsonl
 {"n":0}
+
+# An operand right after a keyword (WHERE(...)) stays apart from it in the
+# rewrite, and a CAST that ends a result column leaves its name whole.
+$ pier sql "SELECT id FROM acct WHERE(bal*2)>1 ORDER BY id" --jsonl
+{"id":3}
+{"id":4}
+$ pier sql "SELECT 2 * CAST(bal AS  DECIMAL) FROM acct WHERE id = 1"
+2 * CAST(bal AS  DECIMAL)
+0.42
+(1 row)

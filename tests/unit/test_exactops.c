@@ -129,7 +129,7 @@ static void test_statements(void **state)
     rewritten("INSERT INTO t(a, b) VALUES (1, 2*3) ON CONFLICT(a) DO UPDATE "
               "SET b = b+excluded.b",
               "INSERT INTO t(a, b) VALUES (1, " E("xx*", "2, 3")
-              ") ON CONFLICT(a) DO UPDATE SET b = "
+              ") ON CONFLICT (a) DO UPDATE SET b = "
               E("xx+", "b, excluded.b"));
     rewritten("INSERT OR REPLACE INTO t SELECT a/2 FROM u",
               "INSERT OR REPLACE INTO t SELECT " E("xx/", "a, 2")
