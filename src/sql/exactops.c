@@ -321,10 +321,19 @@ static xval primary(xp *p)
     if (p->bad)
         return v;
     switch (p->t.kind) {
+    case PIER__TK_PARAM:
+        /* a Tcl-style "(..." left open, which SQLite refuses: what the
+         * rewrite writes after it would close it */
+        if (memchr(p->sql + p->t.start, '(', p->t.end - p->t.start) !=
+                NULL && p->sql[p->t.end - 1] != ')') {
+            p->bad = true;
+            return v;
+        }
+        take(p);
+        return v;
     case PIER__TK_NUMBER:
     case PIER__TK_STRING:
     case PIER__TK_BLOB:
-    case PIER__TK_PARAM:
         take(p);
         return v;
     case PIER__TK_LP:
