@@ -195,3 +195,22 @@ $ pier sql "SELECT 2 * CAST(bal AS  DECIMAL) FROM acct WHERE id = 1"
 2 * CAST(bal AS  DECIMAL)
 0.42
 (1 row)
+
+# An INT128 of 39 digits (its extremes) is read and compared, not computed
+# on: its negation and its remainder are refused, as its sum is.
+$ pier sql "CREATE TABLE big (k INT64 PRIMARY KEY, v INT128); INSERT INTO big VALUES (1, '-170141183460469231731687303715884105728'), (2, '170141183460469231731687303715884105727')"
+2 rows changed
+$ pier sql "SELECT -v FROM big WHERE k = 2"
+! pier: error: QueryFailed: '-': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT -v FROM big WHERE k = 1"
+! pier: error: QueryFailed: '-': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT v % 7 FROM big WHERE k = 1"
+! pier: error: QueryFailed: '%': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT k FROM big WHERE v + 0 > 0 OR v < decimal(0) ORDER BY k"
+! pier: error: QueryFailed: '+': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT k FROM big WHERE v < decimal(0)" --jsonl
+{"k":1}
