@@ -112,6 +112,15 @@ static void emit_to(xp *p, size_t pos)
     }
 }
 
+/* Whether a byte may go on a word, a number or a parameter (SQLite's
+ * IdChar). */
+static bool id_byte(char b)
+{
+    unsigned char c = (unsigned char)b;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80;
+}
+
 /* Before an operand that follows a word, a number or a parameter with
  * nothing between (WHERE(a * 2) > 1), a space: what the rewrite may write
  * in front of the operand (_pxc(, a '(') would otherwise join that token
@@ -119,9 +128,7 @@ static void emit_to(xp *p, size_t pos)
 static void separate(xp *p)
 {
     pier__buf *o = p->out;
-    unsigned char c = o->len > 0 ? (unsigned char)o->p[o->len - 1] : ' ';
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-        (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80)
+    if (o->len > 0 && id_byte(o->p[o->len - 1]))
         pier__buf_putc(o, ' ');
 }
 
@@ -792,6 +799,9 @@ static xval expr(xp *p, int minprec)
             pier__buf_puts(p->out, ") ");
             pier__buf_puts(p->out, op);
             pier__buf_puts(p->out, " 0");
+            /* (a word right after: (a*2)AND b) */
+            if (p->emitted < p->n && id_byte(p->sql[p->emitted]))
+                pier__buf_putc(p->out, ' ');
             p->changed = true;
         }
         l.kind = X_COMPUTED;

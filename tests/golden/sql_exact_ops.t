@@ -186,10 +186,13 @@ $ pier query pub "SELECT id FROM {{board}} WHERE h = 170141183460469231731687303
 $ pier query pub "SELECT count(*) AS n FROM {{board}} WHERE h = 170141183460469231731687303715884104" --jsonl
 {"n":0}
 
-# An operand right after a keyword (WHERE(...)) stays apart from it in the
-# rewrite, and a CAST that ends a result column leaves its name whole.
+# An operand right after a keyword (WHERE(...)) or right before one
+# ((...)AND) stays apart from it in the rewrite, and a CAST that ends a
+# result column leaves its name whole.
 $ pier sql "SELECT id FROM acct WHERE(bal*2)>1 ORDER BY id" --jsonl
 {"id":3}
+{"id":4}
+$ pier sql "SELECT id FROM acct WHERE 1<(bal*2)AND id>3" --jsonl
 {"id":4}
 $ pier sql "SELECT 2 * CAST(bal AS  DECIMAL) FROM acct WHERE id = 1"
 2 * CAST(bal AS  DECIMAL)
@@ -214,3 +217,4 @@ $ pier sql "SELECT k FROM big WHERE v + 0 > 0 OR v < decimal(0) ORDER BY k"
 [exit 1]
 $ pier sql "SELECT k FROM big WHERE v < decimal(0)" --jsonl
 {"k":1}
+

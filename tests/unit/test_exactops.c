@@ -154,6 +154,11 @@ static void test_statements(void **state)
               "SELECT " E("xx*", "{{board}}.d, 2")
               " AS \"{{board}}.d * 2\" FROM {{board}} JOIN {{board:o}} ON "
               "{{board:o}}.id = {{board}}.id");
+    /* what the rewrite writes never joins the token before or after it */
+    rewritten("DELETE FROM t WHERE(a*2)>1",
+              "DELETE FROM t WHERE _pxc(" E("xx*", "a, 2") ",1) > 0");
+    rewritten("DELETE FROM t WHERE 1<(a*2)AND b",
+              "DELETE FROM t WHERE _pxc(1," E("xx*", "a, 2") ") < 0 AND b");
     /* nothing to rewrite */
     rewritten("SELECT a, b FROM t WHERE a = 1", NULL);
 }
@@ -183,6 +188,8 @@ static void test_gives_up(void **state)
     rewritten("SELECT a+1) FROM t", NULL);
     rewritten("SELECT 'a+1", NULL);
     rewritten("SELECT CASE WHEN a+1 THEN 1", NULL);
+    /* a parameter's Tcl-style "(...)" left open (SQLite refuses it) */
+    rewritten("SELECT a+:b(", NULL);
     /* deeper than the reader goes */
     char deep[2048] = "SELECT ";
     for (int i = 0; i < 300; i++)
