@@ -743,8 +743,10 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     pier__buf_init(&text);
     pier__buf_puts(&text, "EXPLAIN ");
     pier__buf_append(&text, sql, len);
-    if (text.oom)
+    if (text.oom) {
+        pier__buf_free(&text);
         return pier__oom(err);
+    }
     analysis a = { .l = l, .rewritten = rewritten };
     sqlite3_stmt *st = NULL;
     pier_status rc = PIER_OK;
