@@ -256,6 +256,8 @@ static bool unwrap(xp *p, size_t at)
 {
     pier__buf *o = p->out;
     size_t head = strlen(ARITH_HEAD), tail = strlen(ARITH_TAIL);
+    if (o->len < at + 2)              /* (an output that failed to grow) */
+        return false;
     size_t from = at + 1, to = o->len - 1;
     while (from < to && (o->p[from] == ' ' || o->p[from] == '\t' ||
                          o->p[from] == '\n' || o->p[from] == '\r'))
@@ -263,7 +265,7 @@ static bool unwrap(xp *p, size_t at)
     while (to > from && (o->p[to - 1] == ' ' || o->p[to - 1] == '\t' ||
                          o->p[to - 1] == '\n' || o->p[to - 1] == '\r'))
         to--;
-    if (o->len < at + 2 || o->p[at] != '(' || o->p[o->len - 1] != ')' ||
+    if (o->p[at] != '(' || o->p[o->len - 1] != ')' ||
         to - from < head + tail || memcmp(o->p + from, ARITH_HEAD, head) ||
         memcmp(o->p + to - tail, ARITH_TAIL, tail))
         return false;
@@ -729,6 +731,8 @@ static void arith(xp *p, xval *l, size_t l_end, const xval *r, char op)
             if (args.len > 0)
                 pier__buf_puts(&args, ", ");
             pier__buf_append(&args, side.p, side.len);
+            if (side.oom)
+                args.oom = true;       /* (the next side resets `side`) */
         }
         if (counts[0] + counts[1] <= MAX_LEAVES)
             break;
