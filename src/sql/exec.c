@@ -1418,7 +1418,7 @@ static const pier__exact_memo *memo_find(pier_engine *e, const char *text,
 }
 
 static void memo_put(pier_engine *e, const char *from, size_t nfrom,
-                     const char *to, size_t nto)
+                     const char *to, size_t nto, uint64_t epoch)
 {
     char *a = pier__strndup(from, nfrom), *b = pier__strndup(to, nto);
     if (a == NULL || b == NULL) {
@@ -1430,7 +1430,17 @@ static void memo_put(pier_engine *e, const char *from, size_t nfrom,
     free(m[PIER__EXACT_MEMO - 1].from);
     free(m[PIER__EXACT_MEMO - 1].to);
     memmove(m + 1, m, (PIER__EXACT_MEMO - 1) * sizeof *m);
-    m[0] = (pier__exact_memo){ a, b };
+    m[0] = (pier__exact_memo){ a, b, epoch };
+}
+
+/* Forgets every rewrite: the schema they were made under is gone. */
+static void memo_clear(pier_engine *e)
+{
+    for (size_t i = 0; i < PIER__EXACT_MEMO; i++) {
+        free(e->exact_memo[i].from);
+        free(e->exact_memo[i].to);
+        e->exact_memo[i] = (pier__exact_memo){ NULL, NULL, 0 };
+    }
 }
 
 static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
@@ -1459,7 +1469,8 @@ static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
     lake->exact_rewritten = false;
     if (rc == PIER_OK) {
         memo_put(x->e, filled->len > 0 ? filled->p : x->sql + st->offset,
-                 filled->len > 0 ? filled->len : st->len, text.p, text.len);
+                 filled->len > 0 ? filled->len : st->len, text.p, text.len,
+                 lake->schema_epoch);
         pier__buf_free(filled);
         *filled = text;
         return PIER_OK;
@@ -1533,7 +1544,12 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         rc = ops(x)->stmt_prepare(x->e->lake, memo->to, strlen(memo->to),
                                   ddl, &shape, err);
         x->e->lake->exact_rewritten = false;
-        if (rc == PIER_OK) {
+        /* (preparing tells whether the schema changed since) */
+        if (rc == PIER_OK && memo->epoch != x->e->lake->schema_epoch) {
+            ops(x)->stmt_finish(x->e->lake);
+            memo_clear(x->e);
+            rc = PIER_E_QUERY_FAILED;
+        } else if (rc == PIER_OK) {
             pier__buf_reset(&filled);
             pier__buf_puts(&filled, memo->to);
         }

@@ -218,3 +218,9 @@ $ pier sql "SELECT k FROM big WHERE v + 0 > 0 OR v < decimal(0) ORDER BY k"
 $ pier sql "SELECT k FROM big WHERE v < decimal(0)" --jsonl
 {"k":1}
 
+# A statement met again after its table changed is judged again: exact once
+# its column is DECIMAL, SQLite's arithmetic once it no longer is.
+$ pier sql "CREATE TABLE u (k INT64 PRIMARY KEY, x TEXT); INSERT INTO u VALUES (1, '0.1'); SELECT x * 3 AS h FROM u; DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x DECIMAL); INSERT INTO u VALUES (1, '0.1'); SELECT x * 3 AS h FROM u" --jsonl
+{"h":"0.3"}
+$ pier sql "DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x DECIMAL); INSERT INTO u VALUES (1, '7'); SELECT x / 2 AS h FROM u; DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x TEXT); INSERT INTO u VALUES (1, '7'); SELECT x / 2 AS h FROM u" --jsonl
+{"h":3}
