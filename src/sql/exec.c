@@ -1393,15 +1393,10 @@ static void insert_fill(const exec_ctx *x, pier__buf *out)
     pier__buf_append(out, sql + stop, end - stop);
 }
 
-/*
- * The statement (`filled`, else as written) was refused for computing on
- * exact values with SQLite's operators: written with Pier's exact ones
- * (pier__sql_exact_ops) and prepared again. On success `filled` holds the
- * text prepared; a refusal of the rewrite for the same cause (an operator
- * it could not read, a numeric function) is reported, any other the first
- * refusal.
- */
-/* The memo's entry for text[0..n), moved to the front; NULL if none. */
+/* The memo's entry for text[0..n), moved to the front; NULL if none. The
+ * text is the statement as written (or as filled): the rewrite names
+ * result columns by it, and another text may read the same to SQLite
+ * (EXTRACT is written as date_part). */
 static const pier__exact_memo *memo_find(pier_engine *e, const char *text,
                                          size_t n)
 {
@@ -1443,6 +1438,14 @@ static void memo_clear(pier_engine *e)
     }
 }
 
+/*
+ * The statement (`filled`, else as written) was refused for computing on
+ * exact values with SQLite's operators: written with Pier's exact ones
+ * (pier__sql_exact_ops) and prepared again. On success `filled` holds the
+ * text prepared; a refusal of the rewrite for the same cause (an operator
+ * it could not read, a numeric function) is reported, any other the first
+ * refusal.
+ */
 static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
                                      bool ddl, pier__stmt_shape *shape,
                                      pier_error *err)
@@ -1468,7 +1471,7 @@ static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
                                           err);
     lake->exact_rewritten = false;
     if (rc == PIER_OK) {
-        memo_put(x->e, filled->len > 0 ? filled->p : x->sql + st->offset,
+        memo_put(x->e, filled->len > 0 ? filled->p : x->written + st->offset,
                  filled->len > 0 ? filled->len : st->len, text.p, text.len,
                  lake->schema_epoch);
         pier__buf_free(filled);
@@ -1536,7 +1539,8 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
     /* a statement seen before whose operators were rewritten */
     const pier__exact_memo *memo =
         ddl ? NULL
-            : memo_find(x->e, filled.len > 0 ? filled.p : x->sql + st->offset,
+            : memo_find(x->e,
+                        filled.len > 0 ? filled.p : x->written + st->offset,
                         filled.len > 0 ? filled.len : st->len);
     rc = PIER_E_QUERY_FAILED;
     if (memo != NULL) {

@@ -623,6 +623,28 @@ static void test_statements_after_schema_change(void **state)
     pier_close(&other);
 }
 
+/* A result column computed on exact values is named as written, though
+ * another statement written otherwise reads the same to SQLite (EXTRACT
+ * is written as date_part) and its operators were rewritten before. */
+static void test_rewritten_names_as_written(void **state)
+{
+    fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE t (k INT64 PRIMARY KEY, at DATE, "
+                  "price DECIMAL(12,2)); INSERT INTO t VALUES (1, "
+                  "'2026-03-01', '1.50')");
+    static const char *const columns[] = {
+        "extract(year FROM at) + price",
+        "date_part('year', at) + price",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT %s FROM t", columns[i]);
+        pier_cursor *c = run(f->e, sql, NULL);
+        assert_string_equal(pier_cursor_column_name(c, 0), columns[i]);
+        pier_cursor_close(c);
+    }
+}
+
 static void sqlite_exec(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
@@ -922,6 +944,7 @@ int main(void)
         T(test_catalog_ids),
         T(test_second_engine),
         T(test_statements_after_schema_change),
+        T(test_rewritten_names_as_written),
         T(test_schema_drift),
         T(test_format_upgrade),
         T(test_format_2_upgrade),
