@@ -124,11 +124,13 @@ static bool id_byte(char b)
 /* Before an operand that follows a word, a number or a parameter with
  * nothing between (WHERE(a * 2) > 1), a space: what the rewrite may write
  * in front of the operand (_pxc(, a '(') would otherwise join that token
- * (WHERE_pxc, a parameter's Tcl-style "(...)"). */
+ * (WHERE_pxc, a parameter's Tcl-style "(...)", the name of a parameter
+ * that has none yet: a lone '#', ':' or '@'). */
 static void separate(xp *p)
 {
     pier__buf *o = p->out;
-    if (o->len > 0 && id_byte(o->p[o->len - 1]))
+    char last = o->len > 0 ? o->p[o->len - 1] : ' ';
+    if (id_byte(last) || last == '#' || last == ':' || last == '@')
         pier__buf_putc(o, ' ');
 }
 

@@ -159,6 +159,9 @@ static void test_statements(void **state)
               "DELETE FROM t WHERE _pxc(" E("xx*", "a, 2") ",1) > 0");
     rewritten("DELETE FROM t WHERE 1<(a*2)AND b",
               "DELETE FROM t WHERE _pxc(1," E("xx*", "a, 2") ") < 0 AND b");
+    /* (a lone '#' is a parameter, one SQLite refuses, yet to be named) */
+    rewritten("UPDATE u##=a+2", "UPDATE u # _pxc(#," E("xx+", "a, 2")
+              ") = 0");
     /* nothing to rewrite */
     rewritten("SELECT a, b FROM t WHERE a = 1", NULL);
 }
