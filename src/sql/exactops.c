@@ -818,8 +818,9 @@ static xval expr(xp *p, int minprec)
     return l;
 }
 
-/* A result column without an alias that the rewrite changed gets the
- * name SQLite would have given it, its text as written (src .. here). */
+/* A result column (of a SELECT or a RETURNING) without an alias that the
+ * rewrite changed gets the name SQLite would have given it, its text as
+ * written (src .. here). */
 static void keep_name(xp *p, size_t src, size_t at)
 {
     bool alias = is_word(p, "as") || p->t.kind == PIER__TK_QUOTED ||
@@ -845,7 +846,8 @@ static void keep_name(xp *p, size_t src, size_t at)
 static int seq(xp *p, bool until_end_word, xkind *last)
 {
     int items = 0;
-    bool list = false;         /* in the result columns of a SELECT */
+    bool list = false;         /* in the result columns of a SELECT or a
+                                  RETURNING */
     if (++p->depth > MAX_DEPTH)
         p->bad = true;
     while (!p->bad) {
@@ -899,7 +901,7 @@ static int seq(xp *p, bool until_end_word, xkind *last)
             continue;
         }
         if (clause_word(p) && !is_word(p, "and") && !is_word(p, "or")) {
-            bool select = is_word(p, "select");
+            bool select = is_word(p, "select") || is_word(p, "returning");
             if (!(list && (is_word(p, "distinct") || is_word(p, "all") ||
                            is_word(p, "as"))))
                 list = select;

@@ -224,3 +224,12 @@ $ pier sql "CREATE TABLE u (k INT64 PRIMARY KEY, x TEXT); INSERT INTO u VALUES (
 {"h":"0.3"}
 $ pier sql "DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x DECIMAL); INSERT INTO u VALUES (1, '7'); SELECT x / 2 AS h FROM u; DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x TEXT); INSERT INTO u VALUES (1, '7'); SELECT x / 2 AS h FROM u" --jsonl
 {"h":3}
+
+# RETURNING computes exactly, on the values an INSERT just stored too, and
+# its columns keep their names as written.
+$ pier sql "INSERT INTO acct VALUES (5, '0.10', NULL, 1, 0) RETURNING bal * 3, -bal"
+bal * 3  -bal
+0.3      -0.1
+(1 row)
+$ pier sql "DELETE FROM acct WHERE id = 5 RETURNING bal * 3 AS t" --jsonl
+{"t":"0.3"}

@@ -114,6 +114,8 @@ static void test_functions_and_names(void **state)
               " AS \"\"\"x\"\"\"\"y\"\"%2\" FROM t");
     rewritten("SELECT DISTINCT a+1 FROM t",
               "SELECT DISTINCT " E("xx+", "a, 1") " AS \"a+1\" FROM t");
+    rewritten("DELETE FROM t RETURNING a+1, b",
+              "DELETE FROM t RETURNING " E("xx+", "a, 1") " AS \"a+1\", b");
     /* not in the result columns: no name */
     rewritten("SELECT a FROM t ORDER BY a+1",
               "SELECT a FROM t ORDER BY " E("xx+", "a, 1"));
