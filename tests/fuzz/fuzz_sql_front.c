@@ -66,14 +66,15 @@ static void check_tokens(const char *sql, size_t n)
     }
 }
 
-/* Whether a token of the statement stays one, as written, in its
- * rewrite: every operand does (names, literals, parameters) and every
- * word but the predicates rewritten as comparisons and the aggregates
- * fused with their operators (_pxsum). */
+/* Whether a token of the statement stays one, as written and in its
+ * place, in its rewrite: every operand does (names, literals, parameters)
+ * and every word but the predicates rewritten as comparisons (x NOT IN
+ * (a) is written (NOT (_pxc(x,a) = 0))) and the aggregates fused with
+ * their operators (_pxsum). */
 static bool kept(const char *text, const pier__token *t)
 {
-    static const char *const dropped[] = { "between", "in", "sum", "avg",
-                                           "total" };
+    static const char *const dropped[] = { "between", "in", "not", "sum",
+                                           "avg", "total" };
     if (t->kind == PIER__TK_WORD) {
         for (size_t i = 0; i < sizeof dropped / sizeof *dropped; i++)
             if (pier__name_eq(text + t->start, t->end - t->start,
