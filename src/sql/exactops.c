@@ -454,8 +454,10 @@ static xval primary(xp *p)
     }
     /* a name, a qualified name (t.c, s.t.c, t.*), or a call */
     pier__token name = p->t;
+    bool qualified = false;
     take(p);
     while (!p->bad && p->t.kind == PIER__TK_DOT) {
+        qualified = true;
         take(p);
         if (p->t.kind != PIER__TK_WORD && p->t.kind != PIER__TK_QUOTED &&
             !is_op(p, "*")) {
@@ -471,11 +473,15 @@ static xval primary(xp *p)
     emit_to(p, args);
     size_t args_at = p->out->len;
     group(p);
-    fuse_aggregate(p, &name, v.at, args_at);
-    bool exact = exact_function(p->sql + name.start, name.end - name.start) ||
-                 (pier__name_eq(p->sql + name.start, name.end - name.start,
-                                "_pcs", 4) &&
-                  exact_cast(p->sql + args, p->emitted - args));
+    /* (a qualified call, a table-valued function's in FROM, is none of
+     * these) */
+    if (!qualified)
+        fuse_aggregate(p, &name, v.at, args_at);
+    bool exact = !qualified &&
+                 (exact_function(p->sql + name.start, name.end - name.start) ||
+                  (pier__name_eq(p->sql + name.start, name.end - name.start,
+                                 "_pcs", 4) &&
+                   exact_cast(p->sql + args, p->emitted - args)));
     if (is_word(p, "filter")) {
         take(p);
         if (p->t.kind != PIER__TK_LP) {
