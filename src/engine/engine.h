@@ -20,10 +20,12 @@
 
 /* A statement of the SQL dialect whose operators were written as Pier's
  * exact functions (exec.c), kept so that running it again skips finding
- * that out: the text as given and as rewritten. */
+ * that out: the text as given and as rewritten, under the schema of one
+ * epoch (pier__lake.schema_epoch; another schema may not want it). */
 typedef struct pier__exact_memo {
     char *from;
     char *to;
+    uint64_t epoch;
 } pier__exact_memo;
 
 #define PIER__EXACT_MEMO 8

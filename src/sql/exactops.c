@@ -112,6 +112,28 @@ static void emit_to(xp *p, size_t pos)
     }
 }
 
+/* Whether a byte may go on a word, a number or a parameter (SQLite's
+ * IdChar). */
+static bool id_byte(char b)
+{
+    unsigned char c = (unsigned char)b;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80;
+}
+
+/* Before an operand that follows a word, a number or a parameter with
+ * nothing between (WHERE(a * 2) > 1), a space: what the rewrite may write
+ * in front of the operand (_pxc(, a '(') would otherwise join that token
+ * (WHERE_pxc, a parameter's Tcl-style "(...)", the name of a parameter
+ * that has none yet: a lone '#', ':' or '@'). */
+static void separate(xp *p)
+{
+    pier__buf *o = p->out;
+    char last = o->len > 0 ? o->p[o->len - 1] : ' ';
+    if (id_byte(last) || last == '#' || last == ':' || last == '@')
+        pier__buf_putc(o, ' ');
+}
+
 /* Copies the current token (and what precedes it) and moves on. */
 static void take(xp *p)
 {
@@ -236,6 +258,8 @@ static bool unwrap(xp *p, size_t at)
 {
     pier__buf *o = p->out;
     size_t head = strlen(ARITH_HEAD), tail = strlen(ARITH_TAIL);
+    if (o->len < at + 2)              /* (an output that failed to grow) */
+        return false;
     size_t from = at + 1, to = o->len - 1;
     while (from < to && (o->p[from] == ' ' || o->p[from] == '\t' ||
                          o->p[from] == '\n' || o->p[from] == '\r'))
@@ -243,7 +267,7 @@ static bool unwrap(xp *p, size_t at)
     while (to > from && (o->p[to - 1] == ' ' || o->p[to - 1] == '\t' ||
                          o->p[to - 1] == '\n' || o->p[to - 1] == '\r'))
         to--;
-    if (o->len < at + 2 || o->p[at] != '(' || o->p[o->len - 1] != ')' ||
+    if (o->p[at] != '(' || o->p[o->len - 1] != ')' ||
         to - from < head + tail || memcmp(o->p + from, ARITH_HEAD, head) ||
         memcmp(o->p + to - tail, ARITH_TAIL, tail))
         return false;
@@ -303,14 +327,24 @@ static xval primary(xp *p)
 {
     xval v = { .at = 0, .kind = X_SIMPLE, .collate = false };
     emit_to(p, p->t.start);
+    separate(p);
     v.at = p->out->len;
     if (p->bad)
         return v;
     switch (p->t.kind) {
+    case PIER__TK_PARAM:
+        /* a Tcl-style "(..." left open, which SQLite refuses: what the
+         * rewrite writes after it would close it */
+        if (memchr(p->sql + p->t.start, '(', p->t.end - p->t.start) !=
+                NULL && p->sql[p->t.end - 1] != ')') {
+            p->bad = true;
+            return v;
+        }
+        take(p);
+        return v;
     case PIER__TK_NUMBER:
     case PIER__TK_STRING:
     case PIER__TK_BLOB:
-    case PIER__TK_PARAM:
         take(p);
         return v;
     case PIER__TK_LP:
@@ -420,8 +454,10 @@ static xval primary(xp *p)
     }
     /* a name, a qualified name (t.c, s.t.c, t.*), or a call */
     pier__token name = p->t;
+    bool qualified = false;
     take(p);
     while (!p->bad && p->t.kind == PIER__TK_DOT) {
+        qualified = true;
         take(p);
         if (p->t.kind != PIER__TK_WORD && p->t.kind != PIER__TK_QUOTED &&
             !is_op(p, "*")) {
@@ -437,11 +473,15 @@ static xval primary(xp *p)
     emit_to(p, args);
     size_t args_at = p->out->len;
     group(p);
-    fuse_aggregate(p, &name, v.at, args_at);
-    bool exact = exact_function(p->sql + name.start, name.end - name.start) ||
-                 (pier__name_eq(p->sql + name.start, name.end - name.start,
-                                "_pcs", 4) &&
-                  exact_cast(p->sql + args, p->emitted - args));
+    /* (a qualified call, a table-valued function's in FROM, is none of
+     * these) */
+    if (!qualified)
+        fuse_aggregate(p, &name, v.at, args_at);
+    bool exact = !qualified &&
+                 (exact_function(p->sql + name.start, name.end - name.start) ||
+                  (pier__name_eq(p->sql + name.start, name.end - name.start,
+                                 "_pcs", 4) &&
+                   exact_cast(p->sql + args, p->emitted - args)));
     if (is_word(p, "filter")) {
         take(p);
         if (p->t.kind != PIER__TK_LP) {
@@ -699,6 +739,8 @@ static void arith(xp *p, xval *l, size_t l_end, const xval *r, char op)
             if (args.len > 0)
                 pier__buf_puts(&args, ", ");
             pier__buf_append(&args, side.p, side.len);
+            if (side.oom)
+                args.oom = true;       /* (the next side resets `side`) */
         }
         if (counts[0] + counts[1] <= MAX_LEAVES)
             break;
@@ -769,6 +811,9 @@ static xval expr(xp *p, int minprec)
             pier__buf_puts(p->out, ") ");
             pier__buf_puts(p->out, op);
             pier__buf_puts(p->out, " 0");
+            /* (a word right after: (a*2)AND b) */
+            if (p->emitted < p->n && id_byte(p->sql[p->emitted]))
+                pier__buf_putc(p->out, ' ');
             p->changed = true;
         }
         l.kind = X_COMPUTED;
@@ -779,8 +824,9 @@ static xval expr(xp *p, int minprec)
     return l;
 }
 
-/* A result column without an alias that the rewrite changed gets the
- * name SQLite would have given it, its text as written (src .. here). */
+/* A result column (of a SELECT or a RETURNING) without an alias that the
+ * rewrite changed gets the name SQLite would have given it, its text as
+ * written (src .. here). */
 static void keep_name(xp *p, size_t src, size_t at)
 {
     bool alias = is_word(p, "as") || p->t.kind == PIER__TK_QUOTED ||
@@ -806,7 +852,8 @@ static void keep_name(xp *p, size_t src, size_t at)
 static int seq(xp *p, bool until_end_word, xkind *last)
 {
     int items = 0;
-    bool list = false;         /* in the result columns of a SELECT */
+    bool list = false;         /* in the result columns of a SELECT or a
+                                  RETURNING */
     if (++p->depth > MAX_DEPTH)
         p->bad = true;
     while (!p->bad) {
@@ -860,7 +907,7 @@ static int seq(xp *p, bool until_end_word, xkind *last)
             continue;
         }
         if (clause_word(p) && !is_word(p, "and") && !is_word(p, "or")) {
-            bool select = is_word(p, "select");
+            bool select = is_word(p, "select") || is_word(p, "returning");
             if (!(list && (is_word(p, "distinct") || is_word(p, "all") ||
                            is_word(p, "as"))))
                 list = select;
@@ -873,6 +920,7 @@ static int seq(xp *p, bool until_end_word, xkind *last)
             continue;
         }
         emit_to(p, p->t.start);
+        separate(p);
         size_t src = p->t.start, at = p->out->len;
         xval v = expr(p, P_OR);
         if (items == 0)

@@ -1393,15 +1393,10 @@ static void insert_fill(const exec_ctx *x, pier__buf *out)
     pier__buf_append(out, sql + stop, end - stop);
 }
 
-/*
- * The statement (`filled`, else as written) was refused for computing on
- * exact values with SQLite's operators: written with Pier's exact ones
- * (pier__sql_exact_ops) and prepared again. On success `filled` holds the
- * text prepared; a refusal of the rewrite for the same cause (an operator
- * it could not read, a numeric function) is reported, any other the first
- * refusal.
- */
-/* The memo's entry for text[0..n), moved to the front; NULL if none. */
+/* The memo's entry for text[0..n), moved to the front; NULL if none. The
+ * text is the statement as written (or as filled): the rewrite names
+ * result columns by it, and another text may read the same to SQLite
+ * (EXTRACT is written as date_part). */
 static const pier__exact_memo *memo_find(pier_engine *e, const char *text,
                                          size_t n)
 {
@@ -1418,7 +1413,7 @@ static const pier__exact_memo *memo_find(pier_engine *e, const char *text,
 }
 
 static void memo_put(pier_engine *e, const char *from, size_t nfrom,
-                     const char *to, size_t nto)
+                     const char *to, size_t nto, uint64_t epoch)
 {
     char *a = pier__strndup(from, nfrom), *b = pier__strndup(to, nto);
     if (a == NULL || b == NULL) {
@@ -1430,9 +1425,27 @@ static void memo_put(pier_engine *e, const char *from, size_t nfrom,
     free(m[PIER__EXACT_MEMO - 1].from);
     free(m[PIER__EXACT_MEMO - 1].to);
     memmove(m + 1, m, (PIER__EXACT_MEMO - 1) * sizeof *m);
-    m[0] = (pier__exact_memo){ a, b };
+    m[0] = (pier__exact_memo){ a, b, epoch };
 }
 
+/* Forgets every rewrite: the schema they were made under is gone. */
+static void memo_clear(pier_engine *e)
+{
+    for (size_t i = 0; i < PIER__EXACT_MEMO; i++) {
+        free(e->exact_memo[i].from);
+        free(e->exact_memo[i].to);
+        e->exact_memo[i] = (pier__exact_memo){ NULL, NULL, 0 };
+    }
+}
+
+/*
+ * The statement (`filled`, else as written) was refused for computing on
+ * exact values with SQLite's operators: written with Pier's exact ones
+ * (pier__sql_exact_ops) and prepared again. On success `filled` holds the
+ * text prepared; a refusal of the rewrite for the same cause (an operator
+ * it could not read, a numeric function) is reported, any other the first
+ * refusal.
+ */
 static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
                                      bool ddl, pier__stmt_shape *shape,
                                      pier_error *err)
@@ -1458,8 +1471,9 @@ static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
                                           err);
     lake->exact_rewritten = false;
     if (rc == PIER_OK) {
-        memo_put(x->e, filled->len > 0 ? filled->p : x->sql + st->offset,
-                 filled->len > 0 ? filled->len : st->len, text.p, text.len);
+        memo_put(x->e, filled->len > 0 ? filled->p : x->written + st->offset,
+                 filled->len > 0 ? filled->len : st->len, text.p, text.len,
+                 lake->schema_epoch);
         pier__buf_free(filled);
         *filled = text;
         return PIER_OK;
@@ -1525,7 +1539,8 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
     /* a statement seen before whose operators were rewritten */
     const pier__exact_memo *memo =
         ddl ? NULL
-            : memo_find(x->e, filled.len > 0 ? filled.p : x->sql + st->offset,
+            : memo_find(x->e,
+                        filled.len > 0 ? filled.p : x->written + st->offset,
                         filled.len > 0 ? filled.len : st->len);
     rc = PIER_E_QUERY_FAILED;
     if (memo != NULL) {
@@ -1533,7 +1548,12 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         rc = ops(x)->stmt_prepare(x->e->lake, memo->to, strlen(memo->to),
                                   ddl, &shape, err);
         x->e->lake->exact_rewritten = false;
-        if (rc == PIER_OK) {
+        /* (preparing tells whether the schema changed since) */
+        if (rc == PIER_OK && memo->epoch != x->e->lake->schema_epoch) {
+            ops(x)->stmt_finish(x->e->lake);
+            memo_clear(x->e);
+            rc = PIER_E_QUERY_FAILED;
+        } else if (rc == PIER_OK) {
             pier__buf_reset(&filled);
             pier__buf_puts(&filled, memo->to);
         }

@@ -62,8 +62,9 @@ static bool cast_type(const char *s, size_t n)
  * CAST(x AS T) at token t (CAST), lp its '(': written as _pcs(x,'T') when
  * T is a type of the dialect (or an array of one) in the same bytes:
  * "CAST(" and "_pcs(" are as long, and "AS T)" as ",'T')" (the spaces the
- * first has more are left after it). T holding a quote (an ENUM's labels)
- * becomes 'ENUM', which _pcs refuses. *end: where scanning goes on.
+ * first has more go before the comma). T holding a quote (an ENUM's
+ * labels) becomes 'ENUM', which _pcs refuses. *end: where scanning goes
+ * on.
  */
 static bool rewrite_cast(const char *sql, size_t n, const pier__token *t,
                          const pier__token *lp, char **out, bool *oom,
@@ -115,14 +116,16 @@ static bool rewrite_cast(const char *sql, size_t n, const pier__token *t,
     char *p = *out + t->start;
     memcpy(p, "_pcs(", 5);
     memset(p + 5, ' ', lp->end - t->start - 5);
-    p = *out + as.start;
+    /* the spaces before the comma, so that the ')' stays where it was
+     * (a statement or an operand ending with the cast ends there) */
+    p = *out + rp.end - (to - from) - 4;
+    memset(*out + as.start, ' ', (size_t)(p - (*out + as.start)));
     *p++ = ',';
     *p++ = '\'';
     memcpy(p, sql + from, to - from);
     p += to - from;
     *p++ = '\'';
-    *p++ = ')';
-    memset(p, ' ', (size_t)(*out + rp.end - p));
+    *p = ')';
     *end = rp.end;
     return true;
 }

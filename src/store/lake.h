@@ -599,6 +599,11 @@ struct pier__lake {
      * is final. */
     bool exact_ops;
     bool exact_rewritten;
+    /* Moves when stmt_prepare finds the schema changed since the statement
+     * before it (a statement of this engine's, or another process's):
+     * what is kept by a statement's text, from the store's prepared
+     * statements to the dialect's rewrites (exec.c), holds within one. */
+    uint64_t schema_epoch;
 };
 
 /* The embedded lake: `lake.sqlite` in data_dir (created with the directory

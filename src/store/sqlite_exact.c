@@ -39,6 +39,8 @@ typedef struct tree {
 typedef struct fields {
     int *v;
     size_t n;
+    long from;                 /* a record MakeRecord made: its first
+                                  register + 1; else 0 */
 } fields;
 
 typedef struct analysis {
@@ -454,6 +456,38 @@ static int value_name(analysis *a, const char *type, const char *fn)
     return (int)++a->nnames;
 }
 
+/* A name for what storage column k of t holds ("table.column"). */
+static int column_name(analysis *a, const tree *t, int k)
+{
+    char(*grown)[160] = realloc(a->names, (a->nnames + 1) * sizeof *a->names);
+    if (grown == NULL)
+        return -1;
+    a->names = grown;
+    snprintf(a->names[a->nnames], 160, "%s.%s", t->table, t->names[k]);
+    return (int)++a->nnames;
+}
+
+/* A row inserted into cursor p1's table from record p2: the registers the
+ * record was made from hold, from then on, what the table's exact columns
+ * store, which a RETURNING clause reads. */
+static bool stored_exact(analysis *a, long p1, long p2)
+{
+    int root = p1 >= 0 && (size_t)p1 < a->ncursors ? a->cursor_root[p1] : 0;
+    const tree *t = root != 0 ? tree_of(a, root) : NULL;
+    if (t == NULL || p2 < 0 || (size_t)p2 >= a->nrecs ||
+        a->recs[p2].from == 0)
+        return true;
+    long from = a->recs[p2].from - 1;
+    for (int k = 0; k < t->ncols && (size_t)k < a->recs[p2].n; k++) {
+        if (t->names[k][0] == '\0')
+            continue;
+        int named = column_name(a, t, k);
+        if (named < 0 || !set_reg(a, from + k, named))
+            return false;
+    }
+    return true;
+}
+
 static pier_status compare_refusal(analysis *a, int named, pier_error *err)
 {
     const char *what = a->names[(named < 0 ? -named : named) - 1];
@@ -479,6 +513,7 @@ static bool carry_fields(analysis *a, const char *op, long p1, long p2,
             !room(&a->reg, &a->nregs, (size_t)(p1 + p2)) ||
             !room(&a->param, &a->nparam_regs, (size_t)(p1 + p2)))
             return p3 < 0;
+        f->from = p1 + 1;
         return fields_put(f, a->reg + p1, (size_t)p2, false) &&
                fields_put(pf, a->param + p1, (size_t)p2, false);
     }
@@ -495,6 +530,7 @@ static bool carry_fields(analysis *a, const char *op, long p1, long p2,
         if (copy != NULL)
             memcpy(copy, from->v, from->n * sizeof *copy);
         size_t n = from->n;
+        a->recs[p2].from = 0;
         bool ok = fields_put(&a->recs[p2], copy, n, false) &&
                   fields_put(&a->curs[p3], copy, n, false);
         free(copy);
@@ -522,21 +558,28 @@ static bool carry_fields(analysis *a, const char *op, long p1, long p2,
                                     true);
 }
 
-/* The parameters the program's prologue (after its first Halt, where
- * SQLite loads constants once, to be read before in program order) puts
- * in registers. Leaves `st` reset. */
-static bool prologue_params(analysis *a, sqlite3_stmt *st)
+/* What the program's prologue (after its first Halt, where SQLite loads
+ * constants once, to be read before in program order) puts in registers:
+ * parameters, and the type of a CAST to an exact type (so that the cast
+ * of a column, in a loop, is exact too). Leaves `st` reset. */
+static bool prologue_constants(analysis *a, sqlite3_stmt *st)
 {
     bool prologue = false, ok = true;
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
         const char *op = (const char *)sqlite3_column_text(st, 1);
+        const char *p4 = (const char *)sqlite3_column_text(st, 5);
         if (op == NULL)
             continue;
-        if (strcmp(op, "Halt") == 0)
+        if (strcmp(op, "Halt") == 0) {
             prologue = true;
-        else if (prologue && strcmp(op, "Variable") == 0)
+        } else if (prologue && strcmp(op, "Variable") == 0) {
             ok = set_param(a, sqlite3_column_int(st, 3),
                            sqlite3_column_int(st, 2));
+        } else if (prologue && strcmp(op, "String8") == 0 &&
+                   exact_type_name(p4)) {
+            int named = value_name(a, p4, NULL);
+            ok = named > 0 && set_reg(a, sqlite3_column_int(st, 3), named);
+        }
     }
     sqlite3_reset(st);
     return ok;
@@ -564,15 +607,8 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
             int named = 0;
             if (t != NULL && p2 >= 0 && p2 < t->ncols &&
                 t->names[p2][0] != '\0') {
-                char(*grown)[160] = realloc(a->names, (a->nnames + 1) *
-                                                          sizeof *a->names);
-                ok = grown != NULL;
-                if (ok) {
-                    a->names = grown;
-                    snprintf(a->names[a->nnames], 160, "%s.%s", t->table,
-                             t->names[p2]);
-                    named = (int)++a->nnames;
-                }
+                named = column_name(a, t, (int)p2);
+                ok = named > 0;
             }
             if (t == NULL && p1 >= 0 && (size_t)p1 < a->ncurs &&
                 p2 >= 0 && (size_t)p2 < a->curs[p1].n)
@@ -595,6 +631,8 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
             ok = carry_fields(a, op, p1, p2, p3);
             if (ok && strcmp(op, "MakeRecord") == 0)
                 ok = set_reg(a, p3, 0);
+            if (ok && strcmp(op, "Insert") == 0)
+                ok = stored_exact(a, p1, p2);
         } else if (strcmp(op, "OpenEphemeral") == 0 ||
                    strcmp(op, "OpenAutoindex") == 0 ||
                    strcmp(op, "SorterOpen") == 0) {
@@ -736,8 +774,10 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     pier__buf_init(&text);
     pier__buf_puts(&text, "EXPLAIN ");
     pier__buf_append(&text, sql, len);
-    if (text.oom)
+    if (text.oom) {
+        pier__buf_free(&text);
         return pier__oom(err);
+    }
     analysis a = { .l = l, .rewritten = rewritten };
     sqlite3_stmt *st = NULL;
     pier_status rc = PIER_OK;
@@ -745,7 +785,8 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
         rc = pier__oom(err);
     else if (sqlite3_prepare_v2(l->db, text.p, (int)text.len, &st, NULL) ==
              SQLITE_OK)
-        rc = prologue_params(&a, st) ? follow(&a, st, err) : pier__oom(err);
+        rc = prologue_constants(&a, st) ? follow(&a, st, err)
+                                        : pier__oom(err);
     *rewrite = a.rewrite;
     if (rc == PIER_OK && st != NULL)
         rc = param_ways(&a, sqlite3_bind_parameter_count(st), params, err);

@@ -449,7 +449,11 @@ static bool negate(operand *a, char *why, size_t cap)
     if (too_long("-", a, NULL, why, cap))
         return false;
     if (a->kind == K_EXACT) {
-        a->d.unscaled = -a->d.unscaled;
+        /* 0 - a: an INT128 of 39 digits is refused, as by the others */
+        pier__decimal zero = { 0, a->d.scale };
+        if (!pier__decimal_sub(zero, a->d, &a->d))
+            return failf(why, cap, "'-': the result needs more than 38 "
+                         "digits");
         return true;
     }
     as_number(a);

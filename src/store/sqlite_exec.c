@@ -104,6 +104,7 @@ void pier__sqlite_exec_init(pier__sqlite_lake *l)
 {
     pier__arena_init(&l->shape_mem);
     l->schema_checked = -1;
+    l->cache_cookie = -1;
     sqlite3_set_authorizer(l->db, authorize, l);
 }
 
@@ -234,7 +235,7 @@ static sqlite3_stmt *cache_take(pier__sqlite_lake *l, const char *sql,
     return NULL;
 }
 
-void pier__sqlite_exec_close(pier__sqlite_lake *l)
+static void cache_clear(pier__sqlite_lake *l)
 {
     for (size_t i = 0; i < PIER__USER_STMT_CACHE; i++) {
         free(l->user_cache[i].sql);
@@ -243,6 +244,11 @@ void pier__sqlite_exec_close(pier__sqlite_lake *l)
         sqlite3_finalize(l->user_cache[i].stmt);
         l->user_cache[i] = (pier__cached_stmt){ NULL, NULL, NULL, 0, NULL };
     }
+}
+
+void pier__sqlite_exec_close(pier__sqlite_lake *l)
+{
+    cache_clear(l);
     sqlite3_finalize(l->schema_version);
     l->schema_version = NULL;
 }
@@ -330,12 +336,22 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     pier__sqlite_stmt_finish(lake);
+    /* What the cache holds was checked (sqlite_exact.c) under the schema
+     * it was prepared with, which SQLite's own re-prepare does not redo:
+     * a schema changed since empties it. */
+    int64_t cookie = pier__sqlite_schema_cookie(l);
+    if (cookie < 0 || cookie != l->cache_cookie) {
+        cache_clear(l);
+        l->cache_cookie = cookie;
+        lake->schema_epoch++;
+    }
     l->user_ddl = ddl;
     l->denied[0] = '\0';
     memset(&l->failure, 0, sizeof l->failure);
     /* DDL runs once; everything else may come again. A statement in the
      * cache passed the policy when it was prepared, and SQLite prepares it
-     * again under the policy (during a step) if the schema changed. */
+     * again under the policy (during a step) if the schema changed (which,
+     * here, it did not). */
     l->user_stmt = ddl ? NULL : cache_take(l, sql, len);
     bool cached = l->user_stmt != NULL;
     int rc = SQLITE_OK;

@@ -109,6 +109,9 @@ typedef struct pier__sqlite_lake {
                                       the dialect run before, most recent
                                       first, idle (reset, unbound) */
     sqlite3_stmt *schema_version;  /* PRAGMA schema_version, kept */
+    int64_t cache_cookie;          /* the schema cookie user_cache's
+                                      statements were prepared and checked
+                                      under (sqlite_exact.c); -1: none */
     bool user_policy;              /* the authorizer judges: a user
                                       statement is being prepared or run */
     bool user_ddl;                 /* ... and it is DDL, which reads the
@@ -202,6 +205,9 @@ int pier__sqlite_register_exact_ops(sqlite3 *db);
 int pier__sqlite_register_time(sqlite3 *db, const int64_t *stmt_now);
 
 /* sqlite_tables.c */
+/* SQLite's schema cookie (it moves with every schema change, in any
+ * process); -1 if it cannot be read. */
+int64_t pier__sqlite_schema_cookie(pier__sqlite_lake *l);
 /* Loads the declared tables into the catalog (from catalog_load). */
 pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
                                      pier__catalog *out, pier_error *err);

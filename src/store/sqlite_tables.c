@@ -604,9 +604,7 @@ pier_status pier__sqlite_schema_objects(
     return PIER_OK;
 }
 
-/* SQLite's schema cookie (it moves with every schema change, in any
- * process); -1 if it cannot be read. */
-static int64_t schema_cookie(pier__sqlite_lake *l)
+int64_t pier__sqlite_schema_cookie(pier__sqlite_lake *l)
 {
     if (l->schema_version == NULL &&
         sqlite3_prepare_v3(l->db, "PRAGMA schema_version", -1,
@@ -630,7 +628,7 @@ pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err)
         PIER_E_WRITE_FAILED, err);
     /* The schema now is the one remembered: the next comparison may skip
      * its work until the cookie moves (our own commit does not move it). */
-    l->schema_checked = rc == PIER_OK ? schema_cookie(l) : -1;
+    l->schema_checked = rc == PIER_OK ? pier__sqlite_schema_cookie(l) : -1;
     return rc;
 }
 
@@ -638,7 +636,7 @@ pier_status pier__sqlite_schema_compare(pier__lake *lake, pier__buf *report,
                                         pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    int64_t cookie = schema_cookie(l);
+    int64_t cookie = pier__sqlite_schema_cookie(l);
     if (cookie >= 0 && cookie == l->schema_checked)
         return PIER_OK;
     /* Both sides of a full outer join, by name: present in one, absent in

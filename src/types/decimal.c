@@ -145,9 +145,11 @@ size_t pier__decimal_format(pier__decimal d, char out[PIER__DECIMAL_BUF])
     char rev[PIER__DECIMAL_BUF];
     int n = 0;
     bool negative = d.unscaled < 0;
-    /* Digits of the magnitude, least significant first; a 38-digit
-     * magnitude's negation cannot overflow. */
-    pier__i128 v = negative ? -d.unscaled : d.unscaled;
+    /* Digits of the magnitude, least significant first; unsigned, so that
+     * an INT128's extremes (39 digits, as a computation may pass them on)
+     * read too. */
+    pier__u128 v = negative ? (pier__u128)0 - (pier__u128)d.unscaled
+                            : (pier__u128)d.unscaled;
     do {
         rev[n++] = (char)('0' + (int)(v % 10));
         v /= 10;
@@ -170,9 +172,11 @@ bool pier__decimal_rescale(pier__decimal d, int scale, pier__decimal *out)
 {
     if (scale < d.scale || scale > PIER__DECIMAL_MAX_DIGITS)
         return false;
-    pier__i128 mag = d.unscaled < 0 ? -d.unscaled : d.unscaled;
+    /* (unsigned: the smallest INT128 has no negation) */
+    pier__u128 mag = d.unscaled < 0 ? (pier__u128)0 - (pier__u128)d.unscaled
+                                    : (pier__u128)d.unscaled;
     int digits = 0;
-    for (pier__i128 v = mag; v != 0; v /= 10)
+    for (pier__u128 v = mag; v != 0; v /= 10)
         digits++;
     if (mag != 0 && digits + (scale - d.scale) > PIER__DECIMAL_MAX_DIGITS)
         return false;

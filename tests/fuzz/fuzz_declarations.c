@@ -14,10 +14,11 @@
  *   (a step per table, view, board and index, no other), its JSON is
  *   valid JSON and its text is one line a step; planning writes nothing;
  * - pier_migrate of the same text either succeeds or fails with a
- *   documented status (SQLite may refuse a view's body or a check, a step
- *   may not be built yet) leaving the lake empty; after it succeeds,
- *   planning the same text again is zero steps (a migration is
- *   idempotent) and the lake's schema is the one Pier made.
+ *   documented status (SQLite may refuse a view's body or a check, a
+ *   view's body may not read as its declared columns, a step may not be
+ *   built yet) leaving the lake empty; after it succeeds, planning the
+ *   same text again is zero steps (a migration is idempotent) and the
+ *   lake's schema is the one Pier made.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ static bool migrate_status(pier_status rc)
     case PIER_E_UNKNOWN_TYPE:
     case PIER_E_LIMIT_EXCEEDED:
     case PIER_E_COLUMN_TYPE_CONFLICT:  /* a default that is not the type's */
+    case PIER_E_VIEW_MISMATCH:         /* a view's body, not its columns */
         return true;
     default:
         return false;

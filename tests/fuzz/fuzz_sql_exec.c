@@ -25,7 +25,13 @@
  *   a trigger for each READONLY column;
  * - the secret appears in no value or column name of the result, and in
  *   no error message (an input that holds a piece of it is not judged);
- *   every result row's JSON is valid JSON.
+ *   every result row's JSON is valid JSON;
+ * - a script whose operators the front-end would write as exact functions
+ *   (pier__sql_exact_ops) answers the same on a lake just opened from the
+ *   same bytes: the same status and message, or the same columns, rows
+ *   and count of changes (what the engine kept from earlier inputs, the
+ *   rewrites it remembers and the statements it prepared, changes no
+ *   answer). A limit reached on either side is not judged.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +40,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
+#include "sql/sql.h"
 #include "support/fuzz_rows.h"
 #include "support/fuzz_support.h"
 #include "support/lakedir.h"
@@ -51,6 +58,7 @@ static char *base_dump, *base_t, *base_secret;
 static int64_t base_head;
 static char *base_pier_objects;
 static char *replayed;           /* the last dump replayed, and passed */
+static pier__buf answer;         /* what the last script answered */
 
 static pier_open_options options(void)
 {
@@ -313,6 +321,25 @@ static void check_replay(const char *dump)
     replayed = fz_strndup((const uint8_t *)dump, strlen(dump));
 }
 
+/* A result's columns and count of changes, then each row, into the
+ * answer. */
+static void answer_columns(const pier_cursor *c)
+{
+    for (size_t i = 0; i < pier_cursor_column_count(c); i++)
+        pier__buf_printf(&answer, "%s%s", i > 0 ? ", " : "",
+                         pier_cursor_column_name(c, i));
+    pier__buf_printf(&answer, " (%" PRId64 " changed)\n",
+                     pier_cursor_changes(c));
+}
+
+static void answer_row(const pier_row *row)
+{
+    char *j = pier_row_to_json(row);
+    FZ_CHECK(j != NULL, "out of memory");
+    pier__buf_printf(&answer, "%s\n", j);
+    pier_free(j);
+}
+
 static void check_success(pier_cursor *c)
 {
     pier_error err;
@@ -321,6 +348,7 @@ static void check_success(pier_cursor *c)
             const char *name = pier_cursor_column_name(c, i);
             no_secret(name, strlen(name), "a column name");
         }
+        answer_columns(c);
         const pier_row *row;
         pier_status rc;
         while ((rc = pier_cursor_next(&row, c, &err)) == PIER_OK &&
@@ -330,6 +358,7 @@ static void check_success(pier_cursor *c)
                 no_secret(v->text, v->len, "a value");
             }
             fz_check_row_json_valid(row);
+            answer_row(row);
         }
         FZ_CHECK(rc == PIER_OK, "a result held in memory failed: %s",
                  err.message);
@@ -344,6 +373,77 @@ static void check_success(pier_cursor *c)
              secret);
     free(secret);
     check_pier_objects();
+}
+
+/* ---- the same script on a lake just opened ---- */
+
+/* Whether the front-end would write some statement's operators as exact
+ * functions. */
+static bool rewrites(const char *sql)
+{
+    pier__sql_script s;
+    bool any = false;
+    if (pier__sql_parse(&s, sql, strlen(sql), NULL) == PIER_OK) {
+        for (size_t i = 0; !any && i < s.nstmts; i++) {
+            pier__buf b;
+            pier__buf_init(&b);
+            any = pier__sql_exact_ops(&b, s.text + s.stmts[i].offset,
+                                      s.stmts[i].len,
+                                      sql + s.stmts[i].offset);
+            pier__buf_free(&b);
+        }
+    }
+    pier__sql_script_free(&s);
+    return any;
+}
+
+static void failure_answer(pier_status rc, const pier_error *err)
+{
+    pier__buf_printf(&answer, "%s at %" PRId64 ": %s\n",
+                     pier_status_tag(rc), err->offset, err->message);
+}
+
+/* The script, run on the replay lake made again from the base lake's
+ * bytes, answers as it answered on the lake every input meets. */
+static void check_twin(const char *sql, const pier_params *params,
+                       pier_status rc)
+{
+    pier__buf first = answer;
+    pier__buf_init(&answer);
+    pier_close(&replay);
+    free(replayed);
+    replayed = NULL;
+    static const char *const suffixes[] = { "", "-wal", "-shm" };
+    char path[4096];
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        snprintf(path, sizeof path, "%s/lake.sqlite%s", replay_dir,
+                 suffixes[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/lake.sqlite", replay_dir);
+    FZ_CHECK(lakedir_write_file(path, base_file, base_len) == 0,
+             "cannot write %s", path);
+    replay = open_at(replay_dir);
+    pier_cursor *c = NULL;
+    pier_error err;
+    pier_status rc2 = pier_exec(&c, replay, sql, params, &err);
+    if (rc2 != PIER_OK) {
+        failure_answer(rc2, &err);
+    } else {
+        const pier_row *row;
+        answer_columns(c);
+        while (pier_cursor_next(&row, c, &err) == PIER_OK && row != NULL)
+            answer_row(row);
+    }
+    pier_cursor_close(c);
+    FZ_CHECK(!answer.oom && !first.oom, "out of memory");
+    if (rc != PIER_E_LIMIT_EXCEEDED && rc2 != PIER_E_LIMIT_EXCEEDED)
+        FZ_CHECK(answer.len == first.len &&
+                 memcmp(answer.p, first.p, first.len) == 0,
+                 "the script answers otherwise on a lake just opened from "
+                 "the same bytes:\n%.*s\nthen\n%.*s", (int)first.len,
+                 first.p, (int)answer.len, answer.p);
+    pier__buf_free(&first);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -363,11 +463,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     pier_cursor *c = NULL;
+    pier__buf_reset(&answer);
     pier_status rc = pier_exec(&c, engine, sql, params, &err);
     FZ_CHECK(rc == PIER_OK || documented(rc), "pier_exec: %s: %s",
              pier_status_tag(rc), err.message);
     FZ_CHECK((rc == PIER_OK) == (c != NULL), "a cursor only with PIER_OK");
     if (rc != PIER_OK) {
+        failure_answer(rc, &err);
         no_secret(err.message, strlen(err.message), "an error message");
         if (rc == PIER_E_QUERY_FAILED)
             FZ_CHECK(err.offset >= -1 && err.offset <= (int64_t)sn,
@@ -388,6 +490,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pier_cursor_close(c);
         restore();
     }
+    if (rewrites(sql))
+        check_twin(sql, params, rc);
     pier_params_free(params);
     free(sql);
     return 0;

@@ -16,7 +16,9 @@
  * - every name read, quoted again (pier__sql_quote_ident) in a DROP
  *   TABLE, reads back as the same name;
  * - the rewrite of each statement's operators (pier__sql_exact_ops), when
- *   there is one, tokenizes to the end with its parentheses balanced.
+ *   there is one, tokenizes to the end with its parentheses balanced, and
+ *   holds the statement's operands, words and literals, each still one
+ *   token, in order.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -64,9 +66,60 @@ static void check_tokens(const char *sql, size_t n)
     }
 }
 
+/* Whether a token of the statement stays one, as written and in its
+ * place, in its rewrite: every operand does (names, literals, parameters)
+ * and every word but the predicates rewritten as comparisons (x NOT IN
+ * (a) is written (NOT (_pxc(x,a) = 0))) and the aggregates fused with
+ * their operators (_pxsum). */
+static bool kept(const char *text, const pier__token *t)
+{
+    static const char *const dropped[] = { "between", "in", "not", "sum",
+                                           "avg", "total" };
+    if (t->kind == PIER__TK_WORD) {
+        for (size_t i = 0; i < sizeof dropped / sizeof *dropped; i++)
+            if (pier__name_eq(text + t->start, t->end - t->start,
+                              dropped[i], strlen(dropped[i])))
+                return false;
+        return true;
+    }
+    return t->kind == PIER__TK_NUMBER || t->kind == PIER__TK_STRING ||
+           t->kind == PIER__TK_QUOTED || t->kind == PIER__TK_PARAM ||
+           t->kind == PIER__TK_BLOB;
+}
+
+/* The statement's kept tokens appear in its rewrite, in order: what the
+ * rewrite writes never joins a token next to it (WHERE_pxc(...)). */
+static void check_kept(const char *sql, size_t n, const char *rw,
+                       size_t rn)
+{
+    size_t pos = 0, rpos = 0;
+    pier__token t, r;
+    const char *why;
+    while (pier__sql_token(sql, n, pos, &t, &why) != PIER__TK_END) {
+        pos = t.end;
+        if (!kept(sql, &t))
+            continue;
+        size_t len = t.end - t.start;
+        for (;;) {
+            pier__tk k = pier__sql_token(rw, rn, rpos, &r, &why);
+            FZ_CHECK(k != PIER__TK_END, "'%.*s' at %zu is not in the "
+                     "rewrite: %.*s", (int)len, sql + t.start, t.start,
+                     (int)rn, rw);
+            rpos = r.end;
+            /* (words by name: BETWEEN's AND is written again) */
+            if (r.kind == t.kind && r.end - r.start == len &&
+                (t.kind == PIER__TK_WORD
+                     ? pier__name_eq(rw + r.start, len, sql + t.start, len)
+                     : memcmp(rw + r.start, sql + t.start, len) == 0))
+                break;
+        }
+    }
+}
+
 /* The rewrite of a statement's operators (exactops.c): when it writes
  * one, its tokens read to the end and its parentheses balance, as the
- * statement's did; the same text gives the same rewrite. */
+ * statement's did, and its operands are the statement's; the same text
+ * gives the same rewrite. */
 static void check_exact_ops(const char *sql, size_t n)
 {
     pier__buf a, b;
@@ -96,6 +149,8 @@ static void check_exact_ops(const char *sql, size_t n)
         }
     }
     FZ_CHECK(depth[0] == depth[1], "the rewrite's parentheses differ");
+    if (wrote)
+        check_kept(sql, n, a.p, a.len);
     pier__buf_free(&a);
     pier__buf_free(&b);
 }

@@ -185,3 +185,51 @@ $ pier query pub "SELECT id FROM {{board}} WHERE h = 170141183460469231731687303
 {"id":"a"}
 $ pier query pub "SELECT count(*) AS n FROM {{board}} WHERE h = 170141183460469231731687303715884104" --jsonl
 {"n":0}
+
+# An operand right after a keyword (WHERE(...)) or right before one
+# ((...)AND) stays apart from it in the rewrite, and a CAST that ends a
+# result column leaves its name whole.
+$ pier sql "SELECT id FROM acct WHERE(bal*2)>1 ORDER BY id" --jsonl
+{"id":3}
+{"id":4}
+$ pier sql "SELECT id FROM acct WHERE 1<(bal*2)AND id>3" --jsonl
+{"id":4}
+$ pier sql "SELECT 2 * CAST(bal AS  DECIMAL) FROM acct WHERE id = 1"
+2 * CAST(bal AS  DECIMAL)
+0.42
+(1 row)
+
+# An INT128 of 39 digits (its extremes) is read and compared, not computed
+# on: its negation and its remainder are refused, as its sum is.
+$ pier sql "CREATE TABLE big (k INT64 PRIMARY KEY, v INT128); INSERT INTO big VALUES (1, '-170141183460469231731687303715884105728'), (2, '170141183460469231731687303715884105727')"
+2 rows changed
+$ pier sql "SELECT -v FROM big WHERE k = 2"
+! pier: error: QueryFailed: '-': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT -v FROM big WHERE k = 1"
+! pier: error: QueryFailed: '-': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT v % 7 FROM big WHERE k = 1"
+! pier: error: QueryFailed: '%': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT k FROM big WHERE v + 0 > 0 OR v < decimal(0) ORDER BY k"
+! pier: error: QueryFailed: '+': the result needs more than 38 digits (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT k FROM big WHERE v < decimal(0)" --jsonl
+{"k":1}
+
+# A statement met again after its table changed is judged again: exact once
+# its column is DECIMAL, SQLite's arithmetic once it no longer is.
+$ pier sql "CREATE TABLE u (k INT64 PRIMARY KEY, x TEXT); INSERT INTO u VALUES (1, '0.1'); SELECT x * 3 AS h FROM u; DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x DECIMAL); INSERT INTO u VALUES (1, '0.1'); SELECT x * 3 AS h FROM u" --jsonl
+{"h":"0.3"}
+$ pier sql "DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x DECIMAL); INSERT INTO u VALUES (1, '7'); SELECT x / 2 AS h FROM u; DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, x TEXT); INSERT INTO u VALUES (1, '7'); SELECT x / 2 AS h FROM u" --jsonl
+{"h":3}
+
+# RETURNING computes exactly, on the values an INSERT just stored too, and
+# its columns keep their names as written.
+$ pier sql "INSERT INTO acct VALUES (5, '0.10', NULL, 1, 0) RETURNING bal * 3, -bal"
+bal * 3  -bal
+0.3      -0.1
+(1 row)
+$ pier sql "DELETE FROM acct WHERE id = 5 RETURNING bal * 3 AS t" --jsonl
+{"t":"0.3"}

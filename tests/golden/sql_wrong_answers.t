@@ -58,3 +58,12 @@ $ pier sql "CREATE TABLE w (t TIME, e ENUM('', 'a'))"
 $ pier sql "INSERT INTO w VALUES ('10:00:00.1234565', ''), ('10:00:00.123456789', 'a'); SELECT * FROM w" --jsonl
 {"t":"10:00:00.123456","e":""}
 {"t":"10:00:00.123457","e":"a"}
+# A CAST of a column to an exact type computes exactly, as a CAST of a
+# constant does (a statement that reads a table loads the type's name once,
+# before the loop that casts each row's value).
+$ pier sql "CREATE TABLE c (k INT64 PRIMARY KEY, s TEXT, d DECIMAL(12,2)); INSERT INTO c VALUES (1, '0.1', '1.50')"
+1 row changed
+$ pier sql "SELECT CAST(s AS DECIMAL) * 3 AS a, CAST(d AS DECIMAL) * 2 AS b FROM c" --jsonl
+{"a":"0.3","b":"3"}
+$ pier sql "SELECT k FROM c WHERE CAST(s AS DECIMAL) + '0.2' = '0.3'" --jsonl
+{"k":1}

@@ -285,6 +285,12 @@ static void test_decimal_rescale(void **state)
     assert_true(pier__decimal_rescale(zero, 38, &out));
     pier__decimal_format(out, text);
     assert_string_equal(text, "0.00000000000000000000000000000000000000");
+    /* an INT128's extremes (39 digits), as a computation may meet them:
+     * too wide to rescale, but they format */
+    pier__decimal least = { (pier__i128)((pier__u128)1 << 127), 0 };
+    assert_false(pier__decimal_rescale(least, 0, &out));
+    pier__decimal_format(least, text);
+    assert_string_equal(text, "-170141183460469231731687303715884105728");
 }
 
 /* ---- DATE, TIME, DATETIME ---- */

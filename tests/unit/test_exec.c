@@ -591,6 +591,60 @@ static void test_second_engine(void **state)
     pier_close(&other);
 }
 
+/* The one value a statement gives, as text. */
+static void one_value(pier_engine *e, const char *sql, const char *want)
+{
+    pier_cursor *c = run(e, sql, NULL);
+    const pier_row *row = NULL;
+    pier_error err;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_non_null(row);
+    assert_string_equal(pier_row_value(row, 0)->text, want);
+    pier_cursor_close(c);
+}
+
+/* A statement run before is judged again once the schema changed (here or
+ * through another engine): exact when its column became DECIMAL, SQLite's
+ * arithmetic when it no longer is one. */
+static void test_statements_after_schema_change(void **state)
+{
+    fixture *f = *state;
+    pier_engine *other = fixture_engine(f);
+    exec_ok(f->e, "CREATE TABLE u (k INT64 PRIMARY KEY, x TEXT); "
+                  "INSERT INTO u VALUES (1, '0.1')");
+    one_value(f->e, "SELECT x * 3 FROM u", "0.30000000000000004");
+    exec_ok(other, "DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, "
+                   "x DECIMAL); INSERT INTO u VALUES (1, '0.1')");
+    one_value(f->e, "SELECT x * 3 FROM u", "0.3");
+    one_value(f->e, "SELECT x / 2 FROM u", "0.05");
+    exec_ok(f->e, "DROP TABLE u; CREATE TABLE u (k INT64 PRIMARY KEY, "
+                  "x TEXT); INSERT INTO u VALUES (1, '7')");
+    one_value(f->e, "SELECT x / 2 FROM u", "3");
+    pier_close(&other);
+}
+
+/* A result column computed on exact values is named as written, though
+ * another statement written otherwise reads the same to SQLite (EXTRACT
+ * is written as date_part) and its operators were rewritten before. */
+static void test_rewritten_names_as_written(void **state)
+{
+    fixture *f = *state;
+    exec_ok(f->e, "CREATE TABLE t (k INT64 PRIMARY KEY, at DATE, "
+                  "price DECIMAL(12,2)); INSERT INTO t VALUES (1, "
+                  "'2026-03-01', '1.50')");
+    static const char *const columns[] = {
+        "extract(year FROM at) + price",
+        "date_part('year', at) + price",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT %s FROM t", columns[i]);
+        pier_cursor *c = run(f->e, sql, NULL);
+        assert_string_equal(pier_cursor_column_name(c, 0), columns[i]);
+        pier_cursor_close(c);
+    }
+}
+
 static void sqlite_exec(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
@@ -889,6 +943,8 @@ int main(void)
         T(test_cursor_write),
         T(test_catalog_ids),
         T(test_second_engine),
+        T(test_statements_after_schema_change),
+        T(test_rewritten_names_as_written),
         T(test_schema_drift),
         T(test_format_upgrade),
         T(test_format_2_upgrade),

@@ -1300,19 +1300,20 @@ static void rewrites(const char *in, const char *want)
 }
 
 /* CAST(x AS T) to a type of the dialect becomes _pcs(x,'T') in as many
- * bytes; casts to SQLite's own types, and non-casts, stay. */
+ * bytes, its ')' where it was; casts to SQLite's own types, and non-casts,
+ * stay. */
 static void test_rewrite_cast(void **state)
 {
     (void)state;
     rewrites("SELECT CAST('1' AS DECIMAL)", "SELECT _pcs('1' ,'DECIMAL')");
     rewrites("SELECT cast(x AS decimal(10, 2)) FROM t",
              "SELECT _pcs(x ,'decimal(10, 2)') FROM t");
-    rewrites("SELECT CAST ( x  AS  UUID  )", "SELECT _pcs(  x  ,'UUID')   ");
+    rewrites("SELECT CAST ( x  AS  UUID  )", "SELECT _pcs(  x     ,'UUID')");
     rewrites("SELECT CAST('1'AS INT8)", "SELECT _pcs('1','INT8')");
     rewrites("SELECT CAST(CAST(a AS TEXT) AS TIME)",
              "SELECT _pcs(CAST(a AS TEXT) ,'TIME')");
     rewrites("SELECT CAST(x AS ENUM('a','b'))",
-             "SELECT _pcs(x ,'ENUM')         ");
+             "SELECT _pcs(x          ,'ENUM')");
     rewrites("SELECT CAST(CAST(x AS DATE) AS DECIMAL)",
              "SELECT _pcs(_pcs(x ,'DATE') ,'DECIMAL')");
     rewrites("SELECT CAST(x AS TEXT[])", NULL);
@@ -1320,6 +1321,14 @@ static void test_rewrite_cast(void **state)
              NULL);
     rewrites("SELECT 'CAST(x AS DECIMAL)', t.cast(x AS DECIMAL)", NULL);
     rewrites("SELECT CAST(x AS DECIMAL", NULL);
+    /* the cast's ')' stays where it was, so that a statement ending with
+     * it (and a result column's name, as written) ends there too */
+    const char *sql = "SELECT CAST(x AS ENUM('a', 'b'))";
+    pier__sql_script s;
+    assert_int_equal(pier__sql_parse(&s, sql, strlen(sql), NULL), PIER_OK);
+    assert_int_equal(s.nstmts, 1);
+    assert_int_equal(s.stmts[0].len, strlen(sql));
+    pier__sql_script_free(&s);
 }
 
 /* EXTRACT(field FROM x) becomes date_part('field', x) in as many bytes,
