@@ -448,11 +448,13 @@ static int value_name(analysis *a, const char *type, const char *fn)
     if (grown == NULL)
         return -1;
     a->names = grown;
-    if (type != NULL)
+    if (type != NULL) {
         snprintf(a->names[a->nnames], 160, "CAST(... AS %s)", type);
-    else
-        snprintf(a->names[a->nnames], 160, "%.*s()",
-                 (int)strcspn(fn, "("), fn);
+    } else {
+        const char *f = fn != NULL ? fn : "";
+        snprintf(a->names[a->nnames], 160, "%.*s()", (int)strcspn(f, "("),
+                 f);
+    }
     return (int)++a->nnames;
 }
 
