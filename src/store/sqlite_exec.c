@@ -418,8 +418,8 @@ pier_status pier__sqlite_stmt_bind(pier__lake *lake, int i,
         /* a parameter an exact column takes: the double's shortest text
          * (SQLite's own conversion keeps 15 digits) */
         size_t k = (size_t)i - 1;
-        unsigned char how = l->user_exact != NULL && i >= 1 &&
-                                    k < (size_t)sqlite3_bind_parameter_count(st)
+        size_t count = (size_t)sqlite3_bind_parameter_count(st);
+        unsigned char how = l->user_exact != NULL && i >= 1 && k < count
                                 ? l->user_exact[k]
                                 : PIER__PARAM_AS_IS;
         if (how == PIER__PARAM_BOTH && isfinite(c->d)) {
