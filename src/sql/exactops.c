@@ -681,14 +681,16 @@ static xval predicate(xp *p, xval l)
     return v;
 }
 
-/* Writes L op R (L at l.at, the operator's text already in the output at
- * op_at, op_len bytes, R just read) as fn(L,R), wrapped in the numeric
- * collation. */
 /* The program and the leaves (their text, joined by ", ") of the output
  * out[v->at .. end): an _pxe call's own, or a program of one leaf. */
 static void tree_parts(const xp *p, const xval *v, size_t end,
                        pier__buf *prog, pier__buf *args, size_t *nleaves)
 {
+    if (p->out->p == NULL || end < v->at) {
+        pier__buf_putc(prog, 'x');             /* (nothing written yet) */
+        *nleaves = 1;
+        return;
+    }
     const char *text = p->out->p + v->at;
     size_t n = end - v->at;
     /* (not a line feed: it may end a comment) */
@@ -719,6 +721,8 @@ static void tree_parts(const xp *p, const xval *v, size_t end,
  * would have too many leaves: then each side is a leaf of its own. */
 static void arith(xp *p, xval *l, size_t l_end, const xval *r, char op)
 {
+    if (p->bad)
+        return;
     pier__buf prog, args, side;
     pier__buf_init(&prog);
     pier__buf_init(&args);
