@@ -109,6 +109,21 @@ static void make_row(row *r, int64_t i)
     snprintf(r->meta, sizeof r->meta, "{\"n\":%" PRId64 "}", i);
 }
 
+/* Binds a row's ten values as ?1 .. ?10. */
+static bool bind_row(pier_params *p, const row *r, pier_error *err)
+{
+    return pier_params_set_int64(p, "1", r->id, err) == PIER_OK &&
+           pier_params_set_text(p, "2", r->amount, err) == PIER_OK &&
+           pier_params_set_text(p, "3", r->title, err) == PIER_OK &&
+           pier_params_set_text(p, "4", r->status, err) == PIER_OK &&
+           pier_params_set_text(p, "5", r->due, err) == PIER_OK &&
+           pier_params_set_text(p, "6", r->owner, err) == PIER_OK &&
+           pier_params_set_bool(p, "7", r->done, err) == PIER_OK &&
+           pier_params_set_double(p, "8", r->score, err) == PIER_OK &&
+           pier_params_set_text(p, "9", r->day, err) == PIER_OK &&
+           pier_params_set_text(p, "10", r->meta, err) == PIER_OK;
+}
+
 static int pier_fail(const pier_error *err, const char *what)
 {
     fprintf(stderr, "bench_sql: error: %s: %s (%s)\n", err->tag,
@@ -150,16 +165,7 @@ static int pier_inserts(pier_engine *e, int64_t first, size_t n,
     double t0 = now_s();
     for (size_t k = 0; k < n; k++) {
         make_row(&r, first + (int64_t)k);
-        if (pier_params_set_int64(p, "1", r.id, &err) != PIER_OK ||
-            pier_params_set_text(p, "2", r.amount, &err) != PIER_OK ||
-            pier_params_set_text(p, "3", r.title, &err) != PIER_OK ||
-            pier_params_set_text(p, "4", r.status, &err) != PIER_OK ||
-            pier_params_set_text(p, "5", r.due, &err) != PIER_OK ||
-            pier_params_set_text(p, "6", r.owner, &err) != PIER_OK ||
-            pier_params_set_bool(p, "7", r.done, &err) != PIER_OK ||
-            pier_params_set_double(p, "8", r.score, &err) != PIER_OK ||
-            pier_params_set_text(p, "9", r.day, &err) != PIER_OK ||
-            pier_params_set_text(p, "10", r.meta, &err) != PIER_OK ||
+        if (!bind_row(p, &r, &err) ||
             (x != NULL &&
              pier_params_set_blob(p, "11", x->p, x->len, &err) != PIER_OK) ||
             pier_exec(NULL, e, x != NULL ? INSERT_ROW_AND_BYTES : INSERT_ROW,
@@ -346,16 +352,7 @@ static int floor_bytes(pier_engine *f, void **bytes, size_t *len)
     row r;
     make_row(&r, 0);
     int rc = 0;
-    if (pier_params_set_int64(p, "1", r.id, &err) != PIER_OK ||
-        pier_params_set_text(p, "2", r.amount, &err) != PIER_OK ||
-        pier_params_set_text(p, "3", r.title, &err) != PIER_OK ||
-        pier_params_set_text(p, "4", r.status, &err) != PIER_OK ||
-        pier_params_set_text(p, "5", r.due, &err) != PIER_OK ||
-        pier_params_set_text(p, "6", r.owner, &err) != PIER_OK ||
-        pier_params_set_bool(p, "7", r.done, &err) != PIER_OK ||
-        pier_params_set_double(p, "8", r.score, &err) != PIER_OK ||
-        pier_params_set_text(p, "9", r.day, &err) != PIER_OK ||
-        pier_params_set_text(p, "10", r.meta, &err) != PIER_OK ||
+    if (!bind_row(p, &r, &err) ||
         pier_changeset(bytes, len, f, INSERT_ROW, p, &err) != PIER_OK)
         rc = pier_fail(&err, "recording a row's changeset");
     pier_params_free(p);
