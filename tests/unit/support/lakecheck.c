@@ -23,7 +23,7 @@
 
 #include "store/sqlite_int.h"
 
-static bool failf(char *why, size_t cap, const char *fmt, ...)
+bool failf(char *why, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

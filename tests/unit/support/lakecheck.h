@@ -15,6 +15,11 @@
 
 #include "pier.h"
 
+/* Writes the reason into why (cap bytes) and returns false: how every
+ * check here, and the other test kits' (migfiles.c), fail. */
+bool failf(char *why, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* PRAGMA integrity_check on the SQLite file `db`, with a connection of its
  * own: true when it answers "ok". */
 bool lakecheck_integrity(const char *db, char *why, size_t cap);

@@ -4,7 +4,6 @@
 #include "support/migfiles.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "store/sqlite_int.h"
+#include "support/lakecheck.h"
 #include "versioned/vfile.h"
 
 /* The versions a check looks for past the last one it finds: none of the
@@ -23,15 +23,6 @@
 static const char *const kind_names[MIGFILES_PER_GEN] = {
     "create_table", "add_rows", "add_index", "bump", "add_note"
 };
-
-static bool failf(char *why, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, cap, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 void migfiles_version(size_t i, char *out)
 {
