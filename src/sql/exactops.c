@@ -13,11 +13,15 @@
  *       a, 4)), exact on numbers written as text, SQLite's own arithmetic
  *       on integers and reals; the collation makes ORDER BY, GROUP BY,
  *       DISTINCT, min() and max() of the result order by value.
- *   a < b (<=, >, >=, =, ==, !=, <>), when a or b is such a result or one
+ *   a < b (<=, >, >=, =, ==, !=, <>), when a or b is such a result, one
  *       of the functions computing decimals (sum, avg, total, decimal*,
- *       a CAST to an exact type): _pxc(a,b) < 0, by value.
+ *       a CAST to an exact type) or a choice of values that may be exact
+ *       (CASE, coalesce, ifnull, nullif, iif): _pxc(a,b) < 0, by value;
+ *       BETWEEN and IN (list) likewise.
  *   sum(x), avg(x), total(x), decimal*(...), CAST to an exact type:
  *       (f(...) COLLATE pier_numeric), for the same orderings.
+ *   min(a, b, ...), max(a, b, ...): (_pxmin(...) COLLATE pier_numeric),
+ *       _pxmax, by value (SQLite's put every number below every text).
  *
  * The reader knows SQLite's expression grammar as far as it must to find
  * each operator's operands: precedence, parenthesized groups (lists and
@@ -58,6 +62,9 @@ typedef struct xval {
     bool collate;  /* has a COLLATE of its own */
     bool arith;    /* it is an _pxe call the rewrite wrote (ARITH_HEAD
                       ... ARITH_TAIL), which an operator on it extends */
+    bool choice;   /* CASE, coalesce(), ifnull(), nullif(), iif(): one of
+                      its operands, which may be exact, without the
+                      column's affinity */
 } xval;
 
 /* How the rewrite writes arithmetic: one call for a whole tree of
@@ -206,19 +213,25 @@ static void arith(xp *p, xval *l, size_t l_end, const xval *r, char op);
 
 /* A group in parentheses at the current '(' , read as a statement; its
  * kind: a list or a subquery is a vector, one expression its own kind. */
-static xkind group(xp *p)
+static xkind group_of(xp *p, int *items)
 {
     take(p);                                   /* ( */
     bool query = is_word(p, "select") || is_word(p, "values") ||
                  is_word(p, "with");
     xkind last = X_SIMPLE;
-    int items = seq(p, false, &last);
+    *items = seq(p, false, &last);
     if (p->bad || p->t.kind != PIER__TK_RP) {
         p->bad = true;
         return X_COMPUTED;
     }
     take(p);                                   /* ) */
-    return query || items != 1 ? X_VECTOR : last;
+    return query || *items != 1 ? X_VECTOR : last;
+}
+
+static xkind group(xp *p)
+{
+    int items;
+    return group_of(p, &items);
 }
 
 /* Whether the function named s[0..n) computes decimals. */
@@ -227,6 +240,19 @@ static bool exact_function(const char *s, size_t n)
     static const char *const names[] = {
         "sum", "avg", "total", "min", "max", "decimal", "decimal_add",
         "decimal_sub", "decimal_mul", "decimal_div", "decimal_round", NULL,
+    };
+    for (size_t i = 0; names[i] != NULL; i++)
+        if (pier__name_eq(s, n, names[i], strlen(names[i])))
+            return true;
+    return false;
+}
+
+/* Whether the function named s[0..n) returns one of its arguments. */
+static bool choosing(const char *s, size_t n)
+{
+    static const char *const names[] = {
+        "coalesce", "ifnull", "nullif", "iif", "likely", "unlikely",
+        "likelihood", NULL,
     };
     for (size_t i = 0; names[i] != NULL; i++)
         if (pier__name_eq(s, n, names[i], strlen(names[i])))
@@ -319,6 +345,25 @@ static void fuse_aggregate(xp *p, const pier__token *name, size_t fn_at,
     pier__buf_putc(&b, ')');
     replace_tail(p, fn_at, &b);
     pier__buf_free(&b);
+}
+
+/*
+ * min(a, b, ...) and max(a, b, ...), of two arguments or more, the call's
+ * name at out[fn_at ..]: as _pxmin and _pxmax, which compare by value
+ * where SQLite's put every number below every text (max(price, 0) would
+ * be price, even when it is -5).
+ */
+static void scalar_minmax(xp *p, const pier__token *name, size_t fn_at,
+                          int nargs)
+{
+    size_t n = name->end - name->start;
+    const char *s = p->sql + name->start;
+    bool min = pier__name_eq(s, n, "min", 3);
+    if (p->bad || nargs < 2 || nargs > MAX_LEAVES + 1 ||
+        !(min || pier__name_eq(s, n, "max", 3)))
+        return;
+    replace_at(p, fn_at, n, min ? "_pxmin" : "_pxmax");
+    p->changed = true;
 }
 
 /* An operand: a literal, a name, a call, a group, CASE, a prefix
@@ -417,6 +462,7 @@ static xval primary(xp *p)
             x.at = v.at;
             x.kind = X_COMPUTED;
             x.arith = false;
+            x.choice = false;
             return x;
         }
         if (is_word(p, "exists")) {
@@ -439,6 +485,7 @@ static xval primary(xp *p)
             }
             take(p);
             v.kind = X_COMPUTED;
+            v.choice = true;
             return v;
         }
         if (clause_word(p)) {
@@ -472,11 +519,14 @@ static xval primary(xp *p)
     size_t args = p->t.start;
     emit_to(p, args);
     size_t args_at = p->out->len;
-    group(p);
+    int nargs;
+    group_of(p, &nargs);
     /* (a qualified call, a table-valued function's in FROM, is none of
      * these) */
-    if (!qualified)
+    if (!qualified) {
         fuse_aggregate(p, &name, v.at, args_at);
+        scalar_minmax(p, &name, v.at, nargs);
+    }
     bool exact = !qualified &&
                  (exact_function(p->sql + name.start, name.end - name.start) ||
                   (pier__name_eq(p->sql + name.start, name.end - name.start,
@@ -500,6 +550,8 @@ static xval primary(xp *p)
             p->bad = true;
     }
     v.kind = X_COMPUTED;
+    v.choice = !qualified && choosing(p->sql + name.start,
+                                      name.end - name.start);
     if (exact) {
         insert_at(p, v.at, "(");
         pier__buf_puts(p->out, " COLLATE pier_numeric)");
@@ -597,7 +649,7 @@ static xval predicate(xp *p, xval l)
         return v;
     }
     take(p);
-    bool exact = l.kind == X_EXACT;
+    bool exact = l.kind == X_EXACT || l.choice;
     bool plain = !l.collate && l.kind != X_VECTOR;
     size_t spans[2 * 64];
     size_t nspans = 0;
@@ -614,7 +666,8 @@ static xval predicate(xp *p, xval l)
         xval b = expr(p, P_EQ + 1);
         spans[nspans++] = b.at;
         spans[nspans++] = p->out->len;
-        exact = exact || a.kind == X_EXACT || b.kind == X_EXACT;
+        exact = exact || a.kind == X_EXACT || b.kind == X_EXACT ||
+                a.choice || b.choice;
         plain = plain && !a.collate && !b.collate && a.kind != X_VECTOR &&
                 b.kind != X_VECTOR;
     } else if (in && p->t.kind == PIER__TK_LP && exact && plain) {
@@ -807,9 +860,13 @@ static xval expr(xp *p, int minprec)
             arith(p, &l, op_at, &r, op[0]);
             continue;
         }
+        /* (a subquery beside an exact value is one value; a list there
+         * is an error as it was) */
         if ((prec == P_CMP || prec == P_EQ) &&
-            (l.kind == X_EXACT || r.kind == X_EXACT) && !l.collate &&
-            !r.collate && l.kind != X_VECTOR && r.kind != X_VECTOR) {
+            (l.kind == X_EXACT || r.kind == X_EXACT || l.choice ||
+             r.choice) &&
+            !l.collate && !r.collate &&
+            !(l.kind == X_VECTOR && r.kind == X_VECTOR)) {
             replace_at(p, op_at, op_len, ",");
             insert_at(p, l.at, "_pxc(");
             pier__buf_puts(p->out, ") ");
@@ -823,6 +880,7 @@ static xval expr(xp *p, int minprec)
         l.kind = X_COMPUTED;
         l.collate = false;
         l.arith = false;
+        l.choice = false;
     }
     p->depth--;
     return l;

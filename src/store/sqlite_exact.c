@@ -35,6 +35,14 @@ typedef struct tree {
                                   or REAL), else 0 */
 } tree;
 
+/* In `reg`: a register written with a value that is not exact (0 is one never
+ * written, in address order: where paths meet, it takes the other's). */
+enum { PLAIN = 1 << 29 };
+
+/* A register's exactness whose value was chosen where paths met (met),
+ * so that rows may hold an exact value or a number: a flag on it. */
+enum { CHOSEN = 1 << 28 };
+
 /* The exactness (as `reg` holds it) of each field of a record. */
 typedef struct fields {
     int *v;
@@ -73,6 +81,13 @@ typedef struct analysis {
     unsigned char *uses;       /* per parameter: PARAM_EXACT_USE and
                                   PARAM_OTHER_USE */
     size_t nuses;
+    fields *joins;             /* per address: the registers' exactness
+                                  on the jumps to it seen so far (merged) */
+    size_t njoins;
+    fields *join_params;       /* and the parameters they hold */
+    size_t njoin_params;
+    size_t max_args;           /* at most this many arguments to a call
+                                  (the statement's commas, plus one) */
     bool rewritten;            /* the statement is the front-end's rewrite
                                   of its operators */
     bool rewrite;              /* out: refused for what that rewrite
@@ -293,7 +308,7 @@ static bool fields_put(fields *dst, const int *src, size_t n, bool merge)
         dst->n = n;
     }
     for (size_t k = 0; k < n; k++)
-        if (!merge || src[k] != 0)
+        if (!merge || (src[k] != 0 && src[k] != PLAIN))
             dst->v[k] = src[k];
     return true;
 }
@@ -309,11 +324,15 @@ static bool set_reg(analysis *a, long r, int value)
 {
     if (r < 0 || !room(&a->reg, &a->nregs, (size_t)r))
         return r < 0;
-    a->reg[r] = value;
+    a->reg[r] = value != 0 ? value : PLAIN;
     if ((size_t)r < a->nparam_regs)
         a->param[r] = 0;               /* (a parameter's is set after) */
     return true;
 }
+
+/* A comparison's affinity in its p5 (SQLite's SQLITE_AFF_MASK and
+ * SQLITE_AFF_TEXT). */
+enum { AFF_MASK = 0x47, AFF_TEXT = 0x42 };
 
 /* What a parameter's value reaches. */
 enum { PARAM_EXACT_USE = 1, PARAM_OTHER_USE = 2 };
@@ -349,7 +368,18 @@ static bool use_param(analysis *a, int param, unsigned char use)
 
 static int get_reg(const analysis *a, long r)
 {
-    return r >= 0 && (size_t)r < a->nregs ? a->reg[r] : 0;
+    int v = r >= 0 && (size_t)r < a->nregs ? a->reg[r] : 0;
+    return v != PLAIN ? v : 0;
+}
+
+static const char *name_of(const analysis *a, int named)
+{
+    return a->names[((named < 0 ? -named : named) & ~CHOSEN) - 1];
+}
+
+static bool chosen(int named)
+{
+    return named < 0 && ((-named) & CHOSEN) != 0;
 }
 
 /* The exact value among registers r .. r+n-1, as a computed one. */
@@ -363,14 +393,109 @@ static int computed_of(const analysis *a, long r, long n)
     return 0;
 }
 
+/*
+ * Where control meets. The walk follows the program in address order, so
+ * that what a jump carries must be kept for the address it goes to: the
+ * value of a register that two paths meet with, such as CASE WHEN c THEN
+ * price ELSE 0 END, coalesce(price, 0) or ifnull(...), is the one on
+ * either path. Where they differ it is a computed value (it has no
+ * column's affinity). Only forward jumps are kept: a loop's registers
+ * are written before they are read, but for accumulators, which come
+ * before what reads them.
+ */
+
+/* The opcodes that may jump to the address in p2 (SQLite's vdbe.c);
+ * Jump goes to p1, p2 or p3. */
+static bool jumps(const char *op)
+{
+    static const char *const names[] = {
+        "Goto", "Gosub", "InitCoroutine", "If", "IfNot", "IsNull",
+        "NotNull", "IfNullRow", "Once", "Eq", "Ne", "Lt", "Le", "Gt", "Ge",
+        "ElseEq", "NoConflict", "NotFound", "Found", "IfNoHope",
+        "SeekRowid", "NotExists", "SeekLT", "SeekLE", "SeekGE", "SeekGT",
+        "SeekScan", "IfNotOpen", "Last", "Sort", "SorterSort", "Rewind",
+        "Next", "Prev", "SorterNext", "IdxLE", "IdxGT", "IdxLT", "IdxGE",
+        "RowSetRead", "RowSetTest", "Program", "FkIfZero", "IfPos",
+        "IfNotZero", "DecrJumpZero", "VFilter", "VNext", "Init", "Filter",
+        "MustBeInt", "SequenceTest", "IncrVacuum", "IfSmaller", "IsType",
+        "IfSizeBetween", "Jump", NULL,
+    };
+    for (size_t i = 0; names[i] != NULL; i++)
+        if (strcmp(op, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Two paths' exactness of one register, met: a value written on one
+ * path only is that one; a different one on each, a choice. */
+static int met(const analysis *a, int x, int y)
+{
+    if (x == 0 || x == y)
+        return y;
+    if (y == 0)
+        return x;
+    if (x == PLAIN || y == PLAIN) {
+        int v = x != PLAIN ? x : y;
+        return -((v < 0 ? -v : v) | CHOSEN);
+    }
+    if (x > 0 && y > 0 && strcmp(name_of(a, x), name_of(a, y)) == 0)
+        return x;
+    return -((x < 0 ? -x : x) | CHOSEN);
+}
+
+/* The registers as they are now, kept for address `to` (a jump there). */
+static bool keep_for(analysis *a, long to)
+{
+    fields *j = slot(&a->joins, &a->njoins, to);
+    fields *jp = slot(&a->join_params, &a->njoin_params, to);
+    if (j == NULL || jp == NULL)
+        return false;
+    if (j->from == 0) {                     /* the first jump there */
+        j->from = 1;
+        return fields_put(j, a->reg, a->nregs, false) &&
+               fields_put(jp, a->param, a->nparam_regs, false);
+    }
+    if (!room(&j->v, &j->n, a->nregs) ||
+        !room(&jp->v, &jp->n, a->nparam_regs))
+        return false;
+    for (size_t k = 0; k < a->nregs; k++)
+        j->v[k] = met(a, j->v[k], a->reg[k]);
+    for (size_t k = 0; k < a->nparam_regs; k++)
+        if (jp->v[k] == 0)
+            jp->v[k] = a->param[k];
+    return true;
+}
+
+/* At address `at`: the registers met with what the jumps there carry. */
+static bool meet_at(analysis *a, long at)
+{
+    if (at < 0 || (size_t)at >= a->njoins || a->joins[at].from == 0)
+        return true;
+    fields *j = &a->joins[at], *jp = &a->join_params[at];
+    if (!room(&a->reg, &a->nregs, j->n) ||
+        !room(&a->param, &a->nparam_regs, jp->n))
+        return false;
+    for (size_t k = 0; k < j->n; k++)
+        a->reg[k] = met(a, a->reg[k], j->v[k]);
+    for (size_t k = 0; k < jp->n; k++)
+        if (a->param[k] == 0)
+            a->param[k] = jp->v[k];
+    free(j->v);                 /* (no jump comes here from after it) */
+    free(jp->v);
+    *j = (fields){ NULL, 0, 0 };
+    *jp = (fields){ NULL, 0, 0 };
+    return true;
+}
+
 /* Functions whose result is a computed exact value when an argument is
  * exact (the operators as the front-end writes them, the aggregates that
  * total decimals), or always (the decimal functions). */
 static bool passes_exact(const char *p4)
 {
     static const char *const names[] = {
-        "_pxe(", "_pxsum(", "_pxavg(", "_pxtotal(", "sum(",
-        "avg(", "total(", "min(", "max(", NULL,
+        "_pxe(", "_pxsum(", "_pxavg(", "_pxtotal(", "_pxmin(",
+        "_pxmax(", "sum(", "avg(", "total(", "min(", "max(", "nullif(",
+        NULL,
     };
     for (size_t i = 0; p4 != NULL && names[i] != NULL; i++)
         if (strncmp(p4, names[i], strlen(names[i])) == 0)
@@ -401,7 +526,7 @@ static bool numeric_function(const char *p4)
 static pier_status refuse(analysis *a, int named, const char *what,
                           pier_error *err)
 {
-    const char *col = a->names[(named < 0 ? -named : named) - 1];
+    const char *col = name_of(a, named);
     a->rewrite = true;
     pier__fail(err, PIER_E_QUERY_FAILED,
                "%s on %s would compute with a floating-point approximation "
@@ -492,13 +617,44 @@ static bool stored_exact(analysis *a, long p1, long p2)
 
 static pier_status compare_refusal(analysis *a, int named, pier_error *err)
 {
-    const char *what = a->names[(named < 0 ? -named : named) - 1];
+    const char *what = name_of(a, named);
     pier__fail(err, PIER_E_QUERY_FAILED,
                "a value computed from %s is exact text without a column's "
                "type, which SQLite would compare and order as text, not "
                "by value: compare it where it is computed, or as "
                "CAST(x AS DECIMAL) (< <= > >= = <> BETWEEN and IN (...) "
                "then compare by value), or CAST it AS REAL", what);
+    return PIER_E_QUERY_FAILED;
+}
+
+/* An ordering (ORDER BY, GROUP BY, DISTINCT, min(), max()) of a value
+ * chosen between an exact one and others. */
+static pier_status chosen_refusal(analysis *a, int named, pier_error *err)
+{
+    a->rewrite = true;          /* (what the rewrite cannot change: it is
+                                   refused again, by this) */
+    pier__fail(err, PIER_E_QUERY_FAILED,
+               "a value chosen between %s and other values (by CASE, "
+               "coalesce, ifnull, nullif or iif) may be exact text in one "
+               "row and a number in another, which SQLite would order "
+               "numbers first, not by value: CAST the choice AS DECIMAL "
+               "(or AS REAL to ask for the approximation)",
+               name_of(a, named));
+    return PIER_E_QUERY_FAILED;
+}
+
+/* The scalar min() or max() (p4) of an exact value and others. */
+static pier_status minmax_refusal(analysis *a, int named, const char *p4,
+                                  pier_error *err)
+{
+    const char *what = name_of(a, named);
+    a->rewrite = true;
+    pier__fail(err, PIER_E_QUERY_FAILED,
+               "%.3s() of %s and other values would order them as SQLite "
+               "does, every number below every text, not by value: write "
+               "it as %.3s(a, b, ...) by name, with at most %d arguments, "
+               "or CAST the exact value AS REAL", p4, what, p4,
+               PIER__EXACT_OPS_LEAVES + 1);
     return PIER_E_QUERY_FAILED;
 }
 
@@ -595,9 +751,12 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
         long p1 = sqlite3_column_int(st, 2), p2 = sqlite3_column_int(st, 3);
         long p3 = sqlite3_column_int(st, 4);
         const char *p4 = (const char *)sqlite3_column_text(st, 5);
+        long addr = sqlite3_column_int(st, 0);
         bool ok = true;
         if (op == NULL)
             continue;
+        if (!meet_at(a, addr))
+            return pier__oom(err);
         if (strcmp(op, "OpenRead") == 0 || strcmp(op, "OpenWrite") == 0) {
             ok = p1 >= 0 && room(&a->cursor_root, &a->ncursors, (size_t)p1);
             if (ok)
@@ -628,8 +787,21 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                              !a->rewritten && k < p2; k++)
                 if (get_reg(a, p1 + k) < 0) {
                     a->rewrite = true;
-                    return compare_refusal(a, get_reg(a, p1 + k), err);
+                    return chosen(get_reg(a, p1 + k))
+                               ? chosen_refusal(a, get_reg(a, p1 + k), err)
+                               : compare_refusal(a, get_reg(a, p1 + k),
+                                                 err);
                 }
+            /* a key of a sorter or of an ephemeral index that may be a
+             * number in one row and exact text in another */
+            bool scratch = p1 >= 0 && ((size_t)p1 >= a->ncursors ||
+                                       a->cursor_root[p1] == 0);
+            if ((strcmp(op, "SorterInsert") == 0 ||
+                 strcmp(op, "IdxInsert") == 0) && scratch && p2 >= 0 &&
+                (size_t)p2 < a->nrecs)
+                for (size_t k = 0; k < a->recs[p2].n; k++)
+                    if (chosen(a->recs[p2].v[k]))
+                        return chosen_refusal(a, a->recs[p2].v[k], err);
             ok = carry_fields(a, op, p1, p2, p3);
             if (ok && strcmp(op, "MakeRecord") == 0)
                 ok = set_reg(a, p3, 0);
@@ -639,9 +811,12 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                    strcmp(op, "OpenAutoindex") == 0 ||
                    strcmp(op, "SorterOpen") == 0) {
             fields *f = slot(&a->curs, &a->ncurs, p1);
-            ok = f != NULL;
-            if (ok)
+            ok = f != NULL && room(&a->cursor_root, &a->ncursors,
+                                   (size_t)p1);
+            if (ok) {
                 f->n = 0;
+                a->cursor_root[p1] = 0;
+            }
         } else if (strcmp(op, "Copy") == 0 || strcmp(op, "SCopy") == 0 ||
                    strcmp(op, "IntCopy") == 0) {
             long extra = strcmp(op, "Copy") == 0 ? p3 : 0;
@@ -678,7 +853,14 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                 ok = use_param(a, get_param(a, p3), PARAM_EXACT_USE);
             if (ok && get_reg(a, p3) > 0)
                 ok = use_param(a, get_param(a, p1), PARAM_EXACT_USE);
-            if (named < 0) {
+            /* (unless the other is an exact column: then SQLite gives
+             * the value its TEXT affinity, a number becoming text, and
+             * compares by the column's collation, by value) */
+            int p5 = sqlite3_column_int(st, 6);
+            bool by_value = p4 != NULL &&
+                            strncmp(p4, "pier_numeric-", 13) == 0 &&
+                            (p5 & AFF_MASK) == AFF_TEXT;
+            if (named < 0 && !by_value) {
                 a->rewrite = true;
                 return compare_refusal(a, named, err);
             }
@@ -692,8 +874,22 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
             const char *paren = p4 != NULL ? strchr(p4, '(') : NULL;
             if (paren != NULL)
                 nargs = atoi(paren + 1);
+            /* (a function of any number of arguments: the program does
+             * not say how many this call has, so every register that may
+             * be one is read) */
             if (nargs < 0)
-                nargs = sqlite3_column_int(st, 6);
+                nargs = (int)a->max_args;
+            if (op[0] == 'A' && p4 != NULL &&
+                (strncmp(p4, "min(", 4) == 0 ||
+                 strncmp(p4, "max(", 4) == 0) &&
+                chosen(get_reg(a, p2)))
+                return chosen_refusal(a, get_reg(a, p2), err);
+            if (paren != NULL && strcmp(paren, "(-1)") == 0 &&
+                (strncmp(p4, "min(", 4) == 0 ||
+                 strncmp(p4, "max(", 4) == 0) &&
+                computed_of(a, p2, nargs) != 0)
+                return minmax_refusal(a, computed_of(a, p2, nargs), p4,
+                                      err);
             for (int k = 0; numeric_function(p4) && k < nargs; k++) {
                 int named = get_reg(a, p2 + k);
                 if (named != 0) {
@@ -731,6 +927,13 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
         } else if (strcmp(op, "Null") == 0) {
             for (long k = p2; ok && k <= (p3 > p2 ? p3 : p2); k++)
                 ok = set_reg(a, k, 0);
+        }
+        if (ok && jumps(op)) {
+            bool three = strcmp(op, "Jump") == 0;
+            long to[3] = { three ? p1 : -1, p2, three ? p3 : -1 };
+            for (int k = 0; ok && k < 3; k++)
+                if (to[k] > addr)
+                    ok = keep_for(a, to[k]);
         }
         if (!ok)
             return pier__oom(err);
@@ -780,7 +983,9 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
         pier__buf_free(&text);
         return pier__oom(err);
     }
-    analysis a = { .l = l, .rewritten = rewritten };
+    analysis a = { .l = l, .rewritten = rewritten, .max_args = 1 };
+    for (size_t i = 0; i < len; i++)
+        a.max_args += sql[i] == ',';
     sqlite3_stmt *st = NULL;
     pier_status rc = PIER_OK;
     if (load_trees(&a) != 0)
@@ -807,6 +1012,8 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     fields_free(a.precs, a.nprecs);
     fields_free(a.recs, a.nrecs);
     fields_free(a.curs, a.ncurs);
+    fields_free(a.joins, a.njoins);
+    fields_free(a.join_params, a.njoin_params);
     free(a.reg);
     free(a.names);
     return rc;

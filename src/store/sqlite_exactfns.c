@@ -8,6 +8,7 @@
  *   _pxe('program', leaf...)   the tree, in postfix: a * 3 - a / 4 is
  *                              _pxe('xx*xx/-', a, 3, a, 4)
  *   _pxc(a,b)                  -1, 0, 1 as a is below, equal to, above b
+ *   _pxmin(a,b,...), _pxmax    the scalar min() and max(), by value
  *
  * One call for the tree keeps the values in between as numbers, not
  * text (docs/benchmarks.md, bench_sql).
@@ -673,19 +674,6 @@ static void fused_inverse(sqlite3_context *ctx, int argc,
     fused_add(ctx, argc, argv, -1);
 }
 
-/* Both operands read: false (the result set) when one is NULL. */
-static bool operands(sqlite3_context *ctx, sqlite3_value **argv,
-                     operand *a, operand *b)
-{
-    read_into(argv[0], a);
-    read_into(argv[1], b);
-    if (a->kind == K_NULL || b->kind == K_NULL) {
-        sqlite3_result_null(ctx);
-        return false;
-    }
-    return true;
-}
-
 /* The order of SQLite's storage classes: numbers, text, blobs. */
 static int class_of(sqlite3_value *v)
 {
@@ -735,30 +723,23 @@ static int long_compare(sqlite3_value *a, sqlite3_value *b)
     return sign_of(pier__collate_numeric(x, nx, y, ny));
 }
 
-/* _pxc(a, b): -1, 0 or 1 as a is below, equal to or above b; NULL when
- * one is. Numbers (numeric text included) by value, exactly; anything
- * else in SQLite's order of storage classes, text and blobs by bytes. */
-static void cmp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* x against y, neither NULL: -1, 0 or 1. Numbers (numeric text
+ * included) by value, exactly; anything else in SQLite's order of storage
+ * classes, text and blobs by bytes. */
+static int compare_values(sqlite3_value *x, sqlite3_value *y)
 {
-    (void)argc;
+    sqlite3_value *argv[2] = { x, y };
     operand a, b;
-    if (!operands(ctx, argv, &a, &b))
-        return;
-    if (a.kind == K_TOO_LONG || b.kind == K_TOO_LONG) {
-        sqlite3_result_int(ctx, long_compare(argv[0], argv[1]));
-        return;
-    }
+    read_into(x, &a);
+    read_into(y, &b);
+    if (a.kind == K_TOO_LONG || b.kind == K_TOO_LONG)
+        return long_compare(x, y);
     bool na = a.kind != K_OTHER, nb = b.kind != K_OTHER;
     if (na && nb) {
-        if (a.kind == K_INT && b.kind == K_INT) {
-            sqlite3_result_int(ctx, (a.i > b.i) - (a.i < b.i));
-            return;
-        }
-        if (a.kind != K_EXACT && b.kind != K_EXACT) {
-            sqlite3_result_int(ctx, compare_reals(real_of(&a),
-                                                  real_of(&b)));
-            return;
-        }
+        if (a.kind == K_INT && b.kind == K_INT)
+            return (a.i > b.i) - (a.i < b.i);
+        if (a.kind != K_EXACT && b.kind != K_EXACT)
+            return compare_reals(real_of(&a), real_of(&b));
         /* an exact value and a number: a real by its shortest text */
         operand *o[2] = { &a, &b };
         bool ok = true;
@@ -771,37 +752,75 @@ static void cmp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
                      pier__sqlfn_decimal(argv[k], &o[k]->d) == NULL;
         }
         pier__decimal diff;
-        if (ok && pier__decimal_sub(a.d, b.d, &diff)) {
-            sqlite3_result_int(ctx, (diff.unscaled > 0) -
-                                        (diff.unscaled < 0));
-            return;
-        }
+        if (ok && pier__decimal_sub(a.d, b.d, &diff))
+            return (diff.unscaled > 0) - (diff.unscaled < 0);
         /* too far apart for 38 digits (or an infinity): as reals */
-        sqlite3_result_int(ctx, compare_reals(sqlite3_value_double(argv[0]),
-                                              sqlite3_value_double(argv[1])));
-        return;
+        return compare_reals(sqlite3_value_double(x),
+                             sqlite3_value_double(y));
     }
-    int ca = class_of(argv[0]), cb = class_of(argv[1]);
+    int ca = class_of(x), cb = class_of(y);
     if (na)
         ca = 1;
     if (nb)
         cb = 1;
-    if (ca != cb) {
-        sqlite3_result_int(ctx, ca < cb ? -1 : 1);
-        return;
-    }
+    if (ca != cb)
+        return ca < cb ? -1 : 1;
     /* two texts or two blobs, one of them not a number */
-    const void *x = ca == 2 ? (const void *)sqlite3_value_text(argv[0])
-                            : sqlite3_value_blob(argv[0]);
-    size_t nx = (size_t)sqlite3_value_bytes(argv[0]);
-    const void *y = ca == 2 ? (const void *)sqlite3_value_text(argv[1])
-                            : sqlite3_value_blob(argv[1]);
-    size_t ny = (size_t)sqlite3_value_bytes(argv[1]);
+    const void *bx = ca == 2 ? (const void *)sqlite3_value_text(x)
+                             : sqlite3_value_blob(x);
+    size_t nx = (size_t)sqlite3_value_bytes(x);
+    const void *by = ca == 2 ? (const void *)sqlite3_value_text(y)
+                             : sqlite3_value_blob(y);
+    size_t ny = (size_t)sqlite3_value_bytes(y);
     size_t m = nx < ny ? nx : ny;
-    int c = m > 0 && x != NULL && y != NULL ? memcmp(x, y, m) : 0;
+    int c = m > 0 && bx != NULL && by != NULL ? memcmp(bx, by, m) : 0;
     if (c == 0)
         c = (nx > ny) - (nx < ny);
-    sqlite3_result_int(ctx, sign_of(c));
+    return sign_of(c);
+}
+
+/* _pxc(a, b): -1, 0 or 1 as a is below, equal to or above b
+ * (compare_values); NULL when one is. */
+static void cmp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        sqlite3_value_type(argv[1]) == SQLITE_NULL)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_int(ctx, compare_values(argv[0], argv[1]));
+}
+
+/* _pxmin(a, b, ...) and _pxmax: the scalar min() and max() of values one
+ * of which may be exact, by compare_values; NULL when an argument is (as
+ * SQLite's are). The value chosen is returned as it is, but for a number
+ * chosen over an exact value: as its text, so that every row's result is
+ * text that the pier_numeric collation orders by value. */
+static char want_max;                   /* _pxmax's user data */
+
+static void minmax_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    int want = sqlite3_user_data(ctx) != NULL ? 1 : -1;
+    int best = 0;
+    bool exact = false;
+    for (int k = 0; k < argc; k++) {
+        if (sqlite3_value_type(argv[k]) == SQLITE_NULL)
+            return;                             /* (the result is NULL) */
+        operand o;
+        read_into(argv[k], &o);
+        exact = exact || o.kind == K_EXACT || o.kind == K_TOO_LONG;
+        if (k > 0 && compare_values(argv[k], argv[best]) == want)
+            best = k;
+    }
+    int type = sqlite3_value_type(argv[best]);
+    if (!exact || (type != SQLITE_INTEGER && type != SQLITE_FLOAT)) {
+        sqlite3_result_value(ctx, argv[best]);
+        return;
+    }
+    char buf[PIER__DOUBLE_BUF];
+    const char *text;
+    size_t n = number_text(argv[best], buf, &text);
+    sqlite3_result_text(ctx, text, (int)n, SQLITE_TRANSIENT);
 }
 
 int pier__sqlite_register_exact_ops(sqlite3 *db)
@@ -833,6 +852,12 @@ int pier__sqlite_register_exact_ops(sqlite3 *db)
          n++) {
         rc = sqlite3_create_function_v2(db, "_pxe", n, flags, NULL, eval_fn,
                                         NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_create_function_v2(db, "_pxmin", n, flags, NULL,
+                                            minmax_fn, NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_create_function_v2(db, "_pxmax", n, flags, &want_max,
+                                            minmax_fn, NULL, NULL, NULL);
         for (size_t k = 0; rc == SQLITE_OK && k < 3; k++)
             rc = sqlite3_create_window_function(
                 db, aggregates[k].name, n, flags, NULL, fused_step,

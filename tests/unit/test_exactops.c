@@ -125,6 +125,41 @@ static void test_functions_and_names(void **state)
               "SELECT a FROM t ORDER BY " E("xx+", "a, 1"));
 }
 
+static void test_choices(void **state)
+{
+    (void)state;
+    /* a choice compared: by value, as any exact value is */
+    rewritten("DELETE FROM t WHERE coalesce(a, 0) > 5",
+              "DELETE FROM t WHERE _pxc(coalesce(a, 0) , 5) > 0");
+    rewritten("DELETE FROM t WHERE 1 = CASE WHEN b THEN a ELSE 0 END",
+              "DELETE FROM t WHERE _pxc(1 , CASE WHEN b THEN a ELSE 0 END) "
+              "= 0");
+    rewritten("DELETE FROM t WHERE ifnull(a, 0) BETWEEN 1 AND 2",
+              "DELETE FROM t WHERE (_pxc(ifnull(a, 0),1) >= 0 AND "
+              "_pxc(ifnull(a, 0),2) <= 0)");
+    rewritten("DELETE FROM t WHERE iif(b, a, 1) IN (1, 2)",
+              "DELETE FROM t WHERE (_pxc(iif(b, a, 1),1) = 0 OR "
+              "_pxc(iif(b, a, 1),2) = 0)");
+    /* not a choice: a function of its own, a qualified name, a COLLATE */
+    rewritten("DELETE FROM t WHERE lower(a) > 5", NULL);
+    rewritten("DELETE FROM t WHERE s.coalesce(a, 0) > 5", NULL);
+    rewritten("DELETE FROM t WHERE coalesce(a, 0) > 5 COLLATE nocase", NULL);
+    /* an exact value beside a subquery: one value */
+    rewritten("DELETE FROM t WHERE a*1 > (SELECT min(a) FROM t)",
+              "DELETE FROM t WHERE _pxc(" E("xx*", "a, 1")
+              " , (SELECT (min(a) COLLATE pier_numeric) AS \"min(a)\" "
+              "FROM t)) > 0");
+    /* the scalar min and max: by value; the aggregates keep their names */
+    rewritten("SELECT max(a, 0) FROM t",
+              "SELECT (_pxmax(a, 0) COLLATE pier_numeric) AS \"max(a, 0)\" "
+              "FROM t");
+    rewritten("DELETE FROM t WHERE MIN(a, b, 3) < 1",
+              "DELETE FROM t WHERE _pxc((_pxmin(a, b, 3) COLLATE "
+              "pier_numeric) , 1) < 0");
+    rewritten("SELECT max(a) FROM t",
+              "SELECT (max(a) COLLATE pier_numeric) AS \"max(a)\" FROM t");
+}
+
 static void test_statements(void **state)
 {
     (void)state;
@@ -215,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_operators),
         cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_functions_and_names),
+        cmocka_unit_test(test_choices),
         cmocka_unit_test(test_statements),
         cmocka_unit_test(test_many_leaves),
         cmocka_unit_test(test_gives_up),
