@@ -31,10 +31,36 @@ static bool origin_parse(const char *s, pier_column_origin *out)
     return false;
 }
 
+/*
+ * SQLite's data version of the writer's connection, which moves when
+ * another connection (of any process) commits and never for this one's
+ * own commits; -1 if it cannot be read. While it stands still, the
+ * catalog version is the one this connection last read or wrote, and each
+ * write (which asks for it first) need not read the meta table again.
+ */
+static int64_t data_version(pier__sqlite_lake *l)
+{
+    if (l->data_version == NULL &&
+        sqlite3_prepare_v3(l->db, "PRAGMA data_version", -1,
+                           SQLITE_PREPARE_PERSISTENT, &l->data_version,
+                           NULL) != SQLITE_OK)
+        return -1;
+    int64_t v = -1;
+    if (sqlite3_step(l->data_version) == SQLITE_ROW)
+        v = sqlite3_column_int64(l->data_version, 0);
+    sqlite3_reset(l->data_version);
+    return v;
+}
+
 pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,
                                          pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    int64_t at = data_version(l);
+    if (l->catalog_known && at >= 0 && at == l->catalog_seen_at) {
+        *out = l->catalog_seen;
+        return PIER_OK;
+    }
     sqlite3_stmt *st = l->get_version;
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
@@ -43,6 +69,9 @@ pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,
     if (rc != SQLITE_ROW)
         return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                  "cannot read the catalog version");
+    l->catalog_seen = *out;
+    l->catalog_seen_at = at;
+    l->catalog_known = at >= 0;
     return PIER_OK;
 }
 
@@ -55,9 +84,15 @@ pier_status pier__sqlite_catalog_bump(pier__lake *lake, int64_t *out,
     if (rc == SQLITE_ROW)
         *out = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
+    /* (a rollback forgets it again: sqlite_lake.c) */
+    l->catalog_known = false;
     if (rc != SQLITE_ROW)
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
                                  "cannot update the catalog version");
+    int64_t at = data_version(l);
+    l->catalog_seen = *out;
+    l->catalog_seen_at = at;
+    l->catalog_known = at >= 0;
     return PIER_OK;
 }
 

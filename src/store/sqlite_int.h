@@ -87,6 +87,15 @@ typedef struct pier__sqlite_lake {
     sqlite3_stmt *append_change;
     sqlite3_stmt *get_head;
     sqlite3_stmt *get_stamp;
+    sqlite3_stmt *txn[4];          /* BEGIN IMMEDIATE, BEGIN, COMMIT and
+                                      ROLLBACK, prepared at first use */
+    sqlite3_stmt *data_version;    /* PRAGMA data_version, kept */
+    int64_t catalog_seen;          /* the catalog version, read when
+                                      data_version was catalog_seen_at
+                                      (sqlite_catalog.c); valid when
+                                      catalog_known */
+    int64_t catalog_seen_at;
+    bool catalog_known;
     pier__cached_stmt stmts[PIER__STMT_CACHE];
     /* Reader connections for queries (sqlite_query.c). */
     pthread_mutex_t readers_lock;  /* guards the readers_* fields */

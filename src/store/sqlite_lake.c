@@ -40,6 +40,9 @@ pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
 pier_status pier__sqlite_exec(pier__sqlite_lake *l, const char *sql,
                               pier_status status, pier_error *err)
 {
+    /* (whatever it is, a ROLLBACK TO among it may undo a catalog bump:
+     * the version is read again, sqlite_catalog.c) */
+    l->catalog_known = false;
     if (sqlite3_exec(l->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         return pier__sqlite_fail(l, err, status, "the lake refused a "
                                  "statement");
@@ -454,6 +457,9 @@ static void sqlite_close(pier__lake *lake)
     sqlite3_finalize(l->append_change);
     sqlite3_finalize(l->get_head);
     sqlite3_finalize(l->get_stamp);
+    for (size_t i = 0; i < sizeof l->txn / sizeof l->txn[0]; i++)
+        sqlite3_finalize(l->txn[i]);
+    sqlite3_finalize(l->data_version);
     sqlite3_close(l->db);           /* NULL is a no-op */
     free(l->path);
     free(l);
@@ -461,13 +467,34 @@ static void sqlite_close(pier__lake *lake)
 
 /* ---- transactions ---- */
 
+enum { TXN_BEGIN_WRITE, TXN_BEGIN_READ, TXN_COMMIT, TXN_ROLLBACK };
+
+/* Runs one of the transaction statements, kept prepared: each write
+ * begins and ends one, and parsing them again was a sixth of a
+ * one-row write's instructions. An SQLite result code; an error's
+ * message stays on the connection. */
+static int txn(pier__sqlite_lake *l, int which)
+{
+    static const char *const sql[] = { "BEGIN IMMEDIATE", "BEGIN", "COMMIT",
+                                       "ROLLBACK" };
+    if (l->txn[which] == NULL) {
+        int rc = sqlite3_prepare_v3(l->db, sql[which], -1,
+                                    SQLITE_PREPARE_PERSISTENT,
+                                    &l->txn[which], NULL);
+        if (rc != SQLITE_OK)
+            return rc;
+    }
+    int rc = sqlite3_step(l->txn[which]);
+    sqlite3_reset(l->txn[which]);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 static pier_status begin_write(pier__lake *lake, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     /* IMMEDIATE takes the write lock now, waiting up to the busy timeout,
      * so that a write never fails half-way for want of the lock. */
-    if (sqlite3_exec(l->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ==
-        SQLITE_OK)
+    if (txn(l, TXN_BEGIN_WRITE) == SQLITE_OK)
         return PIER_OK;
     if ((sqlite3_extended_errcode(l->db) & 0xff) == SQLITE_BUSY)
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
@@ -479,7 +506,7 @@ static pier_status begin_write(pier__lake *lake, pier_error *err)
 static pier_status begin_read(pier__lake *lake, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    if (sqlite3_exec(l->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+    if (txn(l, TXN_BEGIN_READ) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                  "cannot start a read");
     return PIER_OK;
@@ -488,7 +515,7 @@ static pier_status begin_read(pier__lake *lake, pier_error *err)
 static pier_status commit(pier__lake *lake, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    if (sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    if (txn(l, TXN_COMMIT) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
                                  "cannot commit");
     return PIER_OK;
@@ -498,7 +525,8 @@ static void rollback(pier__lake *lake)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     if (!sqlite3_get_autocommit(l->db))
-        sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+        txn(l, TXN_ROLLBACK);
+    l->catalog_known = false;          /* (a bump may be undone) */
     /* Statements prepared inside the rolled-back transaction may name
      * columns that no longer exist: forget them (SQLite would re-prepare
      * them and fail, but the next write should not pay for that). */

@@ -591,6 +591,28 @@ static void test_second_engine(void **state)
     pier_close(&other);
 }
 
+/* A catalog change undone by a script's ROLLBACK leaves the catalog
+ * version where it was: when another engine then moves it to the number
+ * the undone change had, this engine still sees that change. */
+static void test_catalog_after_rollback(void **state)
+{
+    fixture *f = *state;
+    pier_engine *other = fixture_engine(f);
+    exec_ok(f->e, "CREATE TABLE a (x INT64)");
+    exec_ok(other, "INSERT INTO a VALUES (1)");
+    exec_ok(f->e, "BEGIN; CREATE TABLE gone (x INT64); ROLLBACK");
+    exec_ok(f->e, "INSERT INTO a VALUES (2)");
+    exec_ok(other, "CREATE TABLE b (n INT8)");
+    pier_table_info *info = NULL;
+    pier_error err;
+    assert_int_equal(pier_table_describe(&info, f->e, "b", &err), PIER_OK);
+    assert_string_equal(info->columns[0].name, "n");
+    pier_table_info_free(info);
+    assert_int_equal(pier_table_describe(&info, f->e, "gone", &err),
+                     PIER_E_TABLE_NOT_FOUND);
+    pier_close(&other);
+}
+
 /* The one value a statement gives, as text. */
 static void one_value(pier_engine *e, const char *sql, const char *want)
 {
@@ -943,6 +965,7 @@ int main(void)
         T(test_cursor_write),
         T(test_catalog_ids),
         T(test_second_engine),
+        T(test_catalog_after_rollback),
         T(test_statements_after_schema_change),
         T(test_rewritten_names_as_written),
         T(test_schema_drift),
