@@ -1,0 +1,304 @@
+/*
+ * pg_catalog.c: connecting to a PostgreSQL lake and finding or making its
+ * tables (pg_catalog.h; docs/architecture.md, "The PostgreSQL lake").
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/pg_catalog.h"
+
+/* The tables of a lake, created in this order (after the schema). */
+static const struct {
+    const char *name;
+    const char *ddl;           /* %s: the quoted namespace */
+} TABLES[] = {
+    { "meta", "CREATE TABLE %s.meta (key text COLLATE \"C\" PRIMARY KEY, "
+              "value bigint NOT NULL)" },
+    { "head", "CREATE TABLE %s.head (watermark bigint NOT NULL, stamp "
+              "bigint NOT NULL) WITH (fillfactor = 10)" },
+    { "boards", "CREATE TABLE %s.boards (board text COLLATE \"C\" PRIMARY "
+                "KEY, board_key bigint GENERATED ALWAYS AS IDENTITY UNIQUE, "
+                "strict boolean NOT NULL, created_at bigint NOT NULL)" },
+    { "columns", "CREATE TABLE %s.columns (column_id bigint GENERATED "
+                 "ALWAYS AS IDENTITY PRIMARY KEY, board text COLLATE \"C\" "
+                 "NOT NULL, position int NOT NULL, name text COLLATE \"C\" "
+                 "NOT NULL, type text NOT NULL, origin text NOT NULL, "
+                 "UNIQUE (board, position))" },
+    { "changes", "CREATE TABLE %s.changes (watermark bigint PRIMARY KEY, "
+                 "board text COLLATE \"C\" NOT NULL, kind text NOT NULL, "
+                 "payload text NOT NULL, committed_at bigint NOT NULL, "
+                 "stamp bigint NOT NULL)" },
+};
+#define NTABLES (sizeof TABLES / sizeof TABLES[0])
+
+/* What follows the tables: names unique as Pier compares them (ASCII
+ * case folded: lower() under the C collation folds ASCII only), the log
+ * by board, the head's one row. */
+static const char *const AFTER[] = {
+    "CREATE UNIQUE INDEX ON %s.columns (board, lower(name COLLATE \"C\"))",
+    "CREATE INDEX ON %s.changes (board, watermark)",
+    "INSERT INTO %s.head VALUES (0, 0)",
+};
+#define NAFTER (sizeof AFTER / sizeof AFTER[0])
+
+/* The first line of a libpq or server message (they end in "\n"). */
+static void first_line(char *out, size_t cap, const char *msg)
+{
+    const char *m = msg != NULL ? msg : "";
+    size_t n = strcspn(m, "\n");
+    snprintf(out, cap, "%.*s", (int)n, m);
+}
+
+pier_status pier__pg_connect(PGconn **out, const char *conninfo,
+                             pier_error *err)
+{
+    *out = NULL;
+    if (conninfo == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "a PostgreSQL lake needs a connection string");
+    /* (a keyword of the string itself wins over the ones before it) */
+    const char *const keys[] = { "connect_timeout", "application_name",
+                                 "dbname", NULL };
+    const char *const values[] = { "10", "pier", conninfo, NULL };
+    PGconn *c = PQconnectdbParams(keys, values, 1);
+    if (c == NULL)
+        return pier__oom(err);
+    char why[200];
+    if (PQstatus(c) != CONNECTION_OK) {
+        first_line(why, sizeof why, PQerrorMessage(c));
+        PQfinish(c);
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot connect to the PostgreSQL lake: %s", why);
+    }
+    const char *enc = PQparameterStatus(c, "server_encoding");
+    if (enc == NULL || strcmp(enc, "UTF8") != 0) {
+        snprintf(why, sizeof why, "%s", enc != NULL ? enc : "unknown");
+        PQfinish(c);
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "the PostgreSQL lake's database is encoded %s: "
+                          "a lake needs a UTF8 database (CREATE DATABASE "
+                          "... ENCODING 'UTF8')", why);
+    }
+    if (PQsetClientEncoding(c, "UTF8") != 0) {
+        first_line(why, sizeof why, PQerrorMessage(c));
+        PQfinish(c);
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot speak UTF-8 to the PostgreSQL lake: %s",
+                          why);
+    }
+    *out = c;
+    return PIER_OK;
+}
+
+bool pier__pg_namespace_valid(const char *ns)
+{
+    if (ns == NULL || ns[0] == '\0' || strlen(ns) > 63 ||
+        (ns[0] >= '0' && ns[0] <= '9'))
+        return false;
+    for (const char *p = ns; *p != '\0'; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+              *p == '_'))
+            return false;
+    return true;
+}
+
+/* A failed statement: its message and SQLSTATE, after `what`. */
+static pier_status failed(PGresult *r, PGconn *c, const char *what,
+                          pier_error *err)
+{
+    char why[160];
+    const char *state = r != NULL ? PQresultErrorField(r, PG_DIAG_SQLSTATE)
+                                  : NULL;
+    first_line(why, sizeof why,
+               r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c));
+    if (why[0] == '\0')
+        first_line(why, sizeof why, PQerrorMessage(c));
+    return pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "%s: %s%s%s%s", what,
+                      why, state != NULL ? " (SQLSTATE " : "",
+                      state != NULL ? state : "", state != NULL ? ")" : "");
+}
+
+/* Runs one statement of no rows; `what` says what failed. */
+static pier_status command(PGconn *c, const char *sql, const char *what,
+                           pier_error *err)
+{
+    PGresult *r = PQexec(c, sql);
+    pier_status rc = PIER_OK;
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        rc = failed(r, c, what, err);
+    PQclear(r);
+    return rc;
+}
+
+/* One statement of a template, its "%s" the quoted namespace. */
+static pier_status command_in(PGconn *c, const char *tmpl, const char *qns,
+                              const char *what, pier_error *err)
+{
+    const char *at = strstr(tmpl, "%s");
+    char sql[512];
+    if (at == NULL)
+        snprintf(sql, sizeof sql, "%s", tmpl);
+    else
+        snprintf(sql, sizeof sql, "%.*s%s%s", (int)(at - tmpl), tmpl, qns,
+                 at + 2);
+    return command(c, sql, what, err);
+}
+
+/* Which of the lake's tables exist in the namespace: a bit per TABLES
+ * entry; -1 when the question failed. */
+static int tables_present(PGconn *c, const char *ns, pier_error *err)
+{
+    const char *params[1] = { ns };
+    PGresult *r = PQexecParams(c, "SELECT c.relname FROM pg_class c JOIN "
+                               "pg_namespace n ON n.oid = c.relnamespace "
+                               "WHERE n.nspname = $1 AND c.relkind IN "
+                               "('r', 'p', 'v', 'm', 'f')", 1, NULL,
+                               params, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        failed(r, c, "cannot read the PostgreSQL lake's tables", err);
+        PQclear(r);
+        return -1;
+    }
+    int bits = 0;
+    for (int i = 0; i < PQntuples(r); i++)
+        for (size_t k = 0; k < NTABLES; k++)
+            if (strcmp(PQgetvalue(r, i, 0), TABLES[k].name) == 0)
+                bits |= 1 << k;
+    PQclear(r);
+    return bits;
+}
+
+/* Makes the lake's tables; the transaction is open. */
+static pier_status create(PGconn *c, const char *qns, pier_error *err)
+{
+    pier_status rc = command_in(c, "CREATE SCHEMA IF NOT EXISTS %s", qns,
+                                "cannot make the PostgreSQL lake's schema",
+                                err);
+    for (size_t k = 0; rc == PIER_OK && k < NTABLES; k++)
+        rc = command_in(c, TABLES[k].ddl, qns,
+                        "cannot make the PostgreSQL lake's tables", err);
+    for (size_t k = 0; rc == PIER_OK && k < NAFTER; k++)
+        rc = command_in(c, AFTER[k], qns,
+                        "cannot make the PostgreSQL lake's tables", err);
+    int64_t identity = 0;
+    if (rc == PIER_OK && !pier__random_bytes(&identity, sizeof identity))
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                        "no random bytes for the lake's identity");
+    identity = identity < 0 ? -(identity + 1) : identity;
+    if (identity == 0)
+        identity = 1;
+    char sql[512];
+    snprintf(sql, sizeof sql, "INSERT INTO %s.meta VALUES ('format', %d), "
+             "('catalog_version', 0), ('floor', 0), ('last_maintenance', "
+             "0), ('identity', %" PRId64 ")", qns, PIER__PG_FORMAT,
+             identity);
+    if (rc == PIER_OK)
+        rc = command(c, sql, "cannot make the PostgreSQL lake's tables",
+                     err);
+    return rc;
+}
+
+/* Reads the meta table into *out; the transaction is open. */
+static pier_status read_meta(PGconn *c, const char *qns, pier__pg_meta *out,
+                             pier_error *err)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT key, value FROM %s.meta", qns);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        pier_status rc = failed(r, c, "cannot read the PostgreSQL lake's "
+                                "meta table", err);
+        PQclear(r);
+        return rc;
+    }
+    out->format = out->identity = out->catalog_version = -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        const char *key = PQgetvalue(r, i, 0);
+        int64_t v = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+        if (strcmp(key, "format") == 0)
+            out->format = v;
+        else if (strcmp(key, "identity") == 0)
+            out->identity = v;
+        else if (strcmp(key, "catalog_version") == 0)
+            out->catalog_version = v;
+    }
+    PQclear(r);
+    if (out->format > PIER__PG_FORMAT)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "the PostgreSQL lake is of format %" PRId64
+                          ", newer than this Pier's %d: open it with a "
+                          "newer Pier", out->format, PIER__PG_FORMAT);
+    if (out->format < 1 || out->identity <= 0 || out->catalog_version < 0)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "the PostgreSQL lake's meta table is damaged: "
+                          "its format, identity or catalog version is "
+                          "missing");
+    return PIER_OK;
+}
+
+/* Finds or makes the lake; the transaction is open. */
+static pier_status ensure(PGconn *c, const char *ns, const char *qns,
+                          pier__pg_meta *out, pier_error *err)
+{
+    /* nodes opening the same lake wait for each other here, so that one
+     * makes it and the others find all of it */
+    const char *params[1] = { ns };
+    PGresult *r = PQexecParams(c, "SELECT pg_advisory_xact_lock("
+                               "hashtext('pier lake ' || $1))", 1, NULL,
+                               params, NULL, NULL, 0);
+    pier_status rc = PIER_OK;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK)
+        rc = failed(r, c, "cannot lock the PostgreSQL lake", err);
+    PQclear(r);
+    int have = rc == PIER_OK ? tables_present(c, ns, err) : -1;
+    if (have < 0)
+        return rc != PIER_OK ? rc : PIER_E_LAKE_UNAVAILABLE;
+    if (have == 0) {
+        rc = create(c, qns, err);
+        out->created = rc == PIER_OK;
+    } else if (have != (1 << NTABLES) - 1) {
+        /* some of the names, not all: another's tables, or a lake that
+         * lost some */
+        char names[128] = "";
+        for (size_t k = 0; k < NTABLES; k++)
+            if (!(have & (1 << k)))
+                snprintf(names + strlen(names), sizeof names - strlen(names),
+                         "%s%s", names[0] != '\0' ? ", " : "",
+                         TABLES[k].name);
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "namespace '%s' holds some of a lake's tables "
+                          "but not %s: it is not a PostgreSQL lake, or a "
+                          "damaged one (name another namespace)", ns,
+                          names);
+    }
+    if (rc == PIER_OK)
+        rc = read_meta(c, qns, out, err);
+    return rc;
+}
+
+pier_status pier__pg_catalog_ensure(PGconn *c, const char *ns,
+                                    pier__pg_meta *out, pier_error *err)
+{
+    *out = (pier__pg_meta){ .format = 0 };
+    if (!pier__pg_namespace_valid(ns))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "'%s' cannot name a PostgreSQL lake's namespace: "
+                          "use lower-case letters, digits and '_' (63 at "
+                          "most, not first a digit)", ns != NULL ? ns : "");
+    char qns[80];
+    snprintf(qns, sizeof qns, "\"%s\"", ns);
+    pier_status rc = command(c, "BEGIN", "cannot open the PostgreSQL lake",
+                             err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = ensure(c, ns, qns, out, err);
+    if (rc == PIER_OK)
+        rc = command(c, "COMMIT", "cannot make the PostgreSQL lake", err);
+    if (rc != PIER_OK) {
+        PQclear(PQexec(c, "ROLLBACK"));        /* (nothing half-made) */
+        out->created = false;
+    }
+    return rc;
+}

@@ -1,0 +1,63 @@
+/*
+ * pg_catalog.h: the PostgreSQL lake's connection and catalog
+ * (docs/architecture.md, "The PostgreSQL lake"): a node connects with a
+ * libpq connection string and finds, or makes, the lake's tables in its
+ * namespace (a PostgreSQL schema).
+ *
+ * The first piece of the clustered topology (issue 14): nothing opens a
+ * PostgreSQL lake through pier_open yet.
+ */
+#ifndef PIER_CLUSTER_PG_CATALOG_H
+#define PIER_CLUSTER_PG_CATALOG_H
+
+#include <stdint.h>
+
+#include <libpq-fe.h>
+
+#include "base/base.h"
+
+/* The format of the lake's tables this Pier reads and writes. */
+#define PIER__PG_FORMAT 1
+
+/* The namespace a lake lives in when none is named. */
+#define PIER__PG_NAMESPACE "pier"
+
+/* What a lake's meta table says of it. */
+typedef struct pier__pg_meta {
+    int64_t format;
+    int64_t identity;          /* random, positive: which lake this is */
+    int64_t catalog_version;
+    bool created;              /* this call made the lake */
+} pier__pg_meta;
+
+/*
+ * Connects to the server that `conninfo` names (a postgres:// URL or
+ * libpq's key=value form), whose database must be UTF-8; the session then
+ * speaks UTF-8. A connection string's own connect_timeout wins over the
+ * default of 10 s.
+ * @return PIER_E_LAKE_UNAVAILABLE with libpq's reason (unreachable, a
+ *         refused login, no such database) or the database's encoding.
+ */
+pier_status pier__pg_connect(PGconn **out, const char *conninfo,
+                             pier_error *err);
+
+/* Whether `ns` may name a namespace: [a-z_][a-z0-9_]*, at most 63 bytes
+ * (PostgreSQL's longest identifier), so that it needs no quoting rules
+ * beyond double quotes. */
+bool pier__pg_namespace_valid(const char *ns);
+
+/*
+ * Finds the lake in namespace `ns` of the connected database, or makes it:
+ * its schema, meta, head, boards, columns and changes tables, in one
+ * transaction under an advisory lock on the namespace, so that nodes
+ * opening a new lake at once find none of it or all of it.
+ * @return PIER_E_INVALID_ARGUMENT for a namespace that is not valid;
+ *         PIER_E_LAKE_UNAVAILABLE for a lake of a newer format, one whose
+ *         tables are missing, a namespace holding tables of the same
+ *         names that are not a lake's, or a failed statement (the
+ *         server's message and SQLSTATE); nothing is left half-made.
+ */
+pier_status pier__pg_catalog_ensure(PGconn *c, const char *ns,
+                                    pier__pg_meta *out, pier_error *err);
+
+#endif /* PIER_CLUSTER_PG_CATALOG_H */

@@ -1,0 +1,270 @@
+/*
+ * test_pg_catalog.c: a PostgreSQL lake's connection and catalog
+ * (src/cluster/pg_catalog.c): made once, found again with the same
+ * identity, made by one of several nodes opening it at once, and refused
+ * (changing nothing) when it is of a newer format, lost a table, shares
+ * its namespace with tables that are not a lake's, lives in a database
+ * that is not UTF-8, or cannot be reached.
+ *
+ * Runs against the throwaway server of tests/support/pg.sh (fixture
+ * `pg`); without one it says SKIP and exits 77. Each test works in
+ * namespaces named after the process, and drops them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
+#include "cluster/pg_catalog.h"
+#include "support/pgtest.h"
+
+static const char *url;   /* the server's connection string */
+
+static PGconn *connect_ok(void)
+{
+    PGconn *c = NULL;
+    pier_error err;
+    if (pier__pg_connect(&c, url, &err) != PIER_OK)
+        fail_msg("cannot connect: %s", err.message);
+    return c;
+}
+
+static void run(PGconn *c, const char *sql)
+{
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK &&
+        PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    PQclear(r);
+}
+
+/* A namespace of this process's: "t<pid>_<tag>", dropped first. */
+static void fresh_namespace(PGconn *c, const char *tag, char ns[64])
+{
+    snprintf(ns, 64, "t%ld_%s", (long)getpid(), tag);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SET client_min_messages TO warning; DROP "
+             "SCHEMA IF EXISTS %s CASCADE", ns);
+    run(c, sql);
+}
+
+static void drop_namespace(PGconn *c, const char *ns)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "DROP SCHEMA IF EXISTS %s CASCADE", ns);
+    run(c, sql);
+}
+
+/* The one value a query gives, as text (static storage). */
+static const char *value_of(PGconn *c, const char *sql)
+{
+    static char out[128];
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    snprintf(out, sizeof out, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return out;
+}
+
+/* How many tables the namespace holds. */
+static int tables_in(PGconn *c, const char *ns)
+{
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_tables WHERE "
+             "schemaname = '%s'", ns);
+    return atoi(value_of(c, sql));
+}
+
+static void test_made_then_found(void **state)
+{
+    (void)state;
+    PGconn *c = connect_ok();
+    char ns[64];
+    fresh_namespace(c, "found", ns);
+    pier__pg_meta m;
+    pier_error err;
+    char sql[512];
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
+    assert_true(m.created);
+    assert_int_equal(m.format, PIER__PG_FORMAT);
+    assert_int_equal(m.catalog_version, 0);
+    assert_true(m.identity > 0);
+    assert_int_equal(tables_in(c, ns), 5);
+    snprintf(sql, sizeof sql, "SELECT watermark || ',' || stamp FROM "
+             "%s.head", ns);
+    assert_string_equal(value_of(c, sql), "0,0");
+    /* found again: the same lake, nothing made */
+    pier__pg_meta again;
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &again, &err), PIER_OK);
+    assert_false(again.created);
+    assert_true(again.identity == m.identity);
+    /* a column's name is unique as Pier compares names (ASCII folded) */
+    snprintf(sql, sizeof sql, "INSERT INTO %s.columns (board, position, "
+             "name, type, origin) VALUES ('b', 0, 'Price', 'double', "
+             "'inferred'), ('b', 1, 'pRICE', 'text', 'inferred')", ns);
+    PGresult *r = PQexec(c, sql);
+    assert_string_equal(PQresultErrorField(r, PG_DIAG_SQLSTATE), "23505");
+    PQclear(r);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
+/* Four nodes open a new lake at once: one makes it, all find the same. */
+static void test_nodes_at_once(void **state)
+{
+    (void)state;
+    PGconn *c = connect_ok();
+    char ns[64];
+    fresh_namespace(c, "race", ns);
+    enum { NODES = 4 };
+    int fds[NODES][2];
+    pid_t pids[NODES];
+    for (int k = 0; k < NODES; k++) {
+        assert_int_equal(pipe(fds[k]), 0);
+        pids[k] = fork();
+        assert_true(pids[k] >= 0);
+        if (pids[k] == 0) {
+            PGconn *mine = NULL;
+            pier_error err;
+            pier__pg_meta m = { 0 };
+            int ok = pier__pg_connect(&mine, url, &err) == PIER_OK &&
+                     pier__pg_catalog_ensure(mine, ns, &m, &err) == PIER_OK;
+            char line[64];
+            int n = snprintf(line, sizeof line, "%d %d %lld\n", ok,
+                             m.created, (long long)m.identity);
+            ssize_t w = write(fds[k][1], line, (size_t)n);
+            PQfinish(mine);
+            _exit(w == n ? 0 : 1);
+        }
+        close(fds[k][1]);
+    }
+    long long identity = 0;
+    int made = 0;
+    for (int k = 0; k < NODES; k++) {
+        char line[64] = { 0 };
+        assert_true(read(fds[k][0], line, sizeof line - 1) > 0);
+        close(fds[k][0]);
+        int status = 0;
+        assert_int_equal(waitpid(pids[k], &status, 0), pids[k]);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        int ok = 0, created = 0;
+        long long id = 0;
+        assert_int_equal(sscanf(line, "%d %d %lld", &ok, &created, &id), 3);
+        assert_int_equal(ok, 1);
+        made += created;
+        if (k == 0)
+            identity = id;
+        assert_true(id == identity && id > 0);
+    }
+    assert_int_equal(made, 1);
+    assert_int_equal(tables_in(c, ns), 5);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
+static void test_refusals_change_nothing(void **state)
+{
+    (void)state;
+    PGconn *c = connect_ok();
+    char ns[64], sql[512];
+    pier__pg_meta m;
+    pier_error err;
+    /* a newer format */
+    fresh_namespace(c, "newer", ns);
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
+    snprintf(sql, sizeof sql, "UPDATE %s.meta SET value = 2 WHERE key = "
+             "'format'", ns);
+    run(c, sql);
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_non_null(strstr(err.message, "format 2, newer than this "
+                                        "Pier's 1"));
+    /* a lake that lost a table is not made whole behind its back */
+    snprintf(sql, sizeof sql, "UPDATE %s.meta SET value = 1 WHERE key = "
+             "'format'; DROP TABLE %s.changes", ns, ns);
+    run(c, sql);
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_non_null(strstr(err.message, "but not changes"));
+    assert_int_equal(tables_in(c, ns), 4);
+    drop_namespace(c, ns);
+    /* a namespace with a table of the same name that is not a lake's */
+    fresh_namespace(c, "foreign", ns);
+    snprintf(sql, sizeof sql, "CREATE SCHEMA %s; CREATE TABLE %s.boards "
+             "(x int)", ns, ns);
+    run(c, sql);
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_non_null(strstr(err.message, "not a PostgreSQL lake"));
+    assert_int_equal(tables_in(c, ns), 1);
+    drop_namespace(c, ns);
+    /* a namespace that needs quoting rules is not one */
+    static const char *const bad[] = { "Pier", "1lake", "a-b", "",
+                                       "a\"; DROP SCHEMA public; --" };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        assert_int_equal(pier__pg_catalog_ensure(c, bad[k], &m, &err),
+                         PIER_E_INVALID_ARGUMENT);
+    char longest[65];
+    memset(longest, 'a', 64);
+    longest[64] = '\0';
+    assert_false(pier__pg_namespace_valid(longest));
+    longest[63] = '\0';
+    assert_true(pier__pg_namespace_valid(longest));
+    PQfinish(c);
+}
+
+static void test_unreachable_and_not_utf8(void **state)
+{
+    (void)state;
+    PGconn *c = NULL;
+    pier_error err;
+    assert_int_equal(pier__pg_connect(&c, "postgresql://127.0.0.1:1/lake?"
+                                          "connect_timeout=5", &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_null(c);
+    assert_non_null(strstr(err.message, "cannot connect to the PostgreSQL "
+                                        "lake: "));
+    assert_non_null(strstr(err.message, "127.0.0.1"));
+    assert_int_equal(pier__pg_connect(&c, NULL, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    /* a database in another encoding */
+    PGconn *admin = connect_ok();
+    char db[64], sql[256];
+    snprintf(db, sizeof db, "t%ld_ascii", (long)getpid());
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s", db);
+    run(admin, sql);
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s ENCODING 'SQL_ASCII' "
+             "LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0", db);
+    run(admin, sql);
+    char conninfo[1024];
+    snprintf(conninfo, sizeof conninfo, "%s dbname=%s", url, db);
+    assert_int_equal(pier__pg_connect(&c, conninfo, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_null(c);
+    assert_non_null(strstr(err.message, "encoded SQL_ASCII"));
+    snprintf(sql, sizeof sql, "DROP DATABASE %s", db);
+    run(admin, sql);
+    PQfinish(admin);
+}
+
+int main(void)
+{
+    url = pgtest_url("unit/test_pg_catalog");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_made_then_found),
+        cmocka_unit_test(test_nodes_at_once),
+        cmocka_unit_test(test_refusals_change_nothing),
+        cmocka_unit_test(test_unreachable_and_not_utf8),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
