@@ -302,3 +302,133 @@ pier_status pier__pg_catalog_ensure(PGconn *c, const char *ns,
     }
     return rc;
 }
+
+/* ---- the change log ---- */
+
+/* Appends strings as a PostgreSQL array literal of text:
+ * {"a","b\"c"}. */
+static void array_literal(pier__buf *b, const pier__pg_record *recs,
+                          size_t n, size_t field)
+{
+    pier__buf_putc(b, '{');
+    for (size_t i = 0; i < n; i++) {
+        const char *s = field == 0   ? recs[i].board
+                        : field == 1 ? recs[i].kind
+                                     : recs[i].payload;
+        pier__buf_puts(b, i > 0 ? ",\"" : "\"");
+        for (const char *p = s != NULL ? s : ""; *p != '\0'; p++) {
+            if (*p == '"' || *p == '\\')
+                pier__buf_putc(b, '\\');
+            pier__buf_putc(b, *p);
+        }
+        pier__buf_putc(b, '"');
+    }
+    pier__buf_putc(b, '}');
+}
+
+pier_status pier__pg_log_append(PGconn *c, const char *ns,
+                                const pier__pg_record *recs, size_t n,
+                                int64_t committed_at, int64_t stamp,
+                                int64_t *first, pier_error *err)
+{
+    *first = 0;
+    if (n == 0 || !pier__pg_namespace_valid(ns))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "a change log append needs records and a lake");
+    char sql[640];
+    snprintf(sql, sizeof sql,
+             "WITH h AS (UPDATE \"%s\".head SET watermark = watermark + "
+             "$1, stamp = greatest(stamp, $2) RETURNING watermark) "
+             "INSERT INTO \"%s\".changes (watermark, board, kind, payload, "
+             "committed_at, stamp) SELECT h.watermark - $1 + r.ord, "
+             "r.board, r.kind, r.payload, $3, $2 FROM h, unnest($4::text[], "
+             "$5::text[], $6::text[]) WITH ORDINALITY AS r(board, kind, "
+             "payload, ord) RETURNING watermark", ns, ns);
+    pier__buf arrays[3];
+    char nums[3][24];
+    snprintf(nums[0], sizeof nums[0], "%zu", n);
+    snprintf(nums[1], sizeof nums[1], "%" PRId64, stamp);
+    snprintf(nums[2], sizeof nums[2], "%" PRId64, committed_at);
+    bool oom = false;
+    for (size_t k = 0; k < 3; k++) {
+        pier__buf_init(&arrays[k]);
+        array_literal(&arrays[k], recs, n, k);
+        oom = oom || arrays[k].oom;
+    }
+    pier_status rc = PIER_OK;
+    if (oom) {
+        rc = pier__oom(err);
+    } else {
+        const char *params[6] = { nums[0], nums[1], nums[2], arrays[0].p,
+                                  arrays[1].p, arrays[2].p };
+        PGresult *r = PQexecParams(c, sql, 6, NULL, params, NULL, NULL, 0);
+        if (PQresultStatus(r) != PGRES_TUPLES_OK ||
+            PQntuples(r) != (int)n) {
+            rc = failed(r, c, "cannot append to the PostgreSQL lake's "
+                        "change log", err);
+            if (err != NULL) {
+                err->status = PIER_E_WRITE_FAILED;
+                err->tag = pier_status_tag(PIER_E_WRITE_FAILED);
+            }
+            rc = PIER_E_WRITE_FAILED;
+        } else {
+            /* (RETURNING's order is not promised: the least) */
+            *first = INT64_MAX;
+            for (int i = 0; i < PQntuples(r); i++) {
+                int64_t w = strtoll(PQgetvalue(r, i, 0), NULL, 10);
+                if (w < *first)
+                    *first = w;
+            }
+        }
+        PQclear(r);
+    }
+    for (size_t k = 0; k < 3; k++)
+        pier__buf_free(&arrays[k]);
+    return rc;
+}
+
+pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
+                               int64_t after, int64_t limit,
+                               bool (*fn)(void *payload, int64_t watermark,
+                                          const char *kind,
+                                          const char *record),
+                               void *payload, int64_t *head,
+                               pier_error *err)
+{
+    *head = 0;
+    if (!pier__pg_namespace_valid(ns) || board == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "reading a change log needs a lake and a board");
+    char sql[400];
+    /* one statement: one snapshot for the head and the records */
+    snprintf(sql, sizeof sql,
+             "SELECT h.watermark, c.watermark, c.kind, c.payload FROM "
+             "\"%s\".head h LEFT JOIN LATERAL (SELECT watermark, kind, "
+             "payload FROM \"%s\".changes WHERE board = $1 AND watermark > "
+             "$2 ORDER BY watermark LIMIT $3) c ON true ORDER BY "
+             "c.watermark", ns, ns);
+    char a[24], l[24];
+    snprintf(a, sizeof a, "%" PRId64, after);
+    snprintf(l, sizeof l, "%" PRId64, limit);
+    const char *params[3] = { board, a, l };
+    PGresult *r = PQexecParams(c, sql, 3, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        failed(r, c, "cannot read the PostgreSQL lake's change log", err);
+        if (err != NULL) {
+            err->status = PIER_E_READ_FAILED;
+            err->tag = pier_status_tag(PIER_E_READ_FAILED);
+        }
+        PQclear(r);
+        return PIER_E_READ_FAILED;
+    }
+    for (int i = 0; i < PQntuples(r); i++) {
+        *head = strtoll(PQgetvalue(r, i, 0), NULL, 10);
+        if (PQgetisnull(r, i, 1))
+            continue;                   /* (no records: the head alone) */
+        if (!fn(payload, strtoll(PQgetvalue(r, i, 1), NULL, 10),
+                PQgetvalue(r, i, 2), PQgetvalue(r, i, 3)))
+            break;
+    }
+    PQclear(r);
+    return PIER_OK;
+}

@@ -60,4 +60,41 @@ bool pier__pg_namespace_valid(const char *ns);
 pier_status pier__pg_catalog_ensure(PGconn *c, const char *ns,
                                     pier__pg_meta *out, pier_error *err);
 
+/* One record of the change log, as a write appends it. */
+typedef struct pier__pg_record {
+    const char *board;
+    const char *kind;          /* "insert", "update", "delete", ... */
+    const char *payload;       /* the record's JSON, as the SQLite lake's */
+} pier__pg_record;
+
+/*
+ * Appends n records (n > 0) to the change log of the lake in `ns`, as the
+ * last statement of the caller's open transaction: the head row is
+ * updated in the same statement, and its row lock, held to the end of the
+ * transaction, makes writers of every node hand out watermarks in the
+ * order they commit (docs/architecture.md, "Watermarks: a serialized
+ * head"). *first is the first record's watermark; the others follow it.
+ * committed_at and stamp go on every record.
+ * @return PIER_E_WRITE_FAILED with the server's message.
+ */
+pier_status pier__pg_log_append(PGconn *c, const char *ns,
+                                const pier__pg_record *recs, size_t n,
+                                int64_t committed_at, int64_t stamp,
+                                int64_t *first, pier_error *err);
+
+/*
+ * The records of `board` after watermark `after`, at most `limit`, in
+ * order: each given to fn (its watermark, kind, payload; the strings live
+ * until fn returns); fn returning false stops. The lake's head is in
+ * *head (read in the same snapshot).
+ * @return PIER_E_READ_FAILED with the server's message.
+ */
+pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
+                               int64_t after, int64_t limit,
+                               bool (*fn)(void *payload, int64_t watermark,
+                                          const char *kind,
+                                          const char *record),
+                               void *payload, int64_t *head,
+                               pier_error *err);
+
 #endif /* PIER_CLUSTER_PG_CATALOG_H */
