@@ -1244,7 +1244,12 @@ PIER_API void pier_migration_free(pier_migration *m);
  * NULL): the lake's head after it; *applied (may be NULL): the plan that
  * was applied, for pier_migration_free. A second run is zero steps.
  * @return as pier_plan; PIER_E_SCHEMA_DRIFT if the SQL schema was changed
- *         without Pier; PIER_E_WRITE_FAILED; a step SQLite refuses.
+ *         without Pier; PIER_E_VIEW_MISMATCH when a declared view's
+ *         columns are not what its body produces (their number, or a
+ *         declared type the column it reads does not fit);
+ *         PIER_E_PROOF_FAILED when a tightening's proof finds a row that
+ *         breaks it; PIER_E_WRITE_FAILED; a step SQLite refuses. Nothing is
+ *         applied when it fails.
  */
 PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
                                   const char *declaration, size_t len,
