@@ -195,3 +195,81 @@ void pier__catalog_remove(pier__catalog *c, const char *id)
             (c->nboards - i - 1) * sizeof *c->boards);
     c->nboards--;
 }
+
+/* ---- boards as a lake's catalog tables hold them ---- */
+
+static const char *const origin_names[] = {
+    [PIER_ORIGIN_BASE] = "base",
+    [PIER_ORIGIN_DECLARED] = "declared",
+    [PIER_ORIGIN_INFERRED] = "inferred",
+};
+
+const char *pier__origin_name(pier_column_origin o)
+{
+    return (size_t)o < sizeof origin_names / sizeof origin_names[0]
+               ? origin_names[o]
+               : "?";
+}
+
+bool pier__origin_parse(const char *s, pier_column_origin *out)
+{
+    for (size_t i = 0; s != NULL && i < 3; i++) {
+        if (strcmp(s, origin_names[i]) == 0) {
+            *out = (pier_column_origin)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static pier_status damaged(pier_error *err, const char *board,
+                           const char *what)
+{
+    return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                      "the catalog entry of board '%s' is damaged: %s",
+                      board, what);
+}
+
+pier_status pier__board_load_column(pier__board *b, size_t position,
+                                    int64_t id, const char *name,
+                                    const char *type, const char *origin,
+                                    pier_error *err)
+{
+    pier__type t = { PIER_KIND_NULL, NULL };
+    pier_column_origin o;
+    char why[PIER__TYPE_WHY];
+    pier_status parsed = type != NULL ? pier__type_parse(&t, type, why)
+                                      : PIER_E_UNKNOWN_TYPE;
+    pier_status rc = PIER_OK;
+    if (parsed == PIER_E_OUT_OF_MEMORY) {
+        rc = pier__oom(err);
+    } else if (name == NULL || parsed != PIER_OK ||
+               !pier__origin_parse(origin, &o)) {
+        rc = damaged(err, b->id, "a column has an unknown type or origin");
+    } else if (position < PIER__BASE_COLUMNS) {
+        if (strcmp(b->columns[position].name, name) != 0)
+            rc = damaged(err, b->id, "base columns out of order");
+        else
+            b->columns[position].id = id;
+    } else if (pier__column_name_check(name, strlen(name), b->id, NULL) !=
+                   PIER_OK ||
+               pier__base_column_index(name, strlen(name)) >= 0 ||
+               pier__board_find(b, name, strlen(name)) >= 0) {
+        rc = damaged(err, b->id, "a column's name is not a column name, "
+                     "or names a column twice");
+    } else if (!pier__board_append(b, name, strlen(name), t, o)) {
+        rc = pier__oom(err);
+    } else {
+        b->columns[b->ncolumns - 1].id = id;
+    }
+    pier__type_free(&t);
+    return rc;
+}
+
+pier_status pier__board_load_done(const pier__board *b, size_t n,
+                                  pier_error *err)
+{
+    return n < PIER__BASE_COLUMNS ? damaged(err, b->id,
+                                            "base columns missing")
+                                  : PIER_OK;
+}

@@ -136,6 +136,32 @@ ptrdiff_t pier__board_find(const pier__board *b, const char *name,
 bool pier__board_append(pier__board *b, const char *name, size_t len,
                         pier__type type, pier_column_origin origin);
 
+/* ---- boards as a lake's catalog tables hold them (catalog.c) ---- */
+
+/* How a lake's catalog spells a column's origin ("base", "declared",
+ * "inferred"), and reads it back (false: not one). */
+const char *pier__origin_name(pier_column_origin o);
+bool pier__origin_parse(const char *s, pier_column_origin *out);
+
+/*
+ * Takes the column at `position` of board b, as a lake's catalog rows
+ * give them in position order, after checking what the rows say (a lake
+ * trusts no row it reads): the base columns first, in their order (they
+ * only take their ids), then columns whose names are column names, each
+ * named once, of a type and origin Pier spells. A NULL string is a damaged
+ * row.
+ * @return PIER_E_LAKE_UNAVAILABLE naming the board ("the catalog entry of
+ *         board 'b' is damaged: ..."); PIER_E_OUT_OF_MEMORY.
+ */
+pier_status pier__board_load_column(pier__board *b, size_t position,
+                                    int64_t id, const char *name,
+                                    const char *type, const char *origin,
+                                    pier_error *err);
+/* After the last of n columns: refused if the base columns were not all
+ * there. */
+pier_status pier__board_load_done(const pier__board *b, size_t n,
+                                  pier_error *err);
+
 void pier__catalog_init(pier__catalog *c);
 void pier__catalog_clear(pier__catalog *c);   /* frees the boards */
 pier__board *pier__catalog_find(const pier__catalog *c, const char *id);

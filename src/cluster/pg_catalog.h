@@ -15,6 +15,7 @@
 #include <libpq-fe.h>
 
 #include "base/base.h"
+#include "catalog/catalog.h"
 
 /* The format of the lake's tables this Pier reads and writes. */
 #define PIER__PG_FORMAT 1
@@ -96,5 +97,35 @@ pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
                                           const char *record),
                                void *payload, int64_t *head,
                                pier_error *err);
+
+/* ---- boards (pg_boards.c) ---- */
+
+/*
+ * Loads every board of the lake into an empty catalog (the engine's
+ * model), checking each row as the SQLite lake does
+ * (pier__board_load_column).
+ * @return PIER_E_READ_FAILED; PIER_E_LAKE_UNAVAILABLE for a damaged
+ *         catalog.
+ */
+pier_status pier__pg_catalog_load(PGconn *c, const char *ns,
+                                  pier__catalog *out, pier_error *err);
+
+/*
+ * Makes board b in the caller's transaction: its catalog rows (the
+ * columns' ids are assigned), its rows table "<ns>".r<board_key>, a new
+ * catalog version; under the board's advisory lock.
+ * @return PIER_E_WRITE_FAILED, also when another node made the board
+ *         first (the caller reloads the catalog and writes again).
+ */
+pier_status pier__pg_board_create(PGconn *c, const char *ns, pier__board *b,
+                                  int64_t *board_key, pier_error *err);
+
+/* Adds b->columns[col] (appended to the model already) in the caller's
+ * transaction: its catalog row (its id assigned), its cells' column, a
+ * new catalog version; under the board's advisory lock.
+ * @return PIER_E_WRITE_FAILED (a column of that name made by another node
+ *         meanwhile among the reasons). */
+pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
+                                size_t col, pier_error *err);
 
 #endif /* PIER_CLUSTER_PG_CATALOG_H */

@@ -14,23 +14,6 @@
 #include "store/sqlite_int.h"
 #include "types/codecs.h"
 
-static const char *const origin_names[] = {
-    [PIER_ORIGIN_BASE] = "base",
-    [PIER_ORIGIN_DECLARED] = "declared",
-    [PIER_ORIGIN_INFERRED] = "inferred",
-};
-
-static bool origin_parse(const char *s, pier_column_origin *out)
-{
-    for (int i = 0; i < 3; i++) {
-        if (strcmp(s, origin_names[i]) == 0) {
-            *out = (pier_column_origin)i;
-            return true;
-        }
-    }
-    return false;
-}
-
 /*
  * SQLite's data version of the writer's connection, which moves when
  * another connection (of any process) commits and never for this one's
@@ -96,14 +79,6 @@ pier_status pier__sqlite_catalog_bump(pier__lake *lake, int64_t *out,
     return PIER_OK;
 }
 
-static pier_status corrupt(pier_error *err, const char *board,
-                           const char *what)
-{
-    return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
-                      "the catalog entry of board '%s' is damaged: %s",
-                      board, what);
-}
-
 pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
                                       pier_error *err)
 {
@@ -145,48 +120,20 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
         sqlite3_bind_text(cols, 1, id, -1, SQLITE_STATIC);
         size_t n = 0;
         int cstep = SQLITE_DONE;
-        while (rc == PIER_OK && (cstep = sqlite3_step(cols)) == SQLITE_ROW) {
-            const char *name = (const char *)sqlite3_column_text(cols, 1);
-            const char *type = (const char *)sqlite3_column_text(cols, 2);
-            const char *origin = (const char *)sqlite3_column_text(cols, 3);
-            pier__type t = { PIER_KIND_NULL, NULL };
-            pier_column_origin o;
-            char why[PIER__TYPE_WHY];
-            pier_status parsed = type != NULL
-                ? pier__type_parse(&t, type, why) : PIER_E_UNKNOWN_TYPE;
-            if (parsed == PIER_E_OUT_OF_MEMORY) {
-                rc = pier__oom(err);
-            } else if (name == NULL || origin == NULL || parsed != PIER_OK ||
-                       !origin_parse(origin, &o)) {
-                rc = corrupt(err, id, "a column has an unknown type or "
-                             "origin");
-            } else if (n < PIER__BASE_COLUMNS) {
-                if (strcmp(b->columns[n].name, name) != 0)
-                    rc = corrupt(err, id, "base columns out of order");
-                else
-                    b->columns[n].id = sqlite3_column_int64(cols, 0);
-            } else if (pier__column_name_check(name, strlen(name), id,
-                                               NULL) != PIER_OK ||
-                       pier__base_column_index(name, strlen(name)) >= 0 ||
-                       pier__board_find(b, name, strlen(name)) >= 0) {
-                rc = corrupt(err, id, "a column's name is not a column "
-                             "name, or names a column twice");
-            } else if (!pier__board_append(b, name, strlen(name), t, o)) {
-                rc = pier__oom(err);
-            } else {
-                b->columns[n].id = sqlite3_column_int64(cols, 0);
-            }
-            pier__type_free(&t);
-            n++;
-        }
+        while (rc == PIER_OK && (cstep = sqlite3_step(cols)) == SQLITE_ROW)
+            rc = pier__board_load_column(
+                b, n++, sqlite3_column_int64(cols, 0),
+                (const char *)sqlite3_column_text(cols, 1),
+                (const char *)sqlite3_column_text(cols, 2),
+                (const char *)sqlite3_column_text(cols, 3), err);
         sqlite3_reset(cols);
         /* A read that fails part-way must not leave a board with half its
          * columns (and SQLite may have rolled the transaction back). */
         if (rc == PIER_OK && cstep != SQLITE_DONE)
             rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                    "cannot read the catalog");
-        if (rc == PIER_OK && n < PIER__BASE_COLUMNS)
-            rc = corrupt(err, id, "base columns missing");
+        if (rc == PIER_OK)
+            rc = pier__board_load_done(b, n, err);
         if (rc != PIER_OK) {
             pier__board_free(b);
             break;
@@ -250,7 +197,7 @@ static pier_status insert_column(pier__sqlite_lake *l, pier__board *b,
     sqlite3_bind_int64(st, 2, (int64_t)col);
     sqlite3_bind_text(st, 3, c->name, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, pier__type_name(c->type), -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, origin_names[c->origin], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, pier__origin_name(c->origin), -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)

@@ -4,7 +4,11 @@
  * identity, made by one of several nodes opening it at once, and refused
  * (changing nothing) when it is of a newer format, lost a table, shares
  * its namespace with tables that are not a lake's, lives in a database
- * that is not UTF-8, or cannot be reached.
+ * that is not UTF-8, or cannot be reached; a change log that a reader
+ * following "after N" never misses a record of while nodes commit in any
+ * order; boards made, loaded back into the engine's model and given
+ * columns (src/cluster/pg_boards.c), one board when two nodes make it at
+ * once, and a damaged catalog refused.
  *
  * Runs against the throwaway server of tests/support/pg.sh (fixture
  * `pg`); without one it says SKIP and exits 77. Each test works in
@@ -120,6 +124,56 @@ static void test_made_then_found(void **state)
     PQfinish(c);
 }
 
+enum { MAX_NODES = 8 };
+
+/* What one node (a process of its own) does: a line of its results in
+ * line (cap bytes). */
+typedef void (*node_fn)(int k, const char *ns, char *line, size_t cap);
+
+/* Runs n nodes at once, each node(k, ns, ...) in a process of its own,
+ * and gives back each one's line once all have exited cleanly. */
+static void run_nodes(int n, node_fn node, const char *ns,
+                      char lines[][64])
+{
+    int fds[MAX_NODES][2];
+    pid_t pids[MAX_NODES];
+    assert_true(n <= MAX_NODES);
+    for (int k = 0; k < n; k++) {
+        assert_int_equal(pipe(fds[k]), 0);
+        pids[k] = fork();
+        assert_true(pids[k] >= 0);
+        if (pids[k] == 0) {
+            char line[64] = { 0 };
+            node(k, ns, line, sizeof line);
+            size_t len = strlen(line);
+            _exit(write(fds[k][1], line, len) == (ssize_t)len ? 0 : 1);
+        }
+        close(fds[k][1]);
+    }
+    for (int k = 0; k < n; k++) {
+        memset(lines[k], 0, 64);
+        assert_true(read(fds[k][0], lines[k], 63) > 0);
+        close(fds[k][0]);
+        int status = 0;
+        assert_int_equal(waitpid(pids[k], &status, 0), pids[k]);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+}
+
+/* A node opening the lake: "ok created identity". */
+static void opening_node(int k, const char *ns, char *line, size_t cap)
+{
+    (void)k;
+    PGconn *mine = NULL;
+    pier_error err;
+    pier__pg_meta m = { 0 };
+    int ok = pier__pg_connect(&mine, url, &err) == PIER_OK &&
+             pier__pg_catalog_ensure(mine, ns, &m, &err) == PIER_OK;
+    snprintf(line, cap, "%d %d %lld\n", ok, m.created,
+             (long long)m.identity);
+    PQfinish(mine);
+}
+
 /* Four nodes open a new lake at once: one makes it, all find the same. */
 static void test_nodes_at_once(void **state)
 {
@@ -128,36 +182,12 @@ static void test_nodes_at_once(void **state)
     char ns[64];
     fresh_namespace(c, "race", ns);
     enum { NODES = 4 };
-    int fds[NODES][2];
-    pid_t pids[NODES];
-    for (int k = 0; k < NODES; k++) {
-        assert_int_equal(pipe(fds[k]), 0);
-        pids[k] = fork();
-        assert_true(pids[k] >= 0);
-        if (pids[k] == 0) {
-            PGconn *mine = NULL;
-            pier_error err;
-            pier__pg_meta m = { 0 };
-            int ok = pier__pg_connect(&mine, url, &err) == PIER_OK &&
-                     pier__pg_catalog_ensure(mine, ns, &m, &err) == PIER_OK;
-            char line[64];
-            int n = snprintf(line, sizeof line, "%d %d %lld\n", ok,
-                             m.created, (long long)m.identity);
-            ssize_t w = write(fds[k][1], line, (size_t)n);
-            PQfinish(mine);
-            _exit(w == n ? 0 : 1);
-        }
-        close(fds[k][1]);
-    }
+    char lines[NODES][64];
+    run_nodes(NODES, opening_node, ns, lines);
     long long identity = 0;
     int made = 0;
     for (int k = 0; k < NODES; k++) {
-        char line[64] = { 0 };
-        assert_true(read(fds[k][0], line, sizeof line - 1) > 0);
-        close(fds[k][0]);
-        int status = 0;
-        assert_int_equal(waitpid(pids[k], &status, 0), pids[k]);
-        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        const char *line = lines[k];
         int ok = 0, created = 0;
         long long id = 0;
         assert_int_equal(sscanf(line, "%d %d %lld", &ok, &created, &id), 3);
@@ -398,6 +428,178 @@ static void test_log_never_missed(void **state)
     PQfinish(c);
 }
 
+/* ---- boards ---- */
+
+/* A board of the model: its base columns and, for each name, a column
+ * of that type, inferred. */
+static pier__board *board_of(const char *id, const char *const *names,
+                             const char *const *types, size_t n)
+{
+    pier__board *b = pier__board_new(id, false, 1700);
+    assert_non_null(b);
+    for (size_t i = 0; i < n; i++) {
+        pier__type t;
+        char why[PIER__TYPE_WHY];
+        assert_int_equal(pier__type_parse(&t, types[i], why), PIER_OK);
+        assert_true(pier__board_append(b, names[i], strlen(names[i]), t,
+                                       PIER_ORIGIN_INFERRED));
+    }
+    return b;
+}
+
+/* The cells' columns of a board's rows table, in order, joined by ','. */
+static const char *table_columns(PGconn *c, const char *ns, int64_t key)
+{
+    char sql[320];
+    snprintf(sql, sizeof sql, "SELECT string_agg(column_name::text, ',' "
+             "ORDER BY ordinal_position) FROM information_schema.columns "
+             "WHERE table_schema = '%s' AND table_name = 'r%lld'", ns,
+             (long long)key);
+    return value_of(c, sql);
+}
+
+static void test_boards_made_and_loaded(void **state)
+{
+    (void)state;
+    PGconn *c = connect_ok();
+    char ns[64], sql[320], want[160];
+    fresh_namespace(c, "boards", ns);
+    pier__pg_meta m;
+    pier_error err;
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
+    const char *names[] = { "price" }, *types[] = { "double" };
+    pier__board *b = board_of("orders", names, types, 1);
+    int64_t key = 0;
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_create(c, ns, b, &key, &err), PIER_OK);
+    run(c, "COMMIT");
+    assert_true(key > 0);
+    for (size_t i = 0; i < b->ncolumns; i++)
+        assert_true(b->columns[i].id > (i > 0 ? b->columns[i - 1].id : 0));
+    snprintf(want, sizeof want, "id,updated_at,_v,c%lld,c%lld",
+             (long long)b->columns[PIER__COL_STATE].id,
+             (long long)b->columns[3].id);
+    assert_string_equal(table_columns(c, ns, key), want);
+    snprintf(sql, sizeof sql, "SELECT value FROM %s.meta WHERE key = "
+             "'catalog_version'", ns);
+    assert_string_equal(value_of(c, sql), "1");
+    /* loaded as the model made it */
+    pier__catalog cat;
+    pier__catalog_init(&cat);
+    assert_int_equal(pier__pg_catalog_load(c, ns, &cat, &err), PIER_OK);
+    pier__board *got = pier__catalog_find(&cat, "orders");
+    assert_non_null(got);
+    assert_false(got->strict);
+    assert_int_equal(got->created_at, 1700);
+    assert_int_equal(got->ncolumns, 4);
+    for (size_t i = 0; i < 4; i++) {
+        assert_true(got->columns[i].id == b->columns[i].id);
+        assert_string_equal(got->columns[i].name, b->columns[i].name);
+        assert_string_equal(pier__type_name(got->columns[i].type),
+                            pier__type_name(b->columns[i].type));
+    }
+    /* a column added to the loaded board */
+    pier__type text;
+    char why[PIER__TYPE_WHY];
+    assert_int_equal(pier__type_parse(&text, "text", why), PIER_OK);
+    assert_true(pier__board_append(got, "note", 4, text,
+                                   PIER_ORIGIN_INFERRED));
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_column_add(c, ns, got, 4, &err), PIER_OK);
+    run(c, "COMMIT");
+    assert_true(got->columns[4].id > got->columns[3].id);
+    snprintf(want + strlen(want), sizeof want - strlen(want), ",c%lld",
+             (long long)got->columns[4].id);
+    assert_string_equal(table_columns(c, ns, key), want);
+    assert_string_equal(value_of(c, sql), "2");
+    /* the same name in another case is the same column: refused, nothing
+     * changed (the caller rolls back) */
+    assert_int_equal(pier__type_parse(&text, "text", why), PIER_OK);
+    assert_true(pier__board_append(got, "NOTE", 4, text,
+                                   PIER_ORIGIN_INFERRED));
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_column_add(c, ns, got, 5, &err),
+                     PIER_E_WRITE_FAILED);
+    assert_non_null(strstr(err.message, "23505"));
+    run(c, "ROLLBACK");
+    assert_string_equal(table_columns(c, ns, key), want);
+    assert_string_equal(value_of(c, sql), "2");
+    pier__catalog_clear(&cat);
+    pier__catalog_init(&cat);
+    assert_int_equal(pier__pg_catalog_load(c, ns, &cat, &err), PIER_OK);
+    assert_int_equal(pier__catalog_find(&cat, "orders")->ncolumns, 5);
+    pier__catalog_clear(&cat);
+    /* a row Pier never writes is a damaged catalog, not a column */
+    snprintf(sql, sizeof sql, "INSERT INTO %s.columns (board, position, "
+             "name, type, origin) VALUES ('orders', 5, 'x', 'nonsense', "
+             "'inferred')", ns);
+    run(c, sql);
+    pier__catalog_init(&cat);
+    assert_int_equal(pier__pg_catalog_load(c, ns, &cat, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_non_null(strstr(err.message, "the catalog entry of board "
+                                        "'orders' is damaged"));
+    pier__catalog_clear(&cat);
+    pier__board_free(b);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
+/* A node making board "shared" (with a column of its own) and
+ * committing a moment later: its status. */
+static void making_node(int k, const char *ns, char *line, size_t cap)
+{
+    PGconn *mine = NULL;
+    pier_error err;
+    if (pier__pg_connect(&mine, url, &err) != PIER_OK) {
+        snprintf(line, cap, "-1\n");
+        return;
+    }
+    const char *names[] = { k == 0 ? "price" : "qty" };
+    const char *types[] = { k == 0 ? "double" : "bigint" };
+    pier__board *b = board_of("shared", names, types, 1);
+    int64_t key = 0;
+    PQclear(PQexec(mine, "BEGIN"));
+    pier_status rc = pier__pg_board_create(mine, ns, b, &key, &err);
+    sleep_us(20000);
+    PQclear(PQexec(mine, rc == PIER_OK ? "COMMIT" : "ROLLBACK"));
+    snprintf(line, cap, "%d\n", (int)rc);
+    pier__board_free(b);
+    PQfinish(mine);
+}
+
+/* Two nodes make the same board at once: one board, its columns once;
+ * the other is told to reload, and nothing of its attempt remains. */
+static void test_board_made_twice_at_once(void **state)
+{
+    (void)state;
+    PGconn *c = connect_ok();
+    char ns[64], sql[200];
+    fresh_namespace(c, "twice", ns);
+    pier__pg_meta m;
+    pier_error err;
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
+    enum { NODES = 2 };
+    char lines[NODES][64];
+    run_nodes(NODES, making_node, ns, lines);
+    int ok = 0, told = 0;
+    for (int k = 0; k < NODES; k++) {
+        int rc = atoi(lines[k]);
+        ok += rc == PIER_OK;
+        told += rc == PIER_E_WRITE_FAILED;
+    }
+    assert_int_equal(ok, 1);
+    assert_int_equal(told, 1);
+    snprintf(sql, sizeof sql, "SELECT count(*) || ',' || count(DISTINCT "
+             "position) FROM %s.columns WHERE board = 'shared'", ns);
+    assert_string_equal(value_of(c, sql), "4,4");
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_tables WHERE "
+             "schemaname = '%s' AND tablename LIKE 'r%%'", ns);
+    assert_string_equal(value_of(c, sql), "1");
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
 int main(void)
 {
     url = pgtest_url("unit/test_pg_catalog");
@@ -407,6 +609,8 @@ int main(void)
         cmocka_unit_test(test_refusals_change_nothing),
         cmocka_unit_test(test_unreachable_and_not_utf8),
         cmocka_unit_test(test_log_never_missed),
+        cmocka_unit_test(test_boards_made_and_loaded),
+        cmocka_unit_test(test_board_made_twice_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
