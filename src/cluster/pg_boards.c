@@ -17,21 +17,6 @@
 
 #include "cluster/pg_catalog.h"
 
-/* A statement's failure as `status`, with the server's message. */
-static pier_status pg_failed(PGresult *r, PGconn *c, pier_status status,
-                             const char *what, pier_error *err)
-{
-    const char *msg = r != NULL ? PQresultErrorMessage(r) : "";
-    if (msg == NULL || msg[0] == '\0')
-        msg = PQerrorMessage(c);
-    const char *state = r != NULL ? PQresultErrorField(r, PG_DIAG_SQLSTATE)
-                                  : NULL;
-    size_t n = strcspn(msg, "\n");
-    return pier__fail(err, status, "%s: %.*s%s%s%s", what, (int)n, msg,
-                      state != NULL ? " (SQLSTATE " : "",
-                      state != NULL ? state : "", state != NULL ? ")" : "");
-}
-
 /* Runs sql with text parameters; *out (may be NULL) takes the result of
  * rows, else it is cleared. */
 static pier_status exec_params(PGconn *c, const char *sql, int n,
@@ -43,7 +28,7 @@ static pier_status exec_params(PGconn *c, const char *sql, int n,
     ExecStatusType st = PQresultStatus(r);
     pier_status rc = PIER_OK;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-        rc = pg_failed(r, c, status, what, err);
+        rc = pier__pg_fail(r, c, status, what, err);
     if (rc == PIER_OK && out != NULL) {
         *out = r;
         return PIER_OK;

@@ -104,9 +104,8 @@ bool pier__pg_namespace_valid(const char *ns)
     return true;
 }
 
-/* A failed statement: its message and SQLSTATE, after `what`. */
-static pier_status failed(PGresult *r, PGconn *c, const char *what,
-                          pier_error *err)
+pier_status pier__pg_fail(PGresult *r, PGconn *c, pier_status status,
+                          const char *what, pier_error *err)
 {
     char why[160];
     const char *state = r != NULL ? PQresultErrorField(r, PG_DIAG_SQLSTATE)
@@ -115,9 +114,16 @@ static pier_status failed(PGresult *r, PGconn *c, const char *what,
                r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c));
     if (why[0] == '\0')
         first_line(why, sizeof why, PQerrorMessage(c));
-    return pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "%s: %s%s%s%s", what,
-                      why, state != NULL ? " (SQLSTATE " : "",
+    return pier__fail(err, status, "%s: %s%s%s%s", what, why,
+                      state != NULL ? " (SQLSTATE " : "",
                       state != NULL ? state : "", state != NULL ? ")" : "");
+}
+
+/* A failed statement of the lake's setup: LakeUnavailable. */
+static pier_status failed(PGresult *r, PGconn *c, const char *what,
+                          pier_error *err)
+{
+    return pier__pg_fail(r, c, PIER_E_LAKE_UNAVAILABLE, what, err);
 }
 
 /* Runs one statement of no rows; `what` says what failed. */
@@ -364,13 +370,8 @@ pier_status pier__pg_log_append(PGconn *c, const char *ns,
         PGresult *r = PQexecParams(c, sql, 6, NULL, params, NULL, NULL, 0);
         if (PQresultStatus(r) != PGRES_TUPLES_OK ||
             PQntuples(r) != (int)n) {
-            rc = failed(r, c, "cannot append to the PostgreSQL lake's "
-                        "change log", err);
-            if (err != NULL) {
-                err->status = PIER_E_WRITE_FAILED;
-                err->tag = pier_status_tag(PIER_E_WRITE_FAILED);
-            }
-            rc = PIER_E_WRITE_FAILED;
+            rc = pier__pg_fail(r, c, PIER_E_WRITE_FAILED, "cannot append "
+                               "to the PostgreSQL lake's change log", err);
         } else {
             /* (RETURNING's order is not promised: the least) */
             *first = INT64_MAX;
@@ -413,11 +414,8 @@ pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
     const char *params[3] = { board, a, l };
     PGresult *r = PQexecParams(c, sql, 3, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        failed(r, c, "cannot read the PostgreSQL lake's change log", err);
-        if (err != NULL) {
-            err->status = PIER_E_READ_FAILED;
-            err->tag = pier_status_tag(PIER_E_READ_FAILED);
-        }
+        pier__pg_fail(r, c, PIER_E_READ_FAILED, "cannot read the "
+                      "PostgreSQL lake's change log", err);
         PQclear(r);
         return PIER_E_READ_FAILED;
     }

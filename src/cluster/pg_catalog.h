@@ -42,6 +42,12 @@ typedef struct pier__pg_meta {
 pier_status pier__pg_connect(PGconn **out, const char *conninfo,
                              pier_error *err);
 
+/* A failed statement (r may be NULL: the connection's error) as
+ * `status`, its message "<what>: <the server's first line> (SQLSTATE
+ * xxxxx)". */
+pier_status pier__pg_fail(PGresult *r, PGconn *c, pier_status status,
+                          const char *what, pier_error *err);
+
 /* Whether `ns` may name a namespace: [a-z_][a-z0-9_]*, at most 63 bytes
  * (PostgreSQL's longest identifier), so that it needs no quoting rules
  * beyond double quotes. */

@@ -30,6 +30,7 @@
 #include <libpq-fe.h>
 
 #include "cluster/pg_catalog.h"
+#include "cluster/pg_rows.h"
 #include "support/pgtest.h"
 
 static const char *url;   /* the server's connection string */
@@ -79,6 +80,18 @@ static const char *value_of(PGconn *c, const char *sql)
     snprintf(out, sizeof out, "%s", PQgetvalue(r, 0, 0));
     PQclear(r);
     return out;
+}
+
+/* A connection and a new lake in namespace "t<pid>_<tag>" (ns). */
+static PGconn *new_lake(const char *tag, char ns[64])
+{
+    PGconn *c = connect_ok();
+    fresh_namespace(c, tag, ns);
+    pier__pg_meta m;
+    pier_error err;
+    if (pier__pg_catalog_ensure(c, ns, &m, &err) != PIER_OK)
+        fail_msg("cannot make the lake: %s", err.message);
+    return c;
 }
 
 /* How many tables the namespace holds. */
@@ -361,12 +374,9 @@ static bool collect(void *payload, int64_t watermark, const char *kind,
 static void test_log_never_missed(void **state)
 {
     (void)state;
-    PGconn *c = connect_ok();
     char ns[64];
-    fresh_namespace(c, "log", ns);
-    pier__pg_meta m;
+    PGconn *c = new_lake("log", ns);
     pier_error err;
-    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
     pid_t pids[WRITERS];
     for (int k = 0; k < WRITERS; k++) {
         pids[k] = fork();
@@ -461,12 +471,9 @@ static const char *table_columns(PGconn *c, const char *ns, int64_t key)
 static void test_boards_made_and_loaded(void **state)
 {
     (void)state;
-    PGconn *c = connect_ok();
     char ns[64], sql[320], want[160];
-    fresh_namespace(c, "boards", ns);
-    pier__pg_meta m;
+    PGconn *c = new_lake("boards", ns);
     pier_error err;
-    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
     const char *names[] = { "price" }, *types[] = { "double" };
     pier__board *b = board_of("orders", names, types, 1);
     int64_t key = 0;
@@ -573,12 +580,8 @@ static void making_node(int k, const char *ns, char *line, size_t cap)
 static void test_board_made_twice_at_once(void **state)
 {
     (void)state;
-    PGconn *c = connect_ok();
     char ns[64], sql[200];
-    fresh_namespace(c, "twice", ns);
-    pier__pg_meta m;
-    pier_error err;
-    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
+    PGconn *c = new_lake("twice", ns);
     enum { NODES = 2 };
     char lines[NODES][64];
     run_nodes(NODES, making_node, ns, lines);
@@ -600,6 +603,165 @@ static void test_board_made_twice_at_once(void **state)
     PQfinish(c);
 }
 
+/* ---- rows ---- */
+
+/* The rows a scan gave: each cell, copied. */
+typedef struct scanned {
+    size_t nrows;
+    pier__cell cells[8][8];
+    char bytes[8][8][16];
+} scanned;
+
+static int keep_row(const pier__cell *cells, size_t n, void *payload)
+{
+    scanned *s = payload;
+    assert_true(s->nrows < 8 && n <= 8);
+    for (size_t k = 0; k < n; k++) {
+        pier__cell c = cells[k];
+        if (c.st == PIER__ST_TEXT || c.st == PIER__ST_BLOB) {
+            assert_true(c.n <= 16);
+            memcpy(s->bytes[s->nrows][k], c.p, c.n);
+            c.p = s->bytes[s->nrows][k];
+        }
+        s->cells[s->nrows][k] = c;
+    }
+    s->nrows++;
+    return 0;
+}
+
+/* Whether two cells hold the same value of the same class, byte for byte
+ * (a double's sign of zero too). */
+static bool same_cell(const pier__cell *a, const pier__cell *b)
+{
+    if (a->st != b->st)
+        return false;
+    switch (a->st) {
+    case PIER__ST_INT:
+        return a->i == b->i;
+    case PIER__ST_REAL:
+        return memcmp(&a->d, &b->d, sizeof a->d) == 0;
+    case PIER__ST_TEXT:
+    case PIER__ST_BLOB:
+        return a->n == b->n && (a->n == 0 || memcmp(a->p, b->p, a->n) == 0);
+    default:
+        return true;
+    }
+}
+
+#define TXT(s, len) ((pier__cell){ .st = PIER__ST_TEXT, .p = (s), .n = (len) })
+#define INT(v) ((pier__cell){ .st = PIER__ST_INT, .i = (v) })
+#define REAL(v) ((pier__cell){ .st = PIER__ST_REAL, .d = (v) })
+#define NUL ((pier__cell){ .st = PIER__ST_NULL })
+
+static void test_rows(void **state)
+{
+    (void)state;
+    char ns[64];
+    PGconn *c = new_lake("rows", ns);
+    pier_error err;
+    const char *names[] = { "n", "x", "s", "raw" };
+    const char *types[] = { "bigint", "double", "text", "text" };
+    pier__board *b = board_of("items", names, types, 4);
+    int64_t key = 0;
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_create(c, ns, b, &key, &err), PIER_OK);
+    run(c, "COMMIT");
+    /* every storage class, a text holding a NUL, a negative zero */
+    const pier__cell blob = { .st = PIER__ST_BLOB, .p = "\0\xff", .n = 2 };
+    const pier__cell rows[3][7] = {
+        { TXT("b", 1), INT(30), NUL, INT(-5), REAL(-0.0), TXT("x\0y", 3),
+          blob },
+        { TXT("a", 1), INT(10), TXT("open", 4), INT(INT64_MIN),
+          REAL(1e300), TXT("", 0), NUL },
+        { TXT("ab", 2), INT(20), NUL, NUL, NUL, NUL, NUL },
+    };
+    size_t failed = 99;
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_rows_write(c, ns, key, b, PIER__WRITE_INSERT,
+                                         &rows[0][0], 3, 7, &failed, &err),
+                     PIER_OK);
+    run(c, "COMMIT");
+    static scanned s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(pier__pg_rows_scan(c, ns, key, b, NULL, keep_row, &s,
+                                        &err), PIER_OK);
+    assert_int_equal(s.nrows, 3);
+    static const int order[3] = { 1, 2, 0 };     /* a, ab, b: bytewise */
+    for (size_t r = 0; r < 3; r++)
+        for (size_t k = 0; k < 7; k++)
+            if (!same_cell(&s.cells[r][k], &rows[order[r]][k]))
+                fail_msg("row %zu cell %zu differs", r, k);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(pier__pg_rows_scan(c, ns, key, b, "ab", keep_row, &s,
+                                        &err), PIER_OK);
+    assert_int_equal(s.nrows, 1);
+    assert_true(same_cell(&s.cells[0][0], &rows[2][0]));
+    /* a batch with a stored id: which row, and the caller rolls back */
+    const pier__cell dup[2][7] = {
+        { TXT("c", 1), INT(1), NUL, NUL, NUL, NUL, NUL },
+        { TXT("a", 1), INT(1), NUL, NUL, NUL, NUL, NUL },
+    };
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_rows_write(c, ns, key, b, PIER__WRITE_INSERT,
+                                         &dup[0][0], 2, 8, &failed, &err),
+                     PIER_E_DUPLICATE_ID);
+    assert_int_equal(failed, 1);
+    run(c, "ROLLBACK");
+    int64_t n = 0;
+    assert_int_equal(pier__pg_rows_count(c, ns, key, &n, &err), PIER_OK);
+    assert_int_equal(n, 3);
+    /* an upsert replaces a row only with a stamp at least its own */
+    const pier__cell newer[7] = { TXT("a", 1), INT(40), NUL, INT(1), NUL,
+                                  NUL, NUL };
+    assert_int_equal(pier__pg_rows_write(c, ns, key, b, PIER__WRITE_UPSERT,
+                                         newer, 1, 6, &failed, &err),
+                     PIER_OK);
+    memset(&s, 0, sizeof s);
+    pier__pg_rows_scan(c, ns, key, b, "a", keep_row, &s, &err);
+    assert_true(same_cell(&s.cells[0][3], &rows[1][3]));     /* kept */
+    assert_int_equal(pier__pg_rows_write(c, ns, key, b, PIER__WRITE_UPSERT,
+                                         newer, 1, 7, &failed, &err),
+                     PIER_OK);
+    memset(&s, 0, sizeof s);
+    pier__pg_rows_scan(c, ns, key, b, "a", keep_row, &s, &err);
+    assert_int_equal(s.cells[0][3].i, 1);                    /* replaced */
+    assert_int_equal(s.cells[0][1].i, 40);
+    /* an update of some columns; of a row that is not there */
+    bool found = false;
+    const size_t cols[1] = { 4 };
+    const pier__cell half[1] = { REAL(2.5) };
+    assert_int_equal(pier__pg_row_update(c, ns, key, b, "b", cols, half, 1,
+                                         50, 9, &found, &err), PIER_OK);
+    assert_true(found);
+    memset(&s, 0, sizeof s);
+    pier__pg_rows_scan(c, ns, key, b, "b", keep_row, &s, &err);
+    assert_true(s.cells[0][4].d == 2.5);
+    assert_int_equal(s.cells[0][1].i, 50);
+    assert_true(same_cell(&s.cells[0][5], &rows[0][5]));    /* untouched */
+    assert_int_equal(pier__pg_row_update(c, ns, key, b, "zz", cols, half, 1,
+                                         50, 9, &found, &err), PIER_OK);
+    assert_false(found);
+    /* deletes count the rows that were there */
+    const char *ids[] = { "a", "nope", "ab" };
+    int64_t deleted = 0;
+    assert_int_equal(pier__pg_rows_delete(c, ns, key, ids, 3, &deleted,
+                                          &err), PIER_OK);
+    assert_int_equal(deleted, 2);
+    assert_int_equal(pier__pg_rows_count(c, ns, key, &n, &err), PIER_OK);
+    assert_int_equal(n, 1);
+    /* bytes that are no cell's */
+    pier__cell cell;
+    assert_false(pier__pg_cell_decode("", 0, &cell));
+    assert_false(pier__pg_cell_decode("i123", 4, &cell));
+    assert_false(pier__pg_cell_decode("q", 1, &cell));
+    assert_true(pier__pg_cell_decode("t", 1, &cell));
+    assert_int_equal(cell.st, PIER__ST_TEXT);
+    assert_int_equal(cell.n, 0);
+    pier__board_free(b);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
 int main(void)
 {
     url = pgtest_url("unit/test_pg_catalog");
@@ -611,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_log_never_missed),
         cmocka_unit_test(test_boards_made_and_loaded),
         cmocka_unit_test(test_board_made_twice_at_once),
+        cmocka_unit_test(test_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
