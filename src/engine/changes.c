@@ -24,12 +24,6 @@
 
 #include "engine/engine.h"
 
-static const char *const origin_names[] = {
-    [PIER_ORIGIN_BASE] = "base",
-    [PIER_ORIGIN_DECLARED] = "declared",
-    [PIER_ORIGIN_INFERRED] = "inferred",
-};
-
 void pier__change_column_json(pier__buf *b, const pier__column *c)
 {
     pier__buf_printf(b, "{\"id\":%lld,\"name\":", (long long)c->id);
@@ -38,7 +32,7 @@ void pier__change_column_json(pier__buf *b, const pier__column *c)
     const char *type = pier__type_name(c->type);
     pier__buf_puts(b, ",\"type\":");
     pier__buf_json_string(b, type, strlen(type));
-    pier__buf_printf(b, ",\"origin\":\"%s\"}", origin_names[c->origin]);
+    pier__buf_printf(b, ",\"origin\":\"%s\"}", pier__origin_name(c->origin));
 }
 
 static pier_status append(pier__write *w, const char *board,
