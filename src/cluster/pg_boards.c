@@ -8,7 +8,9 @@
  * against a dropped board reaches its successor; a column's cells in
  * c<column_id>, bytea, but for id and updated_at. Every change runs in
  * the caller's transaction under the board's advisory lock, taken
- * exclusively, and moves the catalog version.
+ * exclusively, and moves the catalog version (a truncate but for the
+ * lock: TRUNCATE waits for the board's writers by itself, and changes no
+ * catalog).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "cluster/pg_catalog.h"
+#include "cluster/pg_rows.h"
 
 /* Runs sql with text parameters; *out (may be NULL) takes the result of
  * rows, else it is cleared. */
@@ -238,5 +241,95 @@ pier_status pier__pg_catalog_load(PGconn *c, const char *ns,
     if (rc != PIER_OK)
         pier__board_free(b);           /* (NULL: a no-op) */
     PQclear(r);
+    return rc;
+}
+
+/* The key of board `id`'s rows table. */
+static pier_status key_of(PGconn *c, const char *ns, const char *id,
+                          int64_t *key, pier_error *err)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT board_key FROM \"%s\".boards WHERE "
+             "board = $1", ns);
+    const char *params[1] = { id };
+    return one_int(c, sql, 1, params, key, "cannot find the board", err);
+}
+
+pier_status pier__pg_board_drop(PGconn *c, const char *ns,
+                                const pier__board *b, pier_error *err)
+{
+    if (!valid(ns, b, err))
+        return PIER_E_INVALID_ARGUMENT;
+    int64_t key = 0;
+    pier_status rc = lock_board(c, ns, b->id, err);
+    if (rc == PIER_OK)
+        rc = key_of(c, ns, b->id, &key, err);
+    char sql[200];
+    const char *params[1] = { b->id };
+    if (rc == PIER_OK) {
+        snprintf(sql, sizeof sql, "DROP TABLE \"%s\".r%" PRId64, ns, key);
+        rc = exec_params(c, sql, 0, NULL, NULL, PIER_E_WRITE_FAILED,
+                         "cannot drop the board's table", err);
+    }
+    if (rc == PIER_OK) {
+        snprintf(sql, sizeof sql, "DELETE FROM \"%s\".columns WHERE board "
+                 "= $1", ns);
+        rc = exec_params(c, sql, 1, params, NULL, PIER_E_WRITE_FAILED,
+                         "cannot forget the board's columns", err);
+    }
+    if (rc == PIER_OK) {
+        snprintf(sql, sizeof sql, "DELETE FROM \"%s\".boards WHERE board "
+                 "= $1", ns);
+        rc = exec_params(c, sql, 1, params, NULL, PIER_E_WRITE_FAILED,
+                         "cannot forget the board", err);
+    }
+    if (rc == PIER_OK)
+        rc = bump(c, ns, err);
+    return rc;
+}
+
+pier_status pier__pg_board_truncate(PGconn *c, const char *ns,
+                                    const pier__board *b, pier_error *err)
+{
+    if (!valid(ns, b, err))
+        return PIER_E_INVALID_ARGUMENT;
+    int64_t key = 0;
+    pier_status rc = key_of(c, ns, b->id, &key, err);
+    if (rc == PIER_OK) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "TRUNCATE \"%s\".r%" PRId64, ns, key);
+        rc = exec_params(c, sql, 0, NULL, NULL, PIER_E_WRITE_FAILED,
+                         "cannot truncate the board", err);
+    }
+    return rc;
+}
+
+pier_status pier__pg_column_widen(PGconn *c, const char *ns,
+                                  const pier__board *b, size_t col,
+                                  pier__type from, pier_error *err)
+{
+    if (!valid(ns, b, err) || col < PIER__COL_STATE || col >= b->ncolumns)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "a column to widen needs a board and its column");
+    const pier__column *k = &b->columns[col];
+    int64_t key = 0;
+    pier_status rc = lock_board(c, ns, b->id, err);
+    if (rc == PIER_OK)
+        rc = key_of(c, ns, b->id, &key, err);
+    if (rc == PIER_OK) {
+        char sql[160], id[24];
+        snprintf(sql, sizeof sql, "UPDATE \"%s\".columns SET type = $1 "
+                 "WHERE column_id = $2", ns);
+        snprintf(id, sizeof id, "%" PRId64, k->id);
+        const char *params[2] = { pier__type_name(k->type), id };
+        rc = exec_params(c, sql, 2, params, NULL, PIER_E_WRITE_FAILED,
+                         "cannot record the column's type", err);
+    }
+    /* widening to text re-renders every stored value, in this same
+     * transaction: all rows change or none do */
+    if (rc == PIER_OK && pier__type_widen_rewrites(from, k->type))
+        rc = pier__pg_cells_to_text(c, ns, key, k->id, from, err);
+    if (rc == PIER_OK)
+        rc = bump(c, ns, err);
     return rc;
 }

@@ -134,4 +134,20 @@ pier_status pier__pg_board_create(PGconn *c, const char *ns, pier__board *b,
 pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
                                 size_t col, pier_error *err);
 
+/* Drops board b in the caller's transaction: its rows table and catalog
+ * rows (its column ids are never handed out again), a new catalog
+ * version; under the board's advisory lock. */
+pier_status pier__pg_board_drop(PGconn *c, const char *ns,
+                                const pier__board *b, pier_error *err);
+/* Empties board b's rows table in the caller's transaction. */
+pier_status pier__pg_board_truncate(PGconn *c, const char *ns,
+                                    const pier__board *b, pier_error *err);
+/* Records b->columns[col]'s new type (`from` the old one) in the caller's
+ * transaction, re-rendering its stored cells as text when
+ * pier__type_widen_rewrites says so; a new catalog version; under the
+ * board's advisory lock. */
+pier_status pier__pg_column_widen(PGconn *c, const char *ns,
+                                  const pier__board *b, size_t col,
+                                  pier__type from, pier_error *err);
+
 #endif /* PIER_CLUSTER_PG_CATALOG_H */

@@ -425,3 +425,52 @@ pier_status pier__pg_rows_count(PGconn *c, const char *ns, int64_t key,
     PQclear(res);
     return rc;
 }
+
+pier_status pier__pg_cells_to_text(PGconn *c, const char *ns, int64_t key,
+                                   int64_t column_id, pier__type from,
+                                   pier_error *err)
+{
+    if (!pier__pg_namespace_valid(ns))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "rows need a lake and a board");
+    char read[200], write[200];
+    snprintf(read, sizeof read, "SELECT id, c%" PRId64 " FROM \"%s\".r%"
+             PRId64 " WHERE c%" PRId64 " IS NOT NULL", column_id, ns, key,
+             column_id);
+    snprintf(write, sizeof write, "UPDATE \"%s\".r%" PRId64 " SET c%"
+             PRId64 " = $1 WHERE id = $2", ns, key, column_id);
+    params q;
+    if (!params_init(&q, 2)) {
+        params_free(&q);
+        return pier__oom(err);
+    }
+    PGresult *res = run_params(c, read, &q, true);
+    pier_status rc = PIER_OK;
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        rc = pier__pg_fail(res, c, PIER_E_WRITE_FAILED,
+                           "cannot read the column to re-render", err);
+    pier__arena a;
+    pier__arena_init(&a);
+    for (int r = 0; rc == PIER_OK && r < PQntuples(res); r++) {
+        pier__cell in, out;
+        if (!pier__pg_cell_decode(PQgetvalue(res, r, 1),
+                                  (size_t)PQgetlength(res, r, 1), &in) ||
+            pier__cell_to_text(&out, &in, from, &a) != PIER__FIT_OK) {
+            rc = pier__fail(err, PIER_E_WRITE_FAILED, "a stored value does "
+                            "not match its column's type");
+            break;
+        }
+        params_reset(&q);
+        param_cell(&q, &out);
+        param_bytes(&q, PQgetvalue(res, r, 0),
+                    (size_t)PQgetlength(res, r, 0));
+        int64_t changed = 0;
+        rc = run_count(c, write, &q, "cannot re-render a cell", &changed,
+                       err);
+        pier__arena_reset(&a);
+    }
+    pier__arena_free(&a);
+    PQclear(res);
+    params_free(&q);
+    return rc;
+}

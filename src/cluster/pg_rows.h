@@ -57,4 +57,12 @@ pier_status pier__pg_rows_scan(PGconn *c, const char *ns, int64_t key,
 pier_status pier__pg_rows_count(PGconn *c, const char *ns, int64_t key,
                                 int64_t *out, pier_error *err);
 
+/* Re-renders every stored cell of column `column_id` (of type `from`)
+ * as its canonical text (pier__cell_to_text), row by row.
+ * @return PIER_E_WRITE_FAILED, also for a cell that does not match
+ *         `from`. */
+pier_status pier__pg_cells_to_text(PGconn *c, const char *ns, int64_t key,
+                                   int64_t column_id, pier__type from,
+                                   pier_error *err);
+
 #endif /* PIER_CLUSTER_PG_ROWS_H */

@@ -762,6 +762,95 @@ static void test_rows(void **state)
     PQfinish(c);
 }
 
+/* Widening: bigint to double keeps the cells, to text re-renders each;
+ * truncating empties the board; dropping forgets it, and the same board
+ * made again gets a new table and column ids never handed out before. */
+static void test_widen_truncate_drop(void **state)
+{
+    (void)state;
+    char ns[64], sql[240];
+    PGconn *c = new_lake("widen", ns);
+    pier_error err;
+    const char *names[] = { "n" }, *types[] = { "bigint" };
+    pier__board *b = board_of("w", names, types, 1);
+    int64_t key = 0;
+    size_t failed = 0;
+    const pier__cell rows[3][4] = {
+        { TXT("a", 1), INT(1), NUL, INT(5) },
+        { TXT("b", 1), INT(1), NUL, INT(-7) },
+        { TXT("c", 1), INT(1), NUL, NUL },
+    };
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_create(c, ns, b, &key, &err), PIER_OK);
+    assert_int_equal(pier__pg_rows_write(c, ns, key, b, PIER__WRITE_INSERT,
+                                         &rows[0][0], 3, 1, &failed, &err),
+                     PIER_OK);
+    run(c, "COMMIT");
+    static const char *const steps[] = { "double", "text" };
+    for (size_t i = 0; i < 2; i++) {
+        pier__type from = b->columns[3].type, to;
+        char why[PIER__TYPE_WHY];
+        assert_int_equal(pier__type_parse(&to, steps[i], why), PIER_OK);
+        b->columns[3].type = to;
+        run(c, "BEGIN");
+        assert_int_equal(pier__pg_column_widen(c, ns, b, 3, from, &err),
+                         PIER_OK);
+        run(c, "COMMIT");
+        pier__type_free(&from);
+    }
+    static scanned s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(pier__pg_rows_scan(c, ns, key, b, NULL, keep_row, &s,
+                                        &err), PIER_OK);
+    assert_int_equal(s.nrows, 3);
+    assert_true(same_cell(&s.cells[0][3], &TXT("5.0", 3)));    /* a double's */
+    assert_true(same_cell(&s.cells[1][3], &TXT("-7.0", 4)));
+    assert_int_equal(s.cells[2][3].st, PIER__ST_NULL);
+    pier__catalog cat;
+    pier__catalog_init(&cat);
+    assert_int_equal(pier__pg_catalog_load(c, ns, &cat, &err), PIER_OK);
+    assert_string_equal(
+        pier__type_name(pier__catalog_find(&cat, "w")->columns[3].type),
+        "text");
+    pier__catalog_clear(&cat);
+    /* truncate: no rows, the board stays */
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_truncate(c, ns, b, &err), PIER_OK);
+    run(c, "COMMIT");
+    int64_t n = -1;
+    assert_int_equal(pier__pg_rows_count(c, ns, key, &n, &err), PIER_OK);
+    assert_int_equal(n, 0);
+    /* drop, then the same board again */
+    int64_t last_id = b->columns[3].id;
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_drop(c, ns, b, &err), PIER_OK);
+    run(c, "COMMIT");
+    assert_int_equal(tables_in(c, ns), 5);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s.columns", ns);
+    assert_string_equal(value_of(c, sql), "0");
+    pier__catalog_init(&cat);
+    assert_int_equal(pier__pg_catalog_load(c, ns, &cat, &err), PIER_OK);
+    assert_null(pier__catalog_find(&cat, "w"));
+    pier__catalog_clear(&cat);
+    pier__board *again = board_of("w", names, types, 1);
+    int64_t key2 = 0;
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_create(c, ns, again, &key2, &err),
+                     PIER_OK);
+    run(c, "COMMIT");
+    assert_true(key2 > key);
+    assert_true(again->columns[0].id > last_id);
+    /* a truncate of a board the lake does not have */
+    pier__board_free(b);
+    b = board_of("ghost", names, types, 1);
+    assert_int_equal(pier__pg_board_truncate(c, ns, b, &err),
+                     PIER_E_WRITE_FAILED);
+    pier__board_free(b);
+    pier__board_free(again);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
 int main(void)
 {
     url = pgtest_url("unit/test_pg_catalog");
@@ -774,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_boards_made_and_loaded),
         cmocka_unit_test(test_board_made_twice_at_once),
         cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_widen_truncate_drop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
