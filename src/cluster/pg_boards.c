@@ -155,6 +155,17 @@ pier_status pier__pg_board_create(PGconn *c, const char *ns, pier__board *b,
     return rc;
 }
 
+/* The key of board `id`'s rows table. */
+static pier_status key_of(PGconn *c, const char *ns, const char *id,
+                          int64_t *key, pier_error *err)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT board_key FROM \"%s\".boards WHERE "
+             "board = $1", ns);
+    const char *params[1] = { id };
+    return one_int(c, sql, 1, params, key, "cannot find the board", err);
+}
+
 pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
                                 size_t col, pier_error *err)
 {
@@ -163,16 +174,13 @@ pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "a column to add needs a board and its column");
     pier_status rc = lock_board(c, ns, b->id, err);
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT board_key FROM \"%s\".boards WHERE "
-             "board = $1", ns);
-    const char *params[1] = { b->id };
     int64_t key = 0;
     if (rc == PIER_OK)
-        rc = one_int(c, sql, 1, params, &key, "cannot find the board", err);
+        rc = key_of(c, ns, b->id, &key, err);
     if (rc == PIER_OK)
         rc = insert_column(c, ns, b, col, err);
     if (rc == PIER_OK) {
+        char sql[160];
         snprintf(sql, sizeof sql, "ALTER TABLE \"%s\".r%" PRId64 " ADD "
                  "COLUMN c%" PRId64 " bytea", ns, key, b->columns[col].id);
         rc = exec_params(c, sql, 0, NULL, NULL, PIER_E_WRITE_FAILED,
@@ -242,17 +250,6 @@ pier_status pier__pg_catalog_load(PGconn *c, const char *ns,
         pier__board_free(b);           /* (NULL: a no-op) */
     PQclear(r);
     return rc;
-}
-
-/* The key of board `id`'s rows table. */
-static pier_status key_of(PGconn *c, const char *ns, const char *id,
-                          int64_t *key, pier_error *err)
-{
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT board_key FROM \"%s\".boards WHERE "
-             "board = $1", ns);
-    const char *params[1] = { id };
-    return one_int(c, sql, 1, params, key, "cannot find the board", err);
 }
 
 pier_status pier__pg_board_drop(PGconn *c, const char *ns,
