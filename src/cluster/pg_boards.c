@@ -155,9 +155,8 @@ pier_status pier__pg_board_create(PGconn *c, const char *ns, pier__board *b,
     return rc;
 }
 
-/* The key of board `id`'s rows table. */
-static pier_status key_of(PGconn *c, const char *ns, const char *id,
-                          int64_t *key, pier_error *err)
+pier_status pier__pg_board_key(PGconn *c, const char *ns, const char *id,
+                               int64_t *key, pier_error *err)
 {
     char sql[160];
     snprintf(sql, sizeof sql, "SELECT board_key FROM \"%s\".boards WHERE "
@@ -176,7 +175,7 @@ pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
     pier_status rc = lock_board(c, ns, b->id, err);
     int64_t key = 0;
     if (rc == PIER_OK)
-        rc = key_of(c, ns, b->id, &key, err);
+        rc = pier__pg_board_key(c, ns, b->id, &key, err);
     if (rc == PIER_OK)
         rc = insert_column(c, ns, b, col, err);
     if (rc == PIER_OK) {
@@ -260,7 +259,7 @@ pier_status pier__pg_board_drop(PGconn *c, const char *ns,
     int64_t key = 0;
     pier_status rc = lock_board(c, ns, b->id, err);
     if (rc == PIER_OK)
-        rc = key_of(c, ns, b->id, &key, err);
+        rc = pier__pg_board_key(c, ns, b->id, &key, err);
     char sql[200];
     const char *params[1] = { b->id };
     if (rc == PIER_OK) {
@@ -291,7 +290,7 @@ pier_status pier__pg_board_truncate(PGconn *c, const char *ns,
     if (!valid(ns, b, err))
         return PIER_E_INVALID_ARGUMENT;
     int64_t key = 0;
-    pier_status rc = key_of(c, ns, b->id, &key, err);
+    pier_status rc = pier__pg_board_key(c, ns, b->id, &key, err);
     if (rc == PIER_OK) {
         char sql[160];
         snprintf(sql, sizeof sql, "TRUNCATE \"%s\".r%" PRId64, ns, key);
@@ -312,7 +311,7 @@ pier_status pier__pg_column_widen(PGconn *c, const char *ns,
     int64_t key = 0;
     pier_status rc = lock_board(c, ns, b->id, err);
     if (rc == PIER_OK)
-        rc = key_of(c, ns, b->id, &key, err);
+        rc = pier__pg_board_key(c, ns, b->id, &key, err);
     if (rc == PIER_OK) {
         char sql[160], id[24];
         snprintf(sql, sizeof sql, "UPDATE \"%s\".columns SET type = $1 "

@@ -134,6 +134,11 @@ pier_status pier__pg_board_create(PGconn *c, const char *ns, pier__board *b,
 pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
                                 size_t col, pier_error *err);
 
+/* The key that names board `id`'s rows table ("<ns>".r<key>).
+ * @return PIER_E_WRITE_FAILED when the lake has no such board. */
+pier_status pier__pg_board_key(PGconn *c, const char *ns, const char *id,
+                               int64_t *key, pier_error *err);
+
 /* Drops board b in the caller's transaction: its rows table and catalog
  * rows (its column ids are never handed out again), a new catalog
  * version; under the board's advisory lock. */

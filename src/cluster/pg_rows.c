@@ -338,10 +338,11 @@ pier_status pier__pg_rows_delete(PGconn *c, const char *ns, int64_t key,
     return rc;
 }
 
-pier_status pier__pg_rows_scan(PGconn *c, const char *ns, int64_t key,
-                               const pier__board *b, const char *id,
-                               pier__row_cb cb, void *payload,
-                               pier_error *err)
+/* The scan of pier__pg_rows_scan, each row's stamp after its cells when
+ * `stamped`. */
+static pier_status scan(PGconn *c, const char *ns, int64_t key,
+                        const pier__board *b, const char *id, bool stamped,
+                        pier__row_cb cb, void *payload, pier_error *err)
 {
     if (!valid(ns, b, err))
         return PIER_E_INVALID_ARGUMENT;
@@ -350,10 +351,10 @@ pier_status pier__pg_rows_scan(PGconn *c, const char *ns, int64_t key,
     pier__buf_puts(&sql, "SELECT id, updated_at");
     for (size_t i = PIER__COL_STATE; i < b->ncolumns; i++)
         pier__buf_printf(&sql, ", c%" PRId64, b->columns[i].id);
-    pier__buf_printf(&sql, " FROM \"%s\".r%" PRId64 "%s", ns, key,
+    pier__buf_printf(&sql, ", _v FROM \"%s\".r%" PRId64 "%s", ns, key,
                      id != NULL ? " WHERE id = $1" : " ORDER BY id");
     params q;
-    pier__cell *cells = calloc(b->ncolumns, sizeof *cells);
+    pier__cell *cells = calloc(b->ncolumns + 1, sizeof *cells);
     pier_status rc = PIER_OK;
     if (!params_init(&q, 1) || cells == NULL || sql.oom) {
         rc = pier__oom(err);
@@ -394,7 +395,19 @@ pier_status pier__pg_rows_scan(PGconn *c, const char *ns, int64_t key,
                 rc = pier__fail(err, PIER_E_READ_FAILED, "a cell of board "
                                 "'%s' is damaged", b->id);
         }
-        if (rc == PIER_OK && cb(cells, b->ncolumns, payload) != 0)
+        int v = (int)b->ncolumns - PIER__COL_STATE + 2;
+        if (PQgetlength(res, r, v) != 8) {
+            rc = pier__fail(err, PIER_E_READ_FAILED, "a row of board '%s' "
+                            "has no stamp", b->id);
+            break;
+        }
+        cells[b->ncolumns] = (pier__cell){
+            .st = PIER__ST_INT,
+            .i = (int64_t)get_be64(
+                (const unsigned char *)PQgetvalue(res, r, v)),
+        };
+        if (rc == PIER_OK &&
+            cb(cells, b->ncolumns + (stamped ? 1 : 0), payload) != 0)
             break;
     }
     PQclear(res);
@@ -403,6 +416,22 @@ done:
     free(cells);
     pier__buf_free(&sql);
     return rc;
+}
+
+pier_status pier__pg_rows_scan(PGconn *c, const char *ns, int64_t key,
+                               const pier__board *b, const char *id,
+                               pier__row_cb cb, void *payload,
+                               pier_error *err)
+{
+    return scan(c, ns, key, b, id, false, cb, payload, err);
+}
+
+pier_status pier__pg_rows_scan_stamped(PGconn *c, const char *ns,
+                                       int64_t key, const pier__board *b,
+                                       pier__row_cb cb, void *payload,
+                                       pier_error *err)
+{
+    return scan(c, ns, key, b, NULL, true, cb, payload, err);
 }
 
 pier_status pier__pg_rows_count(PGconn *c, const char *ns, int64_t key,

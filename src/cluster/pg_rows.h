@@ -54,6 +54,12 @@ pier_status pier__pg_rows_scan(PGconn *c, const char *ns, int64_t key,
                                const pier__board *b, const char *id,
                                pier__row_cb cb, void *payload,
                                pier_error *err);
+/* Every row in id order, as pier__pg_rows_scan gives them, with one cell
+ * more: the row's version stamp (an INT). */
+pier_status pier__pg_rows_scan_stamped(PGconn *c, const char *ns,
+                                       int64_t key, const pier__board *b,
+                                       pier__row_cb cb, void *payload,
+                                       pier_error *err);
 pier_status pier__pg_rows_count(PGconn *c, const char *ns, int64_t key,
                                 int64_t *out, pier_error *err);
 

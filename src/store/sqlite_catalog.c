@@ -181,15 +181,17 @@ static pier_status run(pier__sqlite_lake *l, const char *sql,
     return PIER_OK;
 }
 
-/* Records b->columns[col] in _pier_columns and takes the id it got. */
+/* Records b->columns[col] in _pier_columns and takes the id it got, or
+ * (keep_id) gives it the id it has. */
 static pier_status insert_column(pier__sqlite_lake *l, pier__board *b,
-                                 size_t col, pier_error *err)
+                                 size_t col, bool keep_id, pier_error *err)
 {
     pier__column *c = &b->columns[col];
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(l->db,
                            "INSERT INTO _pier_columns(board, position, "
-                           "name, type, origin) VALUES (?1, ?2, ?3, ?4, ?5)",
+                           "name, type, origin, column_id) VALUES (?1, ?2, "
+                           "?3, ?4, ?5, ?6)",
                            -1, &st, NULL) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
                                  "cannot record a column");
@@ -198,6 +200,8 @@ static pier_status insert_column(pier__sqlite_lake *l, pier__board *b,
     sqlite3_bind_text(st, 3, c->name, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, pier__type_name(c->type), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 5, pier__origin_name(c->origin), -1, SQLITE_STATIC);
+    if (keep_id)
+        sqlite3_bind_int64(st, 6, c->id);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -235,10 +239,9 @@ static pier_status insert_board(pier__sqlite_lake *l, const pier__board *b,
     return PIER_OK;
 }
 
-pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
-                                      pier_error *err)
+static pier_status create_board(pier__sqlite_lake *l, pier__board *b,
+                                bool keep_ids, pier_error *err)
 {
-    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     pier_status rc = insert_board(l, b, err);
     pier__buf sql;
     pier__buf_init(&sql);
@@ -257,7 +260,24 @@ pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
         rc = exec_buf(l, &sql, err);
     pier__buf_free(&sql);
     for (size_t i = 0; rc == PIER_OK && i < b->ncolumns; i++)
-        rc = insert_column(l, b, i, err);
+        rc = insert_column(l, b, i, keep_ids, err);
+    return rc;
+}
+
+pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
+                                      pier_error *err)
+{
+    return create_board((pier__sqlite_lake *)lake, b, false, err);
+}
+
+pier_status pier__sqlite_board_copy(pier__lake *lake, const pier__board *b,
+                                    pier_error *err)
+{
+    pier__board *copy = pier__board_clone(b);
+    if (copy == NULL)
+        return pier__oom(err);
+    pier_status rc = create_board((pier__sqlite_lake *)lake, copy, true, err);
+    pier__board_free(copy);
     return rc;
 }
 
@@ -310,7 +330,7 @@ pier_status pier__sqlite_column_add(pier__lake *lake, pier__board *b,
     pier_status rc = exec_buf(l, &sql, err);
     pier__buf_free(&sql);
     if (rc == PIER_OK)
-        rc = insert_column(l, b, col, err);
+        rc = insert_column(l, b, col, false, err);
     return rc;
 }
 

@@ -314,6 +314,10 @@ pier_status pier__sqlite_catalog_load(pier__lake *lake, pier__catalog *out,
                                       pier_error *err);
 pier_status pier__sqlite_board_create(pier__lake *lake, pier__board *b,
                                       pier_error *err);
+/* Creates board b as it is, its columns keeping their ids (a replica of
+ * another lake's board, src/cluster/replica.c). */
+pier_status pier__sqlite_board_copy(pier__lake *lake, const pier__board *b,
+                                    pier_error *err);
 pier_status pier__sqlite_board_drop(pier__lake *lake, const pier__board *b,
                                     pier_error *err);
 pier_status pier__sqlite_board_truncate(pier__lake *lake,

@@ -31,6 +31,9 @@
 
 #include "cluster/pg_catalog.h"
 #include "cluster/pg_rows.h"
+#include "cluster/replica.h"
+#include "pier.h"
+#include "support/lakedir.h"
 #include "support/pgtest.h"
 
 static const char *url;   /* the server's connection string */
@@ -851,6 +854,111 @@ static void test_widen_truncate_drop(void **state)
     PQfinish(c);
 }
 
+/* ---- replicas ---- */
+
+/* The rows of `board` in the embedded lake in dir, read through the
+ * engine: "id:n:s;" each. */
+static void replica_rows(const char *dir, const char *board, char *out,
+                         size_t cap)
+{
+    pier_engine *e = NULL;
+    pier_error err;
+    if (pier_open(&e, dir, NULL, &err) != PIER_OK)
+        fail_msg("the replica does not open: %s", err.message);
+    pier_cursor *cur = NULL;
+    if (pier_query(&cur, e, board, "SELECT id, n, s FROM {{board}} ORDER "
+                   "BY id", NULL, NULL, &err) != PIER_OK)
+        fail_msg("the replica does not answer: %s", err.message);
+    out[0] = '\0';
+    const pier_row *row = NULL;
+    while (pier_cursor_next(&row, cur, &err) == PIER_OK && row != NULL) {
+        const pier_value *n = pier_row_value(row, 1);
+        size_t len = strlen(out);
+        snprintf(out + len, cap - len, "%s:%lld:%s;",
+                 pier_row_value(row, 0)->text,
+                 n->kind == PIER_KIND_NULL ? -1LL : (long long)n->as.integer,
+                 pier_row_value(row, 2)->kind == PIER_KIND_NULL
+                     ? "-" : pier_row_value(row, 2)->text);
+    }
+    pier_cursor_close(cur);
+    pier_close(&e);
+}
+
+/* A replica rebuilt from the lake is an embedded lake the engine reads:
+ * the board's rows at the head of the snapshot, and what it says of
+ * itself; rebuilt again after a change; a failed rebuild leaves the one
+ * there was. */
+static void test_replica_rebuild(void **state)
+{
+    (void)state;
+    char ns[64];
+    PGconn *c = new_lake("replica", ns);
+    pier_error err;
+    pier__pg_meta m;
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
+    const char *names[] = { "n", "s" }, *types[] = { "bigint", "text" };
+    pier__board *b = board_of("orders", names, types, 2);
+    const pier__cell rows[3][5] = {
+        { TXT("c", 1), INT(3), NUL, INT(30), NUL },
+        { TXT("a", 1), INT(1), NUL, INT(-10), TXT("x\"y", 3) },
+        { TXT("b", 1), INT(2), NUL, NUL, TXT("", 0) },
+    };
+    int64_t key = 0, first = 0;
+    size_t failed = 0;
+    pier__pg_record rec = { "orders", "insert", "{}" };
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_create(c, ns, b, &key, &err), PIER_OK);
+    assert_int_equal(pier__pg_rows_write(c, ns, key, b, PIER__WRITE_INSERT,
+                                         &rows[0][0], 3, 4, &failed, &err),
+                     PIER_OK);
+    assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 1, 4, &first,
+                                         &err), PIER_OK);
+    run(c, "COMMIT");
+    char *top = lakedir_make();
+    assert_non_null(top);
+    char dir[512], got[256];
+    snprintf(dir, sizeof dir, "%s/orders", top);
+    pier__replica_meta rm, read;
+    assert_int_equal(pier__replica_rebuild(c, ns, m.identity, "orders", dir,
+                                           &rm, &err), PIER_OK);
+    assert_int_equal(rm.watermark, 1);
+    assert_true(rm.identity == m.identity);
+    assert_int_equal(rm.board_key, key);
+    assert_int_equal(pier__replica_meta_read(dir, &read, &err), PIER_OK);
+    assert_memory_equal(&read, &rm, sizeof rm);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:-10:x\"y;b:-1:;c:30:-;");
+    /* a change, and the replica made again at the new head */
+    const char *gone[] = { "b" };
+    int64_t deleted = 0;
+    rec.kind = "delete";
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_rows_delete(c, ns, key, gone, 1, &deleted,
+                                          &err), PIER_OK);
+    assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 2, 5, &first,
+                                         &err), PIER_OK);
+    run(c, "COMMIT");
+    assert_int_equal(pier__replica_rebuild(c, ns, m.identity, "orders", dir,
+                                           &rm, &err), PIER_OK);
+    assert_int_equal(rm.watermark, 2);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:-10:x\"y;c:30:-;");
+    /* a board the lake does not have: refused, the replica there stays */
+    assert_int_equal(pier__replica_rebuild(c, ns, m.identity, "nope", dir,
+                                           &rm, &err),
+                     PIER_E_BOARD_NOT_FOUND);
+    assert_int_equal(pier__replica_meta_read(dir, &read, &err), PIER_OK);
+    assert_int_equal(read.watermark, 2);
+    /* a directory that holds no replica */
+    assert_int_equal(pier__replica_meta_read(top, &read, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_int_equal(lakedir_remove_tree(top), 0);
+    free(top);
+    pier__board_free(b);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
 int main(void)
 {
     url = pgtest_url("unit/test_pg_catalog");
@@ -864,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_board_made_twice_at_once),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_widen_truncate_drop),
+        cmocka_unit_test(test_replica_rebuild),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
