@@ -390,9 +390,8 @@ pier_status pier__pg_log_append(PGconn *c, const char *ns,
 
 pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
                                int64_t after, int64_t limit,
-                               bool (*fn)(void *payload, int64_t watermark,
-                                          const char *kind,
-                                          const char *record),
+                               bool (*fn)(void *payload,
+                                          const pier__pg_change *rec),
                                void *payload, int64_t *head,
                                pier_error *err)
 {
@@ -403,11 +402,11 @@ pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
     char sql[400];
     /* one statement: one snapshot for the head and the records */
     snprintf(sql, sizeof sql,
-             "SELECT h.watermark, c.watermark, c.kind, c.payload FROM "
-             "\"%s\".head h LEFT JOIN LATERAL (SELECT watermark, kind, "
-             "payload FROM \"%s\".changes WHERE board = $1 AND watermark > "
-             "$2 ORDER BY watermark LIMIT $3) c ON true ORDER BY "
-             "c.watermark", ns, ns);
+             "SELECT h.watermark, c.watermark, c.kind, c.payload, "
+             "c.committed_at, c.stamp FROM \"%s\".head h LEFT JOIN LATERAL "
+             "(SELECT watermark, kind, payload, committed_at, stamp FROM "
+             "\"%s\".changes WHERE board = $1 AND watermark > $2 ORDER BY "
+             "watermark LIMIT $3) c ON true ORDER BY c.watermark", ns, ns);
     char a[24], l[24];
     snprintf(a, sizeof a, "%" PRId64, after);
     snprintf(l, sizeof l, "%" PRId64, limit);
@@ -423,8 +422,15 @@ pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
         *head = strtoll(PQgetvalue(r, i, 0), NULL, 10);
         if (PQgetisnull(r, i, 1))
             continue;                   /* (no records: the head alone) */
-        if (!fn(payload, strtoll(PQgetvalue(r, i, 1), NULL, 10),
-                PQgetvalue(r, i, 2), PQgetvalue(r, i, 3)))
+        pier__pg_change rec = {
+            .watermark = strtoll(PQgetvalue(r, i, 1), NULL, 10),
+            .kind = PQgetvalue(r, i, 2),
+            .payload = PQgetvalue(r, i, 3),
+            .len = (size_t)PQgetlength(r, i, 3),
+            .committed_at = strtoll(PQgetvalue(r, i, 4), NULL, 10),
+            .stamp = strtoll(PQgetvalue(r, i, 5), NULL, 10),
+        };
+        if (!fn(payload, &rec))
             break;
     }
     PQclear(r);

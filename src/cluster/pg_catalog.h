@@ -89,18 +89,27 @@ pier_status pier__pg_log_append(PGconn *c, const char *ns,
                                 int64_t committed_at, int64_t stamp,
                                 int64_t *first, pier_error *err);
 
+/* A record as the change log gives it back (strings valid during the
+ * call that gets it). */
+typedef struct pier__pg_change {
+    int64_t watermark;
+    const char *kind;
+    const char *payload;
+    size_t len;
+    int64_t committed_at;
+    int64_t stamp;
+} pier__pg_change;
+
 /*
  * The records of `board` after watermark `after`, at most `limit`, in
- * order: each given to fn (its watermark, kind, payload; the strings live
- * until fn returns); fn returning false stops. The lake's head is in
- * *head (read in the same snapshot).
+ * order: each given to fn; fn returning false stops. The lake's head is
+ * in *head (read in the same snapshot).
  * @return PIER_E_READ_FAILED with the server's message.
  */
 pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
                                int64_t after, int64_t limit,
-                               bool (*fn)(void *payload, int64_t watermark,
-                                          const char *kind,
-                                          const char *record),
+                               bool (*fn)(void *payload,
+                                          const pier__pg_change *rec),
                                void *payload, int64_t *head,
                                pier_error *err);
 

@@ -357,16 +357,18 @@ typedef struct seen {
     bool payload_ok;
 } seen;
 
-static bool collect(void *payload, int64_t watermark, const char *kind,
-                    const char *record)
+static bool collect(void *payload, const pier__pg_change *rec)
 {
     seen *s = payload;
+    int64_t watermark = rec->watermark;
+    const char *kind = rec->kind, *record = rec->payload;
     if (watermark <= s->last)
         s->ordered = false;
     s->last = watermark;
     if (watermark >= 1 && watermark <= MAX_RECORDS)
         s->times[watermark]++;
-    if (strcmp(kind, "insert") != 0 || strncmp(record, "{\"node\":", 8))
+    if (strcmp(kind, "insert") != 0 || strncmp(record, "{\"node\":", 8) ||
+        rec->len != strlen(record) || rec->committed_at != rec->stamp + 1000)
         s->payload_ok = false;
     return true;
 }
