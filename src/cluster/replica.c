@@ -21,6 +21,20 @@ static const char *const META_KEYS[3] = {
     "replica_watermark", "replica_identity", "replica_board_key"
 };
 
+pier_status pier__replica_meta_write(pier__lake *lake,
+                                     const pier__replica_meta *m,
+                                     pier_error *err)
+{
+    char sql[320];
+    snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO _pier_meta(key, "
+             "value) VALUES ('%s', %lld), ('%s', %lld), ('%s', %lld)",
+             META_KEYS[0], (long long)m->watermark, META_KEYS[1],
+             (long long)m->identity, META_KEYS[2],
+             (long long)m->board_key);
+    return pier__sqlite_exec((pier__sqlite_lake *)lake, sql,
+                             PIER_E_LAKE_UNAVAILABLE, err);
+}
+
 /* Each scanned row, written into the replica with its stamp. */
 typedef struct copying {
     pier__lake *lake;
@@ -55,15 +69,8 @@ static pier_status fill(PGconn *c, const char *ns, pier__lake *lake,
                                         &cp, err);
     if (rc == PIER_OK)
         rc = cp.rc;
-    char sql[320];
-    snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO _pier_meta(key, "
-             "value) VALUES ('%s', %lld), ('%s', %lld), ('%s', %lld)",
-             META_KEYS[0], (long long)m->watermark, META_KEYS[1],
-             (long long)m->identity, META_KEYS[2],
-             (long long)m->board_key);
     if (rc == PIER_OK)
-        rc = pier__sqlite_exec((pier__sqlite_lake *)lake, sql,
-                               PIER_E_LAKE_UNAVAILABLE, err);
+        rc = pier__replica_meta_write(lake, m, err);
     if (rc == PIER_OK)
         rc = lake->ops->commit(lake, err);
     if (rc != PIER_OK)

@@ -10,6 +10,7 @@
 #include <libpq-fe.h>
 
 #include "base/base.h"
+#include "store/lake.h"
 
 /* What a replica says of itself. */
 typedef struct pier__replica_meta {
@@ -38,5 +39,11 @@ pier_status pier__replica_rebuild(PGconn *c, const char *ns,
  * dir holds none (missing, not a lake, or a lake that is no replica). */
 pier_status pier__replica_meta_read(const char *dir, pier__replica_meta *out,
                                     pier_error *err);
+
+/* Writes what the replica whose lake is `lake` (an embedded lake, in a
+ * write transaction) says of itself. */
+pier_status pier__replica_meta_write(pier__lake *lake,
+                                     const pier__replica_meta *m,
+                                     pier_error *err);
 
 #endif /* PIER_CLUSTER_REPLICA_H */

@@ -32,6 +32,7 @@
 #include "cluster/pg_catalog.h"
 #include "cluster/pg_rows.h"
 #include "cluster/replica.h"
+#include "engine/replica_sync.h"
 #include "pier.h"
 #include "support/lakedir.h"
 #include "support/pgtest.h"
@@ -85,14 +86,16 @@ static const char *value_of(PGconn *c, const char *sql)
     return out;
 }
 
-/* A connection and a new lake in namespace "t<pid>_<tag>" (ns). */
-static PGconn *new_lake(const char *tag, char ns[64])
+/* A connection and a new lake in namespace "t<pid>_<tag>" (ns); *meta
+ * (may be NULL) what it says of itself. */
+static PGconn *new_lake(const char *tag, char ns[64], pier__pg_meta *meta)
 {
     PGconn *c = connect_ok();
     fresh_namespace(c, tag, ns);
     pier__pg_meta m;
     pier_error err;
-    if (pier__pg_catalog_ensure(c, ns, &m, &err) != PIER_OK)
+    if (pier__pg_catalog_ensure(c, ns, meta != NULL ? meta : &m, &err) !=
+        PIER_OK)
         fail_msg("cannot make the lake: %s", err.message);
     return c;
 }
@@ -380,7 +383,7 @@ static void test_log_never_missed(void **state)
 {
     (void)state;
     char ns[64];
-    PGconn *c = new_lake("log", ns);
+    PGconn *c = new_lake("log", ns, NULL);
     pier_error err;
     pid_t pids[WRITERS];
     for (int k = 0; k < WRITERS; k++) {
@@ -477,7 +480,7 @@ static void test_boards_made_and_loaded(void **state)
 {
     (void)state;
     char ns[64], sql[320], want[160];
-    PGconn *c = new_lake("boards", ns);
+    PGconn *c = new_lake("boards", ns, NULL);
     pier_error err;
     const char *names[] = { "price" }, *types[] = { "double" };
     pier__board *b = board_of("orders", names, types, 1);
@@ -586,7 +589,7 @@ static void test_board_made_twice_at_once(void **state)
 {
     (void)state;
     char ns[64], sql[200];
-    PGconn *c = new_lake("twice", ns);
+    PGconn *c = new_lake("twice", ns, NULL);
     enum { NODES = 2 };
     char lines[NODES][64];
     run_nodes(NODES, making_node, ns, lines);
@@ -662,7 +665,7 @@ static void test_rows(void **state)
 {
     (void)state;
     char ns[64];
-    PGconn *c = new_lake("rows", ns);
+    PGconn *c = new_lake("rows", ns, NULL);
     pier_error err;
     const char *names[] = { "n", "x", "s", "raw" };
     const char *types[] = { "bigint", "double", "text", "text" };
@@ -774,7 +777,7 @@ static void test_widen_truncate_drop(void **state)
 {
     (void)state;
     char ns[64], sql[240];
-    PGconn *c = new_lake("widen", ns);
+    PGconn *c = new_lake("widen", ns, NULL);
     pier_error err;
     const char *names[] = { "n" }, *types[] = { "bigint" };
     pier__board *b = board_of("w", names, types, 1);
@@ -886,6 +889,40 @@ static void replica_rows(const char *dir, const char *board, char *out,
     pier_close(&e);
 }
 
+/* Board "orders" (n bigint, s text) made, with nrows rows of 5 cells. */
+static pier__board *make_orders(PGconn *c, const char *ns,
+                                const pier__cell *rows, size_t nrows,
+                                int64_t *key)
+{
+    const char *names[] = { "n", "s" }, *types[] = { "bigint", "text" };
+    pier__board *b = board_of("orders", names, types, 2);
+    size_t failed = 0;
+    pier_error err;
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_create(c, ns, b, key, &err), PIER_OK);
+    assert_int_equal(pier__pg_rows_write(c, ns, *key, b, PIER__WRITE_INSERT,
+                                         rows, nrows, 4, &failed, &err),
+                     PIER_OK);
+    run(c, "COMMIT");
+    return b;
+}
+
+/* Appends one record of board "orders" in a transaction of its own:
+ * its watermark. */
+static int64_t append(PGconn *c, const char *ns, const char *kind,
+                      const char *payload, int64_t stamp)
+{
+    pier__pg_record rec = { "orders", kind, payload };
+    int64_t w = 0;
+    pier_error err;
+    run(c, "BEGIN");
+    if (pier__pg_log_append(c, ns, &rec, 1, 100 * stamp, stamp, &w, &err) !=
+        PIER_OK)
+        fail_msg("append: %s", err.message);
+    run(c, "COMMIT");
+    return w;
+}
+
 /* A replica rebuilt from the lake is an embedded lake the engine reads:
  * the board's rows at the head of the snapshot, and what it says of
  * itself; rebuilt again after a change; a failed rebuild leaves the one
@@ -894,28 +931,17 @@ static void test_replica_rebuild(void **state)
 {
     (void)state;
     char ns[64];
-    PGconn *c = new_lake("replica", ns);
-    pier_error err;
     pier__pg_meta m;
-    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
-    const char *names[] = { "n", "s" }, *types[] = { "bigint", "text" };
-    pier__board *b = board_of("orders", names, types, 2);
+    PGconn *c = new_lake("replica", ns, &m);
+    pier_error err;
     const pier__cell rows[3][5] = {
         { TXT("c", 1), INT(3), NUL, INT(30), NUL },
         { TXT("a", 1), INT(1), NUL, INT(-10), TXT("x\"y", 3) },
         { TXT("b", 1), INT(2), NUL, NUL, TXT("", 0) },
     };
-    int64_t key = 0, first = 0;
-    size_t failed = 0;
-    pier__pg_record rec = { "orders", "insert", "{}" };
-    run(c, "BEGIN");
-    assert_int_equal(pier__pg_board_create(c, ns, b, &key, &err), PIER_OK);
-    assert_int_equal(pier__pg_rows_write(c, ns, key, b, PIER__WRITE_INSERT,
-                                         &rows[0][0], 3, 4, &failed, &err),
-                     PIER_OK);
-    assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 1, 4, &first,
-                                         &err), PIER_OK);
-    run(c, "COMMIT");
+    int64_t key = 0;
+    pier__board *b = make_orders(c, ns, &rows[0][0], 3, &key);
+    append(c, ns, "insert", "{}", 4);
     char *top = lakedir_make();
     assert_non_null(top);
     char dir[512], got[256];
@@ -933,13 +959,9 @@ static void test_replica_rebuild(void **state)
     /* a change, and the replica made again at the new head */
     const char *gone[] = { "b" };
     int64_t deleted = 0;
-    rec.kind = "delete";
-    run(c, "BEGIN");
     assert_int_equal(pier__pg_rows_delete(c, ns, key, gone, 1, &deleted,
                                           &err), PIER_OK);
-    assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 2, 5, &first,
-                                         &err), PIER_OK);
-    run(c, "COMMIT");
+    append(c, ns, "delete", "{}", 5);
     assert_int_equal(pier__replica_rebuild(c, ns, m.identity, "orders", dir,
                                            &rm, &err), PIER_OK);
     assert_int_equal(rm.watermark, 2);
@@ -953,6 +975,95 @@ static void test_replica_rebuild(void **state)
     assert_int_equal(read.watermark, 2);
     /* a directory that holds no replica */
     assert_int_equal(pier__replica_meta_read(top, &read, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_int_equal(lakedir_remove_tree(top), 0);
+    free(top);
+    pier__board_free(b);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
+/* A replica follows the log: rows inserted, upserted (whole), updated
+ * (patched) and deleted as records say, a page at a time up to a target;
+ * a schema change, a value that does not fit and an update of a row it
+ * lacks make it rebuild; a drop removes it. */
+static void test_replica_sync(void **state)
+{
+    (void)state;
+    char ns[64];
+    pier__pg_meta m;
+    PGconn *c = new_lake("sync", ns, &m);
+    pier_error err;
+    const pier__cell rows[2][5] = {
+        { TXT("a", 1), INT(1), NUL, INT(1), TXT("ay", 2) },
+        { TXT("b", 1), INT(1), NUL, INT(2), NUL },
+    };
+    int64_t key = 0;
+    pier__board *b = make_orders(c, ns, &rows[0][0], 2, &key);
+    char *top = lakedir_make();
+    assert_non_null(top);
+    char dir[512], got[256];
+    snprintf(dir, sizeof dir, "%s/orders", top);
+    pier__replica_meta rm;
+    pier__sync_report rep;
+    /* no replica yet: made */
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir, 0,
+                                        &rm, &rep, &err), PIER_OK);
+    assert_true(rep.rebuilt);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:1:ay;b:2:-;");
+    /* four records, applied */
+    append(c, ns, "insert", "{\"rows\":[{\"id\":\"c\",\"n\":3,"
+                            "\"s\":\"see\"}]}", 10);
+    append(c, ns, "upsert", "{\"rows\":[{\"id\":\"a\",\"n\":11}]}", 11);
+    append(c, ns, "update", "{\"id\":\"b\",\"patch\":{\"s\":\"bee\"}}",
+           12);
+    int64_t head = append(c, ns, "delete", "{\"ids\":[\"zz\",\"c\"]}", 13);
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
+                                        head, &rm, &rep, &err), PIER_OK);
+    assert_false(rep.rebuilt);
+    assert_int_equal(rep.applied, 4);
+    assert_int_equal(rm.watermark, head);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:11:-;b:2:bee;");
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
+                                        head, &rm, &rep, &err), PIER_OK);
+    assert_int_equal(rep.applied, 0);
+    /* up to a target below the head: the records after it wait */
+    int64_t w1 = append(c, ns, "insert", "{\"rows\":[{\"id\":\"d\"}]}", 14);
+    head = append(c, ns, "insert", "{\"rows\":[{\"id\":\"e\"}]}", 15);
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir, w1,
+                                        &rm, &rep, &err), PIER_OK);
+    assert_int_equal(rm.watermark, w1);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:11:-;b:2:bee;d:-1:-;");
+    /* what the replica cannot take exactly: rebuilt from the lake's rows
+     * (which, here, never had d or e) */
+    static const char *const cannot[][2] = {
+        { "insert", "{\"rows\":[{\"id\":\"q\",\"n\":\"nine\"}]}" },
+        { "update", "{\"id\":\"ghost\",\"patch\":{\"n\":1}}" },
+        { "schema", "{\"op\":\"add_column\"}" },
+        { "insert", "{\"rows\":[{\"id\":\"q\",\"nope\":1}]}" },
+    };
+    for (size_t i = 0; i < sizeof cannot / sizeof cannot[0]; i++) {
+        head = append(c, ns, cannot[i][0], cannot[i][1], 20 + (int64_t)i);
+        assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders",
+                                            dir, head, &rm, &rep, &err),
+                         PIER_OK);
+        assert_true(rep.rebuilt);
+        assert_int_equal(rm.watermark, head);
+        replica_rows(dir, "orders", got, sizeof got);
+        assert_string_equal(got, "a:1:ay;b:2:-;");
+    }
+    /* a drop: the replica goes */
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_drop(c, ns, b, &err), PIER_OK);
+    run(c, "COMMIT");
+    head = append(c, ns, "drop", "{\"drop\":true}", 30);
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
+                                        head, &rm, &rep, &err),
+                     PIER_E_BOARD_NOT_FOUND);
+    assert_int_equal(pier__replica_meta_read(dir, &rm, &err),
                      PIER_E_LAKE_UNAVAILABLE);
     assert_int_equal(lakedir_remove_tree(top), 0);
     free(top);
@@ -975,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_widen_truncate_drop),
         cmocka_unit_test(test_replica_rebuild),
+        cmocka_unit_test(test_replica_sync),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
