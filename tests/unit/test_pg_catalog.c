@@ -986,7 +986,8 @@ static void test_replica_rebuild(void **state)
 /* A replica follows the log: rows inserted, upserted (whole), updated
  * (patched) and deleted as records say, a page at a time up to a target;
  * a schema change, a value that does not fit and an update of a row it
- * lacks make it rebuild; a drop removes it. */
+ * lacks make it rebuild, and so does its directory deleted; a drop
+ * removes it. */
 static void test_replica_sync(void **state)
 {
     (void)state;
@@ -1055,6 +1056,13 @@ static void test_replica_sync(void **state)
         replica_rows(dir, "orders", got, sizeof got);
         assert_string_equal(got, "a:1:ay;b:2:-;");
     }
+    /* a replica deleted under the node: made again at the next sync */
+    assert_int_equal(lakedir_remove_tree(dir), 0);
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
+                                        head, &rm, &rep, &err), PIER_OK);
+    assert_true(rep.rebuilt);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:1:ay;b:2:-;");
     /* a drop: the replica goes */
     run(c, "BEGIN");
     assert_int_equal(pier__pg_board_drop(c, ns, b, &err), PIER_OK);
