@@ -399,7 +399,7 @@ pier_status pier__pg_log_after(PGconn *c, const char *ns, const char *board,
     if (!pier__pg_namespace_valid(ns) || board == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "reading a change log needs a lake and a board");
-    char sql[400];
+    char sql[512];
     /* one statement: one snapshot for the head and the records */
     snprintf(sql, sizeof sql,
              "SELECT h.watermark, c.watermark, c.kind, c.payload, "
