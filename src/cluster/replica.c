@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -33,6 +34,31 @@ pier_status pier__replica_meta_write(pier__lake *lake,
              (long long)m->board_key);
     return pier__sqlite_exec((pier__sqlite_lake *)lake, sql,
                              PIER_E_LAKE_UNAVAILABLE, err);
+}
+
+pier_status pier__replica_remove(const char *dir, pier_error *err)
+{
+    static const char *const files[] = {
+        PIER__SQLITE_LAKE_FILE "-wal", PIER__SQLITE_LAKE_FILE "-shm",
+        PIER__SQLITE_LAKE_FILE "-journal", PIER__SQLITE_LAKE_FILE,
+    };
+    size_t n = strlen(dir) + sizeof "/" PIER__SQLITE_LAKE_FILE "-journal";
+    char *path = malloc(n);
+    if (path == NULL)
+        return pier__oom(err);
+    pier_status rc = PIER_OK;
+    for (size_t i = 0; rc == PIER_OK && i < 4; i++) {
+        snprintf(path, n, "%s/%s", dir, files[i]);
+        if (unlink(path) != 0 && errno != ENOENT)
+            rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot remove "
+                            "the replica file '%s': %s", path,
+                            strerror(errno));
+    }
+    free(path);
+    if (rc == PIER_OK && rmdir(dir) != 0 && errno != ENOENT)
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot remove the "
+                        "replica directory '%s': %s", dir, strerror(errno));
+    return rc;
 }
 
 /* Each scanned row, written into the replica with its stamp. */
@@ -120,7 +146,7 @@ pier_status pier__replica_rebuild(PGconn *c, const char *ns,
     if (fresh == NULL)
         return pier__oom(err);
     snprintf(fresh, n, "%s.new", dir);
-    pier_status rc = pier__sqlite_lake_reset(fresh, err);
+    pier_status rc = pier__replica_remove(fresh, err);
     PGresult *r = rc == PIER_OK ? PQexec(c, "BEGIN ISOLATION LEVEL "
                                             "REPEATABLE READ READ ONLY")
                                 : NULL;
@@ -149,14 +175,14 @@ pier_status pier__replica_rebuild(PGconn *c, const char *ns,
     /* the old replica goes, the new one takes its place (a crash between
      * leaves none, which the next read rebuilds) */
     if (rc == PIER_OK)
-        rc = pier__sqlite_lake_reset(dir, err);
+        rc = pier__replica_remove(dir, err);
     if (rc == PIER_OK && rename(fresh, dir) != 0)
         rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot move the "
                         "replica of board '%s' into place: %s", board,
                         strerror(errno));
     if (rc != PIER_OK) {
         pier_error ignored;
-        pier__sqlite_lake_reset(fresh, &ignored);
+        pier__replica_remove(fresh, &ignored);
     }
     free(fresh);
     return rc;

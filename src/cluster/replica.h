@@ -40,6 +40,13 @@ pier_status pier__replica_rebuild(PGconn *c, const char *ns,
 pier_status pier__replica_meta_read(const char *dir, pier__replica_meta *out,
                                     pier_error *err);
 
+/* Removes the replica in `dir`, whatever its file holds (a replica is
+ * the node's cache: a damaged one goes as a sound one does); a missing
+ * one is no error.
+ * @return PIER_E_LAKE_UNAVAILABLE naming what could not be removed (a
+ *         directory holding other files among the reasons). */
+pier_status pier__replica_remove(const char *dir, pier_error *err);
+
 /* Writes what the replica whose lake is `lake` (an embedded lake, in a
  * write transaction) says of itself. */
 pier_status pier__replica_meta_write(pier__lake *lake,

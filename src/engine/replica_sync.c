@@ -244,11 +244,20 @@ static pier_status apply_all(PGconn *c, const char *ns, const char *dir,
     pier__lake *lake = NULL;
     const pier__lake_config cfg = { .durability = PIER_DURABILITY_NORMAL,
                                     .busy_timeout_ms = 5000 };
-    pier_status rc = pier__sqlite_lake_open(&lake, dir, &cfg, err);
+    pier_error ignored;
     pier__catalog cat;
     pier__catalog_init(&cat);
-    if (rc == PIER_OK)
-        rc = lake->ops->catalog_load(lake, &cat, err);
+    /* a replica that does not open, or whose catalog does not read, is
+     * made again (it is a cache) */
+    if (pier__sqlite_lake_open(&lake, dir, &cfg, &ignored) != PIER_OK ||
+        lake->ops->catalog_load(lake, &cat, &ignored) != PIER_OK) {
+        *stale = true;
+        pier__catalog_clear(&cat);
+        if (lake != NULL)
+            lake->ops->close(lake);
+        return PIER_OK;
+    }
+    pier_status rc = PIER_OK;
     pier__board *b = NULL;
     for (size_t i = 0; rc == PIER_OK && i < cat.nboards; i++)
         b = cat.boards[i];
@@ -302,7 +311,7 @@ pier_status pier__replica_sync(PGconn *c, const char *ns, int64_t identity,
         /* (a board dropped and made again has another key) */
         rc = pier__pg_board_key(c, ns, board, &key, err);
         if (rc != PIER_OK) {
-            pier__sqlite_lake_reset(dir, &ignored);
+            pier__replica_remove(dir, &ignored);
             rc = pier__fail(err, PIER_E_BOARD_NOT_FOUND, "no board '%s' in "
                             "the PostgreSQL lake", board);
             pier__error_board(err, board);
@@ -318,7 +327,7 @@ pier_status pier__replica_sync(PGconn *c, const char *ns, int64_t identity,
         rc = apply_all(c, ns, dir, out, target, report, &stale, &dropped,
                        err);
     if (rc == PIER_OK && dropped) {
-        pier__sqlite_lake_reset(dir, &ignored);
+        pier__replica_remove(dir, &ignored);
         rc = pier__fail(err, PIER_E_BOARD_NOT_FOUND, "board '%s' was "
                         "dropped", board);
         pier__error_board(err, board);

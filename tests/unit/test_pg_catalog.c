@@ -1063,6 +1063,18 @@ static void test_replica_sync(void **state)
     assert_true(rep.rebuilt);
     replica_rows(dir, "orders", got, sizeof got);
     assert_string_equal(got, "a:1:ay;b:2:-;");
+    /* a replica file damaged: made again */
+    char file[600];
+    snprintf(file, sizeof file, "%s/lake.sqlite", dir);
+    FILE *f = fopen(file, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fwrite("garbage garbage garbage", 1, 23, f), 23);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
+                                        head, &rm, &rep, &err), PIER_OK);
+    assert_true(rep.rebuilt);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:1:ay;b:2:-;");
     /* a drop: the replica goes */
     run(c, "BEGIN");
     assert_int_equal(pier__pg_board_drop(c, ns, b, &err), PIER_OK);
