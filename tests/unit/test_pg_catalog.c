@@ -983,6 +983,23 @@ static void test_replica_rebuild(void **state)
     PQfinish(c);
 }
 
+/* A sync to `head` that must make the replica again: the lake's rows
+ * of test_replica_sync then. */
+static void expect_rebuilt(PGconn *c, const char *ns, int64_t identity,
+                           const char *dir, int64_t head)
+{
+    pier__replica_meta rm;
+    pier__sync_report rep;
+    pier_error err;
+    char got[256];
+    assert_int_equal(pier__replica_sync(c, ns, identity, "orders", dir, head,
+                                        &rm, &rep, &err), PIER_OK);
+    assert_true(rep.rebuilt);
+    assert_int_equal(rm.watermark, head);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:1:ay;b:2:-;");
+}
+
 /* A replica follows the log: rows inserted, upserted (whole), updated
  * (patched) and deleted as records say, a page at a time up to a target;
  * a schema change, a value that does not fit and an update of a row it
@@ -1048,21 +1065,11 @@ static void test_replica_sync(void **state)
     };
     for (size_t i = 0; i < sizeof cannot / sizeof cannot[0]; i++) {
         head = append(c, ns, cannot[i][0], cannot[i][1], 20 + (int64_t)i);
-        assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders",
-                                            dir, head, &rm, &rep, &err),
-                         PIER_OK);
-        assert_true(rep.rebuilt);
-        assert_int_equal(rm.watermark, head);
-        replica_rows(dir, "orders", got, sizeof got);
-        assert_string_equal(got, "a:1:ay;b:2:-;");
+        expect_rebuilt(c, ns, m.identity, dir, head);
     }
     /* a replica deleted under the node: made again at the next sync */
     assert_int_equal(lakedir_remove_tree(dir), 0);
-    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
-                                        head, &rm, &rep, &err), PIER_OK);
-    assert_true(rep.rebuilt);
-    replica_rows(dir, "orders", got, sizeof got);
-    assert_string_equal(got, "a:1:ay;b:2:-;");
+    expect_rebuilt(c, ns, m.identity, dir, head);
     /* a replica file damaged: made again */
     char file[600];
     snprintf(file, sizeof file, "%s/lake.sqlite", dir);
@@ -1070,11 +1077,7 @@ static void test_replica_sync(void **state)
     assert_non_null(f);
     assert_int_equal(fwrite("garbage garbage garbage", 1, 23, f), 23);
     assert_int_equal(fclose(f), 0);
-    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
-                                        head, &rm, &rep, &err), PIER_OK);
-    assert_true(rep.rebuilt);
-    replica_rows(dir, "orders", got, sizeof got);
-    assert_string_equal(got, "a:1:ay;b:2:-;");
+    expect_rebuilt(c, ns, m.identity, dir, head);
     /* a drop: the replica goes */
     run(c, "BEGIN");
     assert_int_equal(pier__pg_board_drop(c, ns, b, &err), PIER_OK);
