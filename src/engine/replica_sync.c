@@ -79,6 +79,10 @@ static pier_status apply_rows(applying *ap, const pier__pg_change *rec,
     pier__rows_init(&rows);
     pier_status rc = pier__json_rows_read(&rows, rec->payload + hn,
                                           rec->len - hn - 1, ap->err);
+    if (rc != PIER_OK && rc != PIER_E_OUT_OF_MEMORY) {
+        ap->stale = true;              /* (a record it cannot read) */
+        rc = PIER_OK;
+    }
     for (size_t r = 0; rc == PIER_OK && !ap->stale && r < rows.nrows; r++) {
         if (!cells_of(ap->b, &rows, rows.row_start[r],
                       pier__rows_row_end(&rows, r), cells, NULL, NULL, a)) {
@@ -112,8 +116,12 @@ static pier_status apply_update(applying *ap, const pier__pg_change *rec,
                                  : pier__json_patches_read(&rows, wrapped.p,
                                                            wrapped.len,
                                                            ap->err);
+    if (rc != PIER_OK && rc != PIER_E_OUT_OF_MEMORY) {
+        ap->stale = true;              /* (a record it cannot read) */
+        rc = PIER_OK;
+    }
     size_t n = 0;
-    if (rc == PIER_OK &&
+    if (rc == PIER_OK && !ap->stale &&
         (rows.nrows != 1 ||
          !cells_of(ap->b, &rows, 0, rows.nfields, cells, cols, &n, a)))
         ap->stale = true;

@@ -1002,9 +1002,9 @@ static void expect_rebuilt(PGconn *c, const char *ns, int64_t identity,
 
 /* A replica follows the log: rows inserted, upserted (whole), updated
  * (patched) and deleted as records say, a page at a time up to a target;
- * a schema change, a value that does not fit and an update of a row it
- * lacks make it rebuild, and so does its directory deleted; a drop
- * removes it. */
+ * a schema change, a value that does not fit, an update of a row it
+ * lacks and a record it cannot read make it rebuild, and so does its
+ * directory deleted or its file damaged; a drop removes it. */
 static void test_replica_sync(void **state)
 {
     (void)state;
@@ -1062,6 +1062,9 @@ static void test_replica_sync(void **state)
         { "update", "{\"id\":\"ghost\",\"patch\":{\"n\":1}}" },
         { "schema", "{\"op\":\"add_column\"}" },
         { "insert", "{\"rows\":[{\"id\":\"q\",\"nope\":1}]}" },
+        { "insert", "{\"rows\":[{\"id\":}]}" },
+        { "update", "{\"id\":7}" },
+        { "delete", "{\"ids\":\"a\"}" },
     };
     for (size_t i = 0; i < sizeof cannot / sizeof cannot[0]; i++) {
         head = append(c, ns, cannot[i][0], cannot[i][1], 20 + (int64_t)i);
