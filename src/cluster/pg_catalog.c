@@ -51,6 +51,28 @@ static void first_line(char *out, size_t cap, const char *msg)
     snprintf(out, cap, "%.*s", (int)n, m);
 }
 
+/* What a session of a lake needs: a UTF-8 database, spoken to in UTF-8.
+ * A reset connection starts a new session, which needs it again. */
+static pier_status session(PGconn *c, pier_error *err)
+{
+    char why[200];
+    const char *enc = PQparameterStatus(c, "server_encoding");
+    if (enc == NULL || strcmp(enc, "UTF8") != 0) {
+        snprintf(why, sizeof why, "%s", enc != NULL ? enc : "unknown");
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "the PostgreSQL lake's database is encoded %s: "
+                          "a lake needs a UTF8 database (CREATE DATABASE "
+                          "... ENCODING 'UTF8')", why);
+    }
+    if (PQsetClientEncoding(c, "UTF8") != 0) {
+        first_line(why, sizeof why, PQerrorMessage(c));
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot speak UTF-8 to the PostgreSQL lake: %s",
+                          why);
+    }
+    return PIER_OK;
+}
+
 pier_status pier__pg_connect(PGconn **out, const char *conninfo,
                              pier_error *err)
 {
@@ -72,24 +94,31 @@ pier_status pier__pg_connect(PGconn **out, const char *conninfo,
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                           "cannot connect to the PostgreSQL lake: %s", why);
     }
-    const char *enc = PQparameterStatus(c, "server_encoding");
-    if (enc == NULL || strcmp(enc, "UTF8") != 0) {
-        snprintf(why, sizeof why, "%s", enc != NULL ? enc : "unknown");
+    pier_status rc = session(c, err);
+    if (rc != PIER_OK) {
         PQfinish(c);
-        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
-                          "the PostgreSQL lake's database is encoded %s: "
-                          "a lake needs a UTF8 database (CREATE DATABASE "
-                          "... ENCODING 'UTF8')", why);
-    }
-    if (PQsetClientEncoding(c, "UTF8") != 0) {
-        first_line(why, sizeof why, PQerrorMessage(c));
-        PQfinish(c);
-        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
-                          "cannot speak UTF-8 to the PostgreSQL lake: %s",
-                          why);
+        return rc;
     }
     *out = c;
     return PIER_OK;
+}
+
+pier_status pier__pg_alive(PGconn *c, pier_error *err)
+{
+    if (c == NULL)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "no connection to the PostgreSQL lake");
+    if (PQstatus(c) == CONNECTION_OK)
+        return PIER_OK;
+    PQreset(c);
+    if (PQstatus(c) != CONNECTION_OK) {
+        char why[200];
+        first_line(why, sizeof why, PQerrorMessage(c));
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot connect to the PostgreSQL lake again: %s",
+                          why);
+    }
+    return session(c, err);
 }
 
 bool pier__pg_namespace_valid(const char *ns)

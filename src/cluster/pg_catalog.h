@@ -48,6 +48,17 @@ pier_status pier__pg_connect(PGconn **out, const char *conninfo,
 pier_status pier__pg_fail(PGresult *r, PGconn *c, pier_status status,
                           const char *what, pier_error *err);
 
+/*
+ * Makes sure c can be used: when its connection was lost (the server went
+ * away, restarted, or ended the session), makes it again once (PQreset),
+ * with the session setup of pier__pg_connect. Whatever transaction c had
+ * open is gone (the server rolled it back). Cheap when c is fine: no
+ * round trip.
+ * @return PIER_E_LAKE_UNAVAILABLE with libpq's reason when the server
+ *         cannot be reached.
+ */
+pier_status pier__pg_alive(PGconn *c, pier_error *err);
+
 /* Whether `ns` may name a namespace: [a-z_][a-z0-9_]*, at most 63 bytes
  * (PostgreSQL's longest identifier), so that it needs no quoting rules
  * beyond double quotes. */

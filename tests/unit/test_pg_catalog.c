@@ -446,6 +446,45 @@ static void test_log_never_missed(void **state)
     PQfinish(c);
 }
 
+/* A node's connection ended by the server (as a restart ends it): the
+ * write in flight fails with the server's reason and leaves nothing; the
+ * connection is made again, and writes go on. */
+static void test_connection_lost(void **state)
+{
+    (void)state;
+    char ns[64], sql[200];
+    PGconn *admin = new_lake("lost", ns, NULL);
+    PGconn *c = connect_ok();
+    pier_error err;
+    pier__pg_record rec = { "b", "insert", "{}" };
+    int64_t first = 0;
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 1, 1, &first, &err),
+                     PIER_OK);
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%d)",
+             PQbackendPID(c));
+    run(admin, sql);
+    assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 2, 2, &first, &err),
+                     PIER_E_WRITE_FAILED);
+    assert_non_null(strstr(err.message, "cannot append to the PostgreSQL "
+                                        "lake's change log: "));
+    snprintf(sql, sizeof sql, "SELECT count(*) || ',' || (SELECT watermark "
+             "FROM %s.head) FROM %s.changes", ns, ns);
+    assert_string_equal(value_of(admin, sql), "0,0");
+    assert_int_equal(pier__pg_alive(c, &err), PIER_OK);
+    assert_int_equal(PQstatus(c), CONNECTION_OK);
+    assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 3, 3, &first, &err),
+                     PIER_OK);
+    assert_int_equal(first, 1);
+    assert_string_equal(value_of(admin, sql), "1,1");
+    /* a live connection: nothing to do */
+    assert_int_equal(pier__pg_alive(c, &err), PIER_OK);
+    assert_int_equal(pier__pg_alive(NULL, &err), PIER_E_LAKE_UNAVAILABLE);
+    PQfinish(c);
+    drop_namespace(admin, ns);
+    PQfinish(admin);
+}
+
 /* ---- boards ---- */
 
 /* A board of the model: its base columns and, for each name, a column
@@ -1107,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_refusals_change_nothing),
         cmocka_unit_test(test_unreachable_and_not_utf8),
         cmocka_unit_test(test_log_never_missed),
+        cmocka_unit_test(test_connection_lost),
         cmocka_unit_test(test_boards_made_and_loaded),
         cmocka_unit_test(test_board_made_twice_at_once),
         cmocka_unit_test(test_rows),
