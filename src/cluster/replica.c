@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "cluster/head.h"
 #include "cluster/pg_catalog.h"
 #include "cluster/pg_rows.h"
 #include "cluster/replica.h"
@@ -109,16 +110,10 @@ static pier_status snapshot(PGconn *c, const char *ns, const char *board,
                             pier__catalog *cat, pier__board **b,
                             pier__replica_meta *m, pier_error *err)
 {
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT watermark FROM \"%s\".head", ns);
-    PGresult *r = PQexec(c, sql);
-    pier_status rc = PIER_OK;
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
-        rc = pier__pg_fail(r, c, PIER_E_READ_FAILED,
-                           "cannot read the lake's head", err);
-    else
-        m->watermark = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    PQclear(r);
+    pier__head_cache h;
+    pier__head_init(&h, 0);
+    pier_status rc = pier__head_read(&h, c, ns, 1, err);
+    m->watermark = h.head;
     if (rc == PIER_OK)
         rc = pier__pg_catalog_load(c, ns, cat, err);
     *b = rc == PIER_OK ? pier__catalog_find(cat, board) : NULL;
