@@ -464,7 +464,8 @@ static void test_connection_lost(void **state)
     run(c, "BEGIN");
     assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 1, 1, &first, &err),
                      PIER_OK);
-    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%d)",
+    /* (waiting up to 5 s for the session to be gone) */
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%d, 5000)",
              PQbackendPID(c));
     run(admin, sql);
     assert_int_equal(pier__pg_log_append(c, ns, &rec, 1, 2, 2, &first, &err),
