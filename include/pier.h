@@ -95,11 +95,12 @@ typedef enum pier_status {
     PIER_E_MIGRATION_CONFLICT = 36,   /* "MigrationConflict" */
     PIER_E_PROOF_FAILED = 37,         /* "ProofFailed" */
     PIER_E_VIEW_MISMATCH = 38,        /* "ViewMismatch" */
-    PIER_E_CHANGESET_CONFLICT = 39    /* "ChangesetConflict" */
+    PIER_E_CHANGESET_CONFLICT = 39,   /* "ChangesetConflict" */
+    PIER_E_SYNC_FAILED = 40           /* "SyncFailed" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 40
+#define PIER_STATUS_COUNT 41
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing

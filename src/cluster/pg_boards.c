@@ -162,7 +162,20 @@ pier_status pier__pg_board_key(PGconn *c, const char *ns, const char *id,
     snprintf(sql, sizeof sql, "SELECT board_key FROM \"%s\".boards WHERE "
              "board = $1", ns);
     const char *params[1] = { id };
-    return one_int(c, sql, 1, params, key, "cannot find the board", err);
+    PGresult *r = NULL;
+    pier_status rc = exec_params(c, sql, 1, params, &r, PIER_E_WRITE_FAILED,
+                                 "cannot find the board", err);
+    if (rc != PIER_OK)
+        return rc;
+    if (PQntuples(r) != 1) {
+        rc = pier__fail(err, PIER_E_BOARD_NOT_FOUND, "no board '%s' in the "
+                        "PostgreSQL lake", id);
+        pier__error_board(err, id);
+    } else {
+        *key = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    }
+    PQclear(r);
+    return rc;
 }
 
 pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,

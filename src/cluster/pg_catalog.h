@@ -155,7 +155,7 @@ pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
                                 size_t col, pier_error *err);
 
 /* The key that names board `id`'s rows table ("<ns>".r<key>).
- * @return PIER_E_WRITE_FAILED when the lake has no such board. */
+ * @return PIER_E_BOARD_NOT_FOUND; PIER_E_WRITE_FAILED (the server). */
 pier_status pier__pg_board_key(PGconn *c, const char *ns, const char *id,
                                int64_t *key, pier_error *err);
 
@@ -164,7 +164,8 @@ pier_status pier__pg_board_key(PGconn *c, const char *ns, const char *id,
  * version; under the board's advisory lock. */
 pier_status pier__pg_board_drop(PGconn *c, const char *ns,
                                 const pier__board *b, pier_error *err);
-/* Empties board b's rows table in the caller's transaction. */
+/* Empties board b's rows table in the caller's transaction.
+ * @return PIER_E_BOARD_NOT_FOUND; PIER_E_WRITE_FAILED. */
 pier_status pier__pg_board_truncate(PGconn *c, const char *ns,
                                     const pier__board *b, pier_error *err);
 /* Records b->columns[col]'s new type (`from` the old one) in the caller's

@@ -318,14 +318,11 @@ pier_status pier__replica_sync(PGconn *c, const char *ns, int64_t identity,
     if (!stale) {
         /* (a board dropped and made again has another key) */
         rc = pier__pg_board_key(c, ns, board, &key, err);
-        if (rc != PIER_OK) {
+        if (rc == PIER_E_BOARD_NOT_FOUND) {
             pier__replica_remove(dir, &ignored);
-            rc = pier__fail(err, PIER_E_BOARD_NOT_FOUND, "no board '%s' in "
-                            "the PostgreSQL lake", board);
-            pier__error_board(err, board);
             return rc;
         }
-        stale = key != out->board_key;
+        stale = rc == PIER_OK && key != out->board_key;
     }
     if (rc == PIER_OK && !stale)
         rc = floor_of(c, ns, &floor, err);
@@ -343,6 +340,15 @@ pier_status pier__replica_sync(PGconn *c, const char *ns, int64_t identity,
     if (rc == PIER_OK && stale) {
         rc = pier__replica_rebuild(c, ns, identity, board, dir, out, err);
         report->rebuilt = rc == PIER_OK;
+    }
+    /* the server could not be read, or the replica written: it stays as
+     * it was, behind */
+    if (rc == PIER_E_READ_FAILED || rc == PIER_E_WRITE_FAILED) {
+        char msg[sizeof err->message];
+        pier__copy_field(msg, sizeof msg, err != NULL ? err->message : "");
+        rc = pier__fail(err, PIER_E_SYNC_FAILED, "cannot sync the replica of "
+                        "board '%s': %s", board, msg);
+        pier__error_board(err, board);
     }
     return rc;
 }

@@ -29,8 +29,10 @@ typedef struct pier__sync_report {
  * when a record changes the board's schema or does not fit what the
  * replica holds. *out: its meta after.
  * @return PIER_E_BOARD_NOT_FOUND when the board was dropped (its replica
- *         is removed); PIER_E_READ_FAILED (the server), as
- *         pier__replica_rebuild otherwise.
+ *         is removed); PIER_E_SYNC_FAILED when the server could not be
+ *         read or the replica written (the message has the reason; the
+ *         replica stays as it was); PIER_E_LAKE_UNAVAILABLE for the cache
+ *         directory.
  */
 pier_status pier__replica_sync(PGconn *c, const char *ns, int64_t identity,
                                const char *board, const char *dir,

@@ -903,7 +903,8 @@ static void test_widen_truncate_drop(void **state)
     pier__board_free(b);
     b = board_of("ghost", names, types, 1);
     assert_int_equal(pier__pg_board_truncate(c, ns, b, &err),
-                     PIER_E_WRITE_FAILED);
+                     PIER_E_BOARD_NOT_FOUND);
+    assert_string_equal(err.board, "ghost");
     pier__board_free(b);
     pier__board_free(again);
     drop_namespace(c, ns);
@@ -1132,6 +1133,34 @@ static void test_replica_sync(void **state)
     assert_int_equal(fwrite("garbage garbage garbage", 1, 23, f), 23);
     assert_int_equal(fclose(f), 0);
     expect_rebuilt(c, ns, m.identity, dir, head);
+    /* the server gone mid-sync: SyncFailed, the replica as it was; and
+     * once connected again, the sync goes on */
+    head = append(c, ns, "insert", "{\"rows\":[{\"id\":\"z\"}]}", 40);
+    PGconn *admin = connect_ok();
+    char sql[120];
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%d, 5000)",
+             PQbackendPID(c));
+    run(admin, sql);
+    PQfinish(admin);
+    pier__replica_meta before;
+    assert_int_equal(pier__replica_meta_read(dir, &before, &err), PIER_OK);
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
+                                        head, &rm, &rep, &err),
+                     PIER_E_SYNC_FAILED);
+    assert_string_equal(err.tag, "SyncFailed");
+    assert_string_equal(err.board, "orders");
+    assert_non_null(strstr(err.message, "cannot sync the replica of board "
+                                        "'orders': "));
+    assert_int_equal(pier__replica_meta_read(dir, &rm, &err), PIER_OK);
+    assert_int_equal(rm.watermark, before.watermark);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:1:ay;b:2:-;");
+    assert_int_equal(pier__pg_alive(c, &err), PIER_OK);
+    assert_int_equal(pier__replica_sync(c, ns, m.identity, "orders", dir,
+                                        head, &rm, &rep, &err), PIER_OK);
+    assert_int_equal(rep.applied, 1);
+    replica_rows(dir, "orders", got, sizeof got);
+    assert_string_equal(got, "a:1:ay;b:2:-;z:-1:-;");
     /* a drop: the replica goes */
     run(c, "BEGIN");
     assert_int_equal(pier__pg_board_drop(c, ns, b, &err), PIER_OK);
