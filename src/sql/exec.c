@@ -1487,6 +1487,40 @@ static pier_status prepare_exact_ops(exec_ctx *x, pier__buf *filled,
     return rc;
 }
 
+
+/*
+ * A result column's name as the user wrote it. SQLite names a column
+ * that is an expression by its text, which is the text the front-end
+ * rewrote in the same length (a CAST written as _pcs(...), EXTRACT as
+ * date_part): the same bytes of the statement as written are its name.
+ * A name found nowhere in the statement (an alias the rewrite of
+ * operators wrote) is kept, and so is any name without those calls.
+ */
+static const char *as_written(const exec_ctx *x, const char *name,
+                              pier__buf *scratch)
+{
+    /* (only a name holding what the front-end writes: an alias or a
+     * column's name may also be found inside a rewritten span) */
+    if (name == NULL || x->written == x->sql ||
+        (strstr(name, "_pcs(") == NULL && strstr(name, "date_part(") == NULL))
+        return name;
+    const char *sql = x->sql + x->st->offset;
+    size_t n = strlen(name), len = x->st->len;
+    if (n == 0 || n > len)
+        return name;
+    for (size_t at = 0; at + n <= len; at++) {
+        if (memcmp(sql + at, name, n) != 0)
+            continue;
+        const char *w = x->written + x->st->offset + at;
+        if (memcmp(w, name, n) == 0)
+            return name;               /* (written so) */
+        pier__buf_reset(scratch);
+        pier__buf_append(scratch, w, n);
+        return scratch->oom ? name : scratch->p;
+    }
+    return name;
+}
+
 static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
 {
     const pier__sql_stmt *st = x->st;
@@ -1593,13 +1627,17 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         if (cols == NULL || values == NULL)
             rc = pier__oom(err);
     }
+    pier__buf name;
+    pier__buf_init(&name);
     for (size_t i = 0; rc == PIER_OK && rows != NULL &&
                        i < shape.ncolumns; i++) {
         cols[i] = origin_column(x, shape.tables[i], shape.columns[i]);
-        rc = pier__memrows_column(rows, i, shape.names[i],
+        rc = pier__memrows_column(rows, i,
+                                  as_written(x, shape.names[i], &name),
                                   cols[i] != NULL ? cols[i]->spelling : NULL,
                                   err);
     }
+    pier__buf_free(&name);
     pier__memrows_free(x->rows);
     x->rows = rows;
     pier__arena a;

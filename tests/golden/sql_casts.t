@@ -32,3 +32,10 @@ CAST('1' AS DECIMAL) / 8
 (1 row)
 $ pier sql "SELECT decimal_div(CAST('1' AS DECIMAL), 8, 3) AS q, CAST(CAST('1' AS DECIMAL) AS REAL) / 8 AS f" --jsonl
 {"q":"0.125","f":0.125}
+
+# A result column that is a cast or an EXTRACT is named as it was written,
+# not as the front-end wrote it for SQLite; an alias is kept.
+$ pier sql "SELECT CAST('1' AS DECIMAL), EXTRACT(year FROM '2026-03-01'), CAST('2' AS UINT64) AS two, CAST('3' AS DECIMAL) + 1" --json
+[
+{"CAST('1' AS DECIMAL)":"1","EXTRACT(year FROM '2026-03-01')":2026,"two":"2","CAST('3' AS DECIMAL) + 1":"4"}
+]
