@@ -33,6 +33,7 @@
 #include "cluster/pg_catalog.h"
 #include "cluster/pg_rows.h"
 #include "cluster/replica.h"
+#include "engine/replica_set.h"
 #include "engine/replica_sync.h"
 #include "pier.h"
 #include "support/lakedir.h"
@@ -1178,6 +1179,102 @@ static void test_replica_sync(void **state)
     PQfinish(c);
 }
 
+/* How many rows the board of an open replica answers a count with. */
+static int64_t count_in(pier_engine *e, const char *board)
+{
+    pier_cursor *cur = NULL;
+    pier_error err;
+    if (pier_query(&cur, e, board, "SELECT count(*) FROM {{board}}", NULL,
+                   NULL, &err) != PIER_OK)
+        fail_msg("count: %s", err.message);
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, cur, &err), PIER_OK);
+    int64_t n = pier_row_value(row, 0)->as.integer;
+    pier_cursor_close(cur);
+    return n;
+}
+
+/* A node's open replicas: synced before each use, at most `cap` open
+ * (the least recently used closed), evicted with their files, closed when
+ * their board is dropped; the counts it keeps. */
+static void test_replica_set(void **state)
+{
+    (void)state;
+    char ns[64];
+    pier__pg_meta m;
+    PGconn *c = new_lake("set", ns, &m);
+    pier_error err;
+    const pier__cell rows[2][5] = {
+        { TXT("a", 1), INT(1), NUL, INT(1), NUL },
+        { TXT("b", 1), INT(1), NUL, INT(2), NUL },
+    };
+    int64_t key = 0;
+    pier__board *orders = make_orders(c, ns, &rows[0][0], 2, &key);
+    const char *names[] = { "x" }, *types[] = { "bigint" };
+    static const char *const others[2] = { "two", "three" };
+    for (size_t i = 0; i < 2; i++) {
+        pier__board *b = board_of(others[i], names, types, 1);
+        run(c, "BEGIN");
+        assert_int_equal(pier__pg_board_create(c, ns, b, &key, &err),
+                         PIER_OK);
+        run(c, "COMMIT");
+        pier__board_free(b);
+    }
+    char *cache = lakedir_make();
+    assert_non_null(cache);
+    pier__replica_set set;
+    assert_int_equal(pier__replicas_init(&set, cache, 2, &err), PIER_OK);
+    pier_engine *e = NULL;
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders", 0,
+                                        &e, &err), PIER_OK);
+    assert_int_equal(count_in(e, "orders"), 2);
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "two", 0,
+                                        &e, &err), PIER_OK);
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "three", 0,
+                                        &e, &err), PIER_OK);
+    assert_int_equal(set.nopen, 2);                 /* orders was closed */
+    assert_int_equal(set.rebuilds, 3);
+    for (size_t i = 0; i < set.nopen; i++)
+        assert_string_not_equal(set.open[i].board, "orders");
+    /* opened again from its files, then a record applied to it */
+    int64_t head = append(c, ns, "insert",
+                          "{\"rows\":[{\"id\":\"c\",\"n\":3}]}", 9);
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
+                                        head, &e, &err), PIER_OK);
+    assert_int_equal(set.rebuilds, 3);
+    assert_int_equal(set.applied, 1);
+    assert_int_equal(count_in(e, "orders"), 3);
+    assert_int_equal(set.syncs, 4);
+    /* evicted: closed, its files gone, made again at the next use */
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/orders", cache);
+    pier__replica_meta rm;
+    assert_int_equal(pier__replicas_evict(&set, "orders", &err), PIER_OK);
+    assert_int_equal(pier__replica_meta_read(dir, &rm, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_int_equal(set.nopen, 1);
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
+                                        head, &e, &err), PIER_OK);
+    assert_int_equal(set.rebuilds, 4);
+    assert_int_equal(count_in(e, "orders"), 2);     /* the lake's rows */
+    /* dropped on the lake: refused, and the open replica closed */
+    run(c, "BEGIN");
+    assert_int_equal(pier__pg_board_drop(c, ns, orders, &err), PIER_OK);
+    run(c, "COMMIT");
+    size_t before = set.nopen;
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
+                                        head, &e, &err),
+                     PIER_E_BOARD_NOT_FOUND);
+    assert_null(e);
+    assert_int_equal(set.nopen, before - 1);
+    pier__replicas_free(&set);
+    assert_int_equal(lakedir_remove_tree(cache), 0);
+    free(cache);
+    pier__board_free(orders);
+    drop_namespace(c, ns);
+    PQfinish(c);
+}
+
 int main(void)
 {
     url = pgtest_url("unit/test_pg_catalog");
@@ -1194,6 +1291,7 @@ int main(void)
         cmocka_unit_test(test_widen_truncate_drop),
         cmocka_unit_test(test_replica_rebuild),
         cmocka_unit_test(test_replica_sync),
+        cmocka_unit_test(test_replica_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
