@@ -346,10 +346,6 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
         lake->schema_epoch++;
     }
     l->user_ddl = ddl;
-    /* DDL and a script's transaction statements (ROLLBACK TO undoes a
-     * catalog bump) leave the catalog version to be read again */
-    if (ddl)
-        l->catalog_known = false;
     l->denied[0] = '\0';
     memset(&l->failure, 0, sizeof l->failure);
     /* DDL runs once; everything else may come again. A statement in the
