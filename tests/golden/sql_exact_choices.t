@@ -36,6 +36,11 @@ $ pier sql "SELECT id, min(bal, 0) AS lo FROM acct WHERE bal IS NOT NULL ORDER B
 {"id":4,"lo":"0"}
 $ pier sql "SELECT max(3, 7, 2) AS a, min('b', 'a') AS b, max(n, 2) AS c FROM acct WHERE id = 1" --jsonl
 {"a":7,"b":"a","c":3}
+# A min or max the rewrite cannot name (quoted, or of more than 101
+# arguments) is refused rather than ordered by storage class.
+$ pier sql "SELECT \"max\"(bal, 0) AS m FROM acct"
+! pier: error: QueryFailed: max() of acct.bal and other values would order them as SQLite does, every number below every text, not by value: write it as max(a, b, ...) by name, with at most 101 arguments, or CAST the exact value AS REAL (at byte 0 of the script)
+[exit 1]
 
 # Comparisons of a choice go by value, BETWEEN and IN too.
 $ pier sql "SELECT id FROM acct WHERE coalesce(bal, 0) > -1 ORDER BY id" --jsonl
