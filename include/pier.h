@@ -96,11 +96,12 @@ typedef enum pier_status {
     PIER_E_PROOF_FAILED = 37,         /* "ProofFailed" */
     PIER_E_VIEW_MISMATCH = 38,        /* "ViewMismatch" */
     PIER_E_CHANGESET_CONFLICT = 39,   /* "ChangesetConflict" */
-    PIER_E_SYNC_FAILED = 40           /* "SyncFailed" */
+    PIER_E_SYNC_FAILED = 40,          /* "SyncFailed" */
+    PIER_E_TOPOLOGY_UNSUPPORTED = 41  /* "TopologyUnsupported" */
 } pier_status;
 
 /* One more than the highest status value; for tables indexed by status. */
-#define PIER_STATUS_COUNT 41
+#define PIER_STATUS_COUNT 42
 
 /*
  * What went wrong, filled by the failing call. The caller owns it: nothing
@@ -293,6 +294,20 @@ typedef enum pier_durability {
 /* Returns the current time in microseconds since the Unix epoch, UTC. */
 typedef int64_t (*pier_clock_fn)(void *payload);
 
+/* How the nodes of a lake share it (docs/clustered.md). */
+typedef enum pier_topology {
+    PIER_TOPOLOGY_DEFAULT = 0,     /* single-node on an embedded lake,
+                                      clustered on a PostgreSQL lake */
+    PIER_TOPOLOGY_SINGLE_NODE = 1, /* this engine is the lake's only writer:
+                                      on PostgreSQL it reads the head once
+                                      and then follows its own writes, so
+                                      every read is exact; two such engines
+                                      on one lake read wrong */
+    PIER_TOPOLOGY_CLUSTERED = 2    /* many nodes on one PostgreSQL lake: a
+                                      read of another node's write is stale
+                                      by at most head_refresh_ms */
+} pier_topology;
+
 typedef struct pier_open_options {
     unsigned version;              /* PIER_OPEN_OPTIONS_VERSION */
     pier_auto_create auto_create;
@@ -305,13 +320,31 @@ typedef struct pier_open_options {
     /* Version 2: */
     pier_limits limits;            /* the engine's limits on queries and
                                       pier_exec; 0 fields: the defaults */
+    /* Version 3: a PostgreSQL lake (docs/clustered.md). */
+    const char *lake;              /* a libpq connection string (URL or
+                                      key=value form) naming a PostgreSQL
+                                      lake; NULL: pier_open's location is
+                                      the lake (a directory, or a
+                                      postgres:// or postgresql:// URL) */
+    const char *cache_dir;         /* where this node keeps its replicas;
+                                      NULL: $XDG_CACHE_HOME/pier/<lake> (or
+                                      ~/.cache/...); one node per
+                                      directory */
+    int head_refresh_ms;           /* how often a node reads the lake's
+                                      head; 0: 1000 */
+    pier_topology topology;
+    const char *lake_namespace;    /* the PostgreSQL schema holding the
+                                      lake; NULL: "pier" */
+    int replicas_open;             /* the most replicas kept open at once
+                                      (least recently used closed first);
+                                      0: 64 */
 } pier_open_options;
 
-#define PIER_OPEN_OPTIONS_VERSION 2
+#define PIER_OPEN_OPTIONS_VERSION 3
 #define PIER_OPEN_OPTIONS_INIT                                            \
     { PIER_OPEN_OPTIONS_VERSION, PIER_AUTO_CREATE_ON_WRITE,               \
       PIER_COLUMNS_INFER, PIER_DURABILITY_FULL, 5000, NULL, NULL,         \
-      PIER_LIMITS_INIT }
+      PIER_LIMITS_INIT, NULL, NULL, 0, PIER_TOPOLOGY_DEFAULT, NULL, 0 }
 
 /*
  * Opens the lake in `data_dir`, creating the directory and the lake file
@@ -1497,6 +1530,11 @@ typedef struct pier_stats {
     int64_t writes;            /* writes this engine committed */
     int64_t queries;           /* reads this engine served */
     int64_t last_maintenance;  /* microseconds since the epoch; 0: never */
+    /* A PostgreSQL lake's node (0 on an embedded lake): */
+    int64_t syncs;             /* replica syncs that read the change log */
+    int64_t records_applied;   /* change records they applied */
+    int64_t rebuilds;          /* replicas made again from the lake */
+    int64_t replicas;          /* replicas open now */
 } pier_stats;
 
 PIER_API pier_status pier_stats_get(pier_stats *out, pier_engine *engine,

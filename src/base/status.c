@@ -51,6 +51,7 @@ static const char *const tags[PIER_STATUS_COUNT] = {
     [PIER_E_VIEW_MISMATCH] = "ViewMismatch",
     [PIER_E_CHANGESET_CONFLICT] = "ChangesetConflict",
     [PIER_E_SYNC_FAILED] = "SyncFailed",
+    [PIER_E_TOPOLOGY_UNSUPPORTED] = "TopologyUnsupported",
 };
 
 PIER_API const char *pier_status_tag(pier_status status)

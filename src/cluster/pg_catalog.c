@@ -73,6 +73,14 @@ static pier_status session(PGconn *c, pier_error *err)
     return PIER_OK;
 }
 
+/* The server's notices (a WARNING, a NOTICE) are not the application's
+ * to see on its stderr, libpq's default. */
+static void quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
 pier_status pier__pg_connect(PGconn **out, const char *conninfo,
                              pier_error *err)
 {
@@ -94,6 +102,7 @@ pier_status pier__pg_connect(PGconn **out, const char *conninfo,
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                           "cannot connect to the PostgreSQL lake: %s", why);
     }
+    PQsetNoticeProcessor(c, quiet, NULL);
     pier_status rc = session(c, err);
     if (rc != PIER_OK) {
         PQfinish(c);

@@ -124,6 +124,12 @@ void pier__guard_init(pier__guard *g, pier_engine *e, const pier_limits *over,
  * pier_interrupt): a check cheap enough for every row. */
 bool pier__guard_interrupted(const pier__guard *g);
 
+/* PIER_OK on a lake that serves the SQL dialect (the embedded one);
+ * PIER_E_TOPOLOGY_UNSUPPORTED naming `what` ("declared tables") on a
+ * PostgreSQL lake, whose clustered topology serves boards only (ops.c). */
+pier_status pier__engine_embedded(pier_engine *e, const char *what,
+                                  pier_error *err);
+
 /* The engine's clock. */
 int64_t pier__engine_now(const pier_engine *e);
 

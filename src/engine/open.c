@@ -21,8 +21,9 @@ static pier_status copy_options(pier_open_options *dst,
                           "(this Pier knows 1 to %d)", o->version,
                           PIER_OPEN_OPTIONS_VERSION);
     *dst = defaults;
-    memcpy(dst, o, o->version >= 2 ? sizeof *o
-                                   : offsetof(pier_open_options, limits));
+    memcpy(dst, o, o->version >= 3   ? sizeof *o
+                   : o->version == 2 ? offsetof(pier_open_options, lake)
+                                     : offsetof(pier_open_options, limits));
     return PIER_OK;
 }
 
@@ -44,7 +45,58 @@ static pier_status check_options(const pier_open_options *o,
     if (o->busy_timeout_ms < 0)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "busy_timeout_ms cannot be negative");
+    if (o->head_refresh_ms < 0)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "head_refresh_ms cannot be negative");
+    if (o->replicas_open < 0)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "replicas_open cannot be negative");
+    if (o->topology != PIER_TOPOLOGY_DEFAULT &&
+        o->topology != PIER_TOPOLOGY_SINGLE_NODE &&
+        o->topology != PIER_TOPOLOGY_CLUSTERED)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "topology must be default, single-node or "
+                          "clustered");
     return pier__limits_check(&o->limits, err);
+}
+
+/* Whether a location names a PostgreSQL lake by URL. */
+static bool postgres_url(const char *s)
+{
+    return strncmp(s, "postgres://", 11) == 0 ||
+           strncmp(s, "postgresql://", 13) == 0;
+}
+
+/* Opens the lake the location and options name into e->lake. */
+static pier_status lake_open(pier_engine *e, const char *location,
+                             const pier_open_options *o, pier_error *err)
+{
+    const char *conninfo = o->lake != NULL ? o->lake
+                           : postgres_url(location) ? location
+                                                    : NULL;
+    if (conninfo == NULL) {
+        if (o->topology == PIER_TOPOLOGY_CLUSTERED)
+            return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED,
+                              "an embedded lake has one node: the clustered "
+                              "topology needs a PostgreSQL lake");
+        pier__lake_config cfg = {
+            .durability = o->durability,
+            .busy_timeout_ms = o->busy_timeout_ms,
+        };
+        return pier__sqlite_lake_open(&e->lake, location, &cfg, err);
+    }
+    pier__pg_config cfg = {
+        .conninfo = conninfo,
+        .ns = o->lake_namespace,
+        .cache_dir = o->cache_dir,
+        .head_refresh_us = (int64_t)(o->head_refresh_ms > 0
+                                         ? o->head_refresh_ms : 1000) * 1000,
+        .single_node = o->topology == PIER_TOPOLOGY_SINGLE_NODE,
+        .replicas_open = o->replicas_open > 0 ? (size_t)o->replicas_open
+                                              : 64,
+        .durability = o->durability,
+    };
+    return pier__pg_lake_open(&e->lake, &cfg, err);
 }
 
 PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
@@ -57,9 +109,12 @@ PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_open needs somewhere to put the engine");
     *out = NULL;
-    if (data_dir == NULL || data_dir[0] == '\0')
+    if ((data_dir == NULL || data_dir[0] == '\0') &&
+        (opts == NULL || opts->version < 3 || opts->lake == NULL))
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
-                          "a data directory is required");
+                          "a data directory or a lake is required");
+    if (data_dir == NULL)
+        data_dir = "";
     if (opts == NULL)
         opts = &defaults;
     pier_open_options o;
@@ -87,11 +142,7 @@ PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
         rc = pier__oom(err);
         goto done;
     }
-    pier__lake_config cfg = {
-        .durability = opts->durability,
-        .busy_timeout_ms = opts->busy_timeout_ms,
-    };
-    rc = pier__sqlite_lake_open(&e->lake, data_dir, &cfg, err);
+    rc = lake_open(e, data_dir, opts, err);
     if (rc == PIER_OK)
         rc = pier__feed_open(&e->feed, err);
     if (rc != PIER_OK)

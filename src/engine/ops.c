@@ -5,7 +5,9 @@
  * In the embedded topology every board is read straight from the lake, so
  * a board is always at the head: watermark_of and sync answer with the
  * lake's head, and flush and evict have nothing to do beyond checking
- * their board. The clustered topology will give them work.
+ * their board. A PostgreSQL lake's node keeps replicas (pg_lake.c): sync
+ * brings one to the head, watermark_of says where one is, evict deletes
+ * one.
  */
 #include <string.h>
 
@@ -81,13 +83,31 @@ PIER_API pier_status pier_watermark_of(int64_t *out, pier_engine *engine,
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_watermark_of needs an output");
     }
-    return board_head(out, engine, board, err);
+    int64_t head = 0;
+    pier_status rc = board_head(&head, engine, board, err);
+    if (rc == PIER_OK && engine->lake->ops->replica_watermark != NULL) {
+        pthread_mutex_lock(&engine->lock);
+        head = engine->lake->ops->replica_watermark(engine->lake, board);
+        pthread_mutex_unlock(&engine->lock);
+    }
+    if (rc == PIER_OK)
+        *out = head;
+    return rc;
 }
 
 PIER_API pier_status pier_sync(int64_t *watermark, pier_engine *engine,
                                const char *board, pier_error *err)
 {
-    return board_head(watermark, engine, board, err);
+    int64_t head = 0;
+    pier_status rc = board_head(&head, engine, board, err);
+    if (rc == PIER_OK && engine->lake->ops->sync != NULL) {
+        pthread_mutex_lock(&engine->lock);
+        rc = engine->lake->ops->sync(engine->lake, board, &head, err);
+        pthread_mutex_unlock(&engine->lock);
+    }
+    if (rc == PIER_OK && watermark != NULL)
+        *watermark = head;
+    return rc;
 }
 
 /* ---- maintenance ---- */
@@ -183,7 +203,24 @@ PIER_API pier_status pier_evict(pier_engine *engine, const char *board,
     pier__error_clear(err);
     if (engine == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "no engine");
-    return check_board(engine, board, err);
+    pier_status rc = check_board(engine, board, err);
+    if (rc == PIER_OK && engine->lake->ops->evict != NULL) {
+        pthread_mutex_lock(&engine->lock);
+        rc = engine->lake->ops->evict(engine->lake, board, err);
+        pthread_mutex_unlock(&engine->lock);
+    }
+    return rc;
+}
+
+pier_status pier__engine_embedded(pier_engine *e, const char *what,
+                                  pier_error *err)
+{
+    if (e == NULL || e->lake->ops->stmt_prepare != NULL)
+        return PIER_OK;
+    return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED, "%s: not available "
+                      "on a PostgreSQL lake yet (its clustered topology "
+                      "serves boards: writes, the feed and board queries)",
+                      what);
 }
 
 PIER_API pier_status pier_stats_get(pier_stats *out, pier_engine *engine,
@@ -201,6 +238,8 @@ PIER_API pier_status pier_stats_get(pier_stats *out, pier_engine *engine,
     rc = engine->lake->ops->stats(engine->lake, &engine->catalog, &s, err);
     if (rc == PIER_OK)
         pier__feed_saw_head(&engine->feed, s.head);
+    if (rc == PIER_OK && engine->lake->ops->replica_stats != NULL)
+        engine->lake->ops->replica_stats(engine->lake, &s);
     rc = pier__engine_end(engine, rc, err);
     if (rc != PIER_OK)
         return rc;

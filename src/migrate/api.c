@@ -267,6 +267,8 @@ PIER_API pier_status pier_plan(pier_migration **out, pier_engine *engine,
     if (out == NULL || engine == NULL || (declaration == NULL && len > 0))
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_plan needs "
                           "an output, an engine and a declaration");
+    if (pier__engine_embedded(engine, "migrations", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     *out = NULL;
     if (options != NULL && options->version != PIER_MIGRATE_OPTIONS_VERSION)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_plan: "

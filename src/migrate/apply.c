@@ -923,6 +923,8 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
     if (engine == NULL || (declaration == NULL && len > 0))
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_migrate "
                           "needs an engine and a declaration");
+    if (pier__engine_embedded(engine, "migrations", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     if (options != NULL && options->version != PIER_MIGRATE_OPTIONS_VERSION)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_migrate: "
                           "options version %u is not %u", options->version,

@@ -45,6 +45,8 @@ PIER_API pier_status pier_schema_export(char **out, pier_engine *engine,
     if (out == NULL || engine == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_schema_export "
                           "needs an engine and somewhere to put the text");
+    if (pier__engine_embedded(engine, "declared tables", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     *out = NULL;
     pier__schema s;
     pier__buf triggers;
@@ -246,6 +248,8 @@ PIER_API pier_status pier_introspect(char **out, pier_engine *engine,
     if (out == NULL || engine == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "pier_introspect "
                           "needs an engine and somewhere to put the JSON");
+    if (pier__engine_embedded(engine, "declared tables", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     *out = NULL;
     pier__schema s;
     pier__schema_init(&s);

@@ -1896,6 +1896,9 @@ pier_status pier__exec_call(pier_cursor **out, void **changeset,
     if (engine == NULL || sql == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_exec needs an engine and SQL");
+    if (pier__engine_embedded(engine, "the SQL dialect (pier_exec)", err) !=
+        PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     pier__sql_script script;
     pier_status rc = pier__sql_parse(&script, sql, strlen(sql), err);
     if (rc != PIER_OK) {

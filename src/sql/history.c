@@ -432,6 +432,8 @@ PIER_API pier_status pier_changeset_apply(pier_apply_result *out,
     if (engine == NULL || (bytes == NULL && len > 0))
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_changeset_apply needs an engine and bytes");
+    if (pier__engine_embedded(engine, "changesets", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     pier_apply_options o = PIER_APPLY_OPTIONS_INIT;
     if (opts != NULL) {
         if (opts->version < 1 || opts->version > PIER_APPLY_OPTIONS_VERSION)

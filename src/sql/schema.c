@@ -246,6 +246,8 @@ PIER_API pier_status pier_schema_dump(char **out, pier_engine *engine,
     if (out == NULL || engine == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_schema_dump needs an output and an engine");
+    if (pier__engine_embedded(engine, "declared tables", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     *out = NULL;
     pier__buf b;
     pier__buf_init(&b);
@@ -265,6 +267,8 @@ PIER_API pier_status pier_schema_check(pier_engine *engine, pier_error *err)
     if (engine == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_schema_check needs an engine");
+    if (pier__engine_embedded(engine, "declared tables", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     pier_status rc = pier__engine_begin(engine, false, err);
     if (rc != PIER_OK)
         return rc;
@@ -280,6 +284,8 @@ PIER_API pier_status pier_table_list(char ***out, pier_engine *engine,
     if (out == NULL || engine == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_table_list needs an output and an engine");
+    if (pier__engine_embedded(engine, "declared tables", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     *out = NULL;
     pier_status rc = pier__engine_begin(engine, false, err);
     if (rc != PIER_OK)
@@ -332,6 +338,8 @@ PIER_API pier_status pier_table_describe(pier_table_info **out,
                           "pier_table_describe needs an output, an engine "
                           "and a table");
     *out = NULL;
+    if (pier__engine_embedded(engine, "declared tables", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     table_info *ti = calloc(1, sizeof *ti);
     if (ti == NULL)
         return pier__oom(err);

@@ -581,6 +581,24 @@ typedef struct pier__lake_ops {
      * back). */
     pier_status (*file_forget)(pier__lake *lake, const char *version,
                                pier_error *err);
+
+    /* ---- replicas (a PostgreSQL lake's node; NULL on SQLite, where a
+     * board is always at the head) ---- */
+
+    /* Outside any transaction: brings the board's replica to the head
+     * (read now); *watermark is where it is. */
+    pier_status (*sync)(pier__lake *lake, const char *board,
+                        int64_t *watermark, pier_error *err);
+    /* The watermark the board's replica reflects, without I/O (0: the
+     * node holds none). */
+    int64_t (*replica_watermark)(pier__lake *lake, const char *board);
+    /* Outside any transaction: closes the board's replica and deletes its
+     * files; the next read makes it again from the lake. */
+    pier_status (*evict)(pier__lake *lake, const char *board,
+                         pier_error *err);
+    /* Adds the node's replica counts to *out (syncs, records_applied,
+     * rebuilds, replicas). */
+    void (*replica_stats)(pier__lake *lake, pier_stats *out);
 } pier__lake_ops;
 
 /* rows_write modes. */
@@ -612,6 +630,21 @@ struct pier__lake {
 pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
                                    const pier__lake_config *cfg,
                                    pier_error *err);
+/* A PostgreSQL lake (src/engine/pg_lake.c; docs/clustered.md): what
+ * pier_open_options says of it, defaults filled in. */
+typedef struct pier__pg_config {
+    const char *conninfo;
+    const char *ns;            /* the namespace */
+    const char *cache_dir;     /* the node's replicas */
+    int64_t head_refresh_us;
+    bool single_node;          /* the head is read once, then followed */
+    size_t replicas_open;
+    pier_durability durability;
+} pier__pg_config;
+
+pier_status pier__pg_lake_open(pier__lake **out, const pier__pg_config *cfg,
+                               pier_error *err);
+
 /* Removes the embedded lake in data_dir (see pier_reset_lake). */
 pier_status pier__sqlite_lake_reset(const char *data_dir, pier_error *err);
 

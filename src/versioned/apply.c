@@ -213,6 +213,8 @@ PIER_API pier_status pier_migration_files_status(pier_migration_files **out,
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_migration_files_status needs an engine, a "
                           "directory and somewhere to put the list");
+    if (pier__engine_embedded(engine, "migration files", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     vlist *l = vlist_new();
     if (l == NULL)
         return pier__oom(err);
@@ -272,6 +274,8 @@ static pier_status start(pier_engine *engine, const char *dir,
     if (engine == NULL || dir == NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "%s needs an "
                           "engine and a directory", what);
+    if (pier__engine_embedded(engine, "migration files", err) != PIER_OK)
+        return PIER_E_TOPOLOGY_UNSUPPORTED;
     *list = vlist_new();
     return *list != NULL ? PIER_OK : pier__oom(err);
 }

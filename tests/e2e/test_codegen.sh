@@ -45,7 +45,7 @@ fi
 
 # The program, against the build tree.
 "$cc" -std=c17 $cwarn $san -I"$src/include" -I. "$here/program.c" \
-    -o program "$build/libpier.a" $(pkg-config --libs sqlite3 jansson) \
+    -o program "$build/libpier.a" $(pkg-config --libs sqlite3 jansson) -lpq \
     -lpthread
 "$pier" --data lake migrate "$here/schema.sql" >/dev/null
 out=$(./program lake)

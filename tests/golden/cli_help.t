@@ -47,6 +47,15 @@ Commands:
 Options (before the command):
   --data DIR          The data directory, created if missing (default:
                       $PIER_DATA, else ./pier-data)
+  --lake URL          A PostgreSQL lake instead (docs/clustered.md): a
+                      libpq connection string, postgres://... or
+                      'host=... dbname=...' (default: $PIER_LAKE)
+  --cache-dir DIR     Where this node keeps its replicas of a
+                      PostgreSQL lake's boards (one node per directory;
+                      default: ~/.cache/pier/<lake>)
+  --head-refresh DURATION
+                      How stale a read of another node's write may be
+                      on a PostgreSQL lake (default 1s)
   --json              Print results and errors as JSON
   --auto-create=on-write|never
                       Whether a write to an unknown board creates it
@@ -68,6 +77,8 @@ Options (before the command):
 
 Environment:
   PIER_DATA  The data directory when --data is not given
+  PIER_LAKE  A PostgreSQL lake's connection string when neither --lake
+             nor --data is given
   PIER_HISTORY
              pier shell's history file (default: ~/.pier_history;
              empty: none)

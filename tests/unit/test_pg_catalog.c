@@ -1180,17 +1180,22 @@ static void test_replica_sync(void **state)
 }
 
 /* How many rows the board of an open replica answers a count with. */
-static int64_t count_in(pier_engine *e, const char *board)
+/* The rows of the board in replica r, counted through its own lake. */
+static int64_t count_replica(pier__replica *r)
 {
-    pier_cursor *cur = NULL;
     pier_error err;
-    if (pier_query(&cur, e, board, "SELECT count(*) FROM {{board}}", NULL,
-                   NULL, &err) != PIER_OK)
-        fail_msg("count: %s", err.message);
-    const pier_row *row = NULL;
-    assert_int_equal(pier_cursor_next(&row, cur, &err), PIER_OK);
-    int64_t n = pier_row_value(row, 0)->as.integer;
-    pier_cursor_close(cur);
+    pier__catalog cat;
+    pier__catalog_init(&cat);
+    int64_t n = -1;
+    assert_int_equal(r->lake->ops->begin_read(r->lake, &err), PIER_OK);
+    assert_int_equal(r->lake->ops->catalog_load(r->lake, &cat, &err),
+                     PIER_OK);
+    pier__board *b = pier__catalog_find(&cat, r->board);
+    assert_non_null(b);
+    assert_int_equal(r->lake->ops->rows_count(r->lake, b, &n, &err),
+                     PIER_OK);
+    assert_int_equal(r->lake->ops->commit(r->lake, &err), PIER_OK);
+    pier__catalog_clear(&cat);
     return n;
 }
 
@@ -1224,27 +1229,49 @@ static void test_replica_set(void **state)
     assert_non_null(cache);
     pier__replica_set set;
     assert_int_equal(pier__replicas_init(&set, cache, 2, &err), PIER_OK);
-    pier_engine *e = NULL;
+    pier__replica *r = NULL;
     assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders", 0,
-                                        &e, &err), PIER_OK);
-    assert_int_equal(count_in(e, "orders"), 2);
+                                        &r, &err), PIER_OK);
+    assert_int_equal(count_replica(r), 2);
+    /* a reference outlives the set's closing of the replica */
+    pier__replica *held = r;
     assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "two", 0,
-                                        &e, &err), PIER_OK);
+                                        &r, &err), PIER_OK);
+    pier__replica_release(r);
     assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "three", 0,
-                                        &e, &err), PIER_OK);
+                                        &r, &err), PIER_OK);
+    pier__replica_release(r);
     assert_int_equal(set.nopen, 2);                 /* orders was closed */
     assert_int_equal(set.rebuilds, 3);
     for (size_t i = 0; i < set.nopen; i++)
-        assert_string_not_equal(set.open[i].board, "orders");
+        assert_string_not_equal(set.open[i]->board, "orders");
+    assert_int_equal(count_replica(held), 2);
+    pier__replica_release(held);
     /* opened again from its files, then a record applied to it */
     int64_t head = append(c, ns, "insert",
                           "{\"rows\":[{\"id\":\"c\",\"n\":3}]}", 9);
     assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
-                                        head, &e, &err), PIER_OK);
+                                        head, &r, &err), PIER_OK);
     assert_int_equal(set.rebuilds, 3);
     assert_int_equal(set.applied, 1);
-    assert_int_equal(count_in(e, "orders"), 3);
+    assert_int_equal(count_replica(r), 3);
     assert_int_equal(set.syncs, 4);
+    pier__replica_release(r);
+    /* at the target already: no sync */
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
+                                        head, &r, &err), PIER_OK);
+    assert_int_equal(set.syncs, 4);
+    pier__replica_release(r);
+    /* its file removed under it: made again, from the lake's rows (the
+     * record above was appended without its row) */
+    char file[700];
+    snprintf(file, sizeof file, "%s/orders/lake.sqlite", cache);
+    assert_int_equal(unlink(file), 0);
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
+                                        head, &r, &err), PIER_OK);
+    assert_int_equal(set.rebuilds, 4);
+    assert_int_equal(count_replica(r), 2);
+    pier__replica_release(r);
     /* evicted: closed, its files gone, made again at the next use */
     char dir[600];
     snprintf(dir, sizeof dir, "%s/orders", cache);
@@ -1254,18 +1281,22 @@ static void test_replica_set(void **state)
                      PIER_E_LAKE_UNAVAILABLE);
     assert_int_equal(set.nopen, 1);
     assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
-                                        head, &e, &err), PIER_OK);
-    assert_int_equal(set.rebuilds, 4);
-    assert_int_equal(count_in(e, "orders"), 2);     /* the lake's rows */
+                                        head, &r, &err), PIER_OK);
+    assert_int_equal(set.rebuilds, 5);
+    assert_int_equal(count_replica(r), 2);          /* the lake's rows */
+    pier__replica_release(r);
     /* dropped on the lake: refused, and the open replica closed */
     run(c, "BEGIN");
     assert_int_equal(pier__pg_board_drop(c, ns, orders, &err), PIER_OK);
     run(c, "COMMIT");
     size_t before = set.nopen;
     assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
-                                        head, &e, &err),
+                                        head, &r, &err), PIER_OK);
+    pier__replica_release(r);
+    assert_int_equal(pier__replicas_get(&set, c, ns, m.identity, "orders",
+                                        head + 1, &r, &err),
                      PIER_E_BOARD_NOT_FOUND);
-    assert_null(e);
+    assert_null(r);
     assert_int_equal(set.nopen, before - 1);
     pier__replicas_free(&set);
     assert_int_equal(lakedir_remove_tree(cache), 0);

@@ -37,6 +37,8 @@
 /* The state of one invocation. */
 typedef struct cli_ctx {
     const char *data_dir;       /* --data, or NULL: $PIER_DATA, ./pier-data */
+    const char *lake;           /* --lake, or NULL: $PIER_LAKE (when no
+                                   --data either) */
     bool json;                  /* --json: JSON results and errors */
     pier_open_options opts;     /* from the global options */
     int64_t now_us;             /* PIER_NOW, when set; the clock's payload */
@@ -145,6 +147,9 @@ bool cli_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /* Whether `name` is one of them. */
 bool cli_is_limit_option(const char *name);
+/* "5s" and friends (ms, s, m, h; a bare number is seconds): *out in
+ * milliseconds; false when it is none. */
+bool cli_duration_ms(const char *s, int64_t *out);
 
 /* Sets the engine's limit that option `name` (--time-limit, --max-value,
  * --max-memory) gives, from `value`; `cmd` names the command in a usage

@@ -23,8 +23,7 @@
 
 #include "cli.h"
 
-/* "5s" and friends: `n` and the unit's length in ms. */
-static bool duration_ms(const char *s, int64_t *out)
+bool cli_duration_ms(const char *s, int64_t *out)
 {
     static const struct {
         const char *unit;
@@ -86,7 +85,7 @@ int cli_limit_option(cli_ctx *ctx, const cli_command *cmd, const char *name,
     bool time = strcmp(name, "--time-limit") == 0;
     int64_t v = 0;
     bool ok = strcmp(value, "none") == 0 ||
-              (time ? duration_ms(value, &v) : size_bytes(value, &v));
+              (time ? cli_duration_ms(value, &v) : size_bytes(value, &v));
     if (!ok)
         return cli_usage(cmd, "%s%soption '%s' takes %s or none, not '%s'",
                          cmd != NULL ? cmd->name : "",

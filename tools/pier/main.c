@@ -55,6 +55,15 @@ static const char main_help_tail[] =
     "Options (before the command):\n"
     "  --data DIR          The data directory, created if missing (default:\n"
     "                      $PIER_DATA, else ./pier-data)\n"
+    "  --lake URL          A PostgreSQL lake instead (docs/clustered.md): a\n"
+    "                      libpq connection string, postgres://... or\n"
+    "                      'host=... dbname=...' (default: $PIER_LAKE)\n"
+    "  --cache-dir DIR     Where this node keeps its replicas of a\n"
+    "                      PostgreSQL lake's boards (one node per directory;\n"
+    "                      default: ~/.cache/pier/<lake>)\n"
+    "  --head-refresh DURATION\n"
+    "                      How stale a read of another node's write may be\n"
+    "                      on a PostgreSQL lake (default 1s)\n"
     "  --json              Print results and errors as JSON\n"
     "  --auto-create=on-write|never\n"
     "                      Whether a write to an unknown board creates it\n"
@@ -76,6 +85,8 @@ static const char main_help_tail[] =
     "\n"
     "Environment:\n"
     "  PIER_DATA  The data directory when --data is not given\n"
+    "  PIER_LAKE  A PostgreSQL lake's connection string when neither --lake\n"
+    "             nor --data is given\n"
     "  PIER_HISTORY\n"
     "             pier shell's history file (default: ~/.pier_history;\n"
     "             empty: none)\n"
@@ -380,6 +391,15 @@ int cli_open(cli_ctx *ctx)
         ctx->opts.clock_payload = &ctx->now_us;
     }
     const char *dir = ctx->data_dir;
+    const char *lake = ctx->lake;
+    if (lake == NULL && dir == NULL) {
+        lake = getenv("PIER_LAKE");
+        if (lake != NULL && lake[0] == '\0')
+            lake = NULL;
+    }
+    ctx->opts.lake = lake;
+    if (dir == NULL && lake != NULL)
+        dir = "";
     if (dir == NULL) {
         dir = getenv("PIER_DATA");
         if (dir == NULL || dir[0] == '\0')
@@ -416,7 +436,8 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
 {
     static const char *const valued[] = {
         "--data", "--auto-create", "--columns", "--durability",
-        "--time-limit", "--max-value", "--max-memory", NULL,
+        "--time-limit", "--max-value", "--max-memory", "--lake",
+        "--cache-dir", "--head-refresh", NULL,
     };
     int i = 1;
     for (; i < argc && is_option(argv[i]); i++) {
@@ -457,6 +478,23 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
             if (value[0] == '\0')
                 return cli_usage(NULL, "option '--data' needs a directory");
             ctx->data_dir = value;
+        } else if (strcmp(*v, "--lake") == 0) {
+            if (value[0] == '\0')
+                return cli_usage(NULL, "option '--lake' needs a connection "
+                                 "string");
+            ctx->lake = value;
+        } else if (strcmp(*v, "--cache-dir") == 0) {
+            if (value[0] == '\0')
+                return cli_usage(NULL, "option '--cache-dir' needs a "
+                                 "directory");
+            ctx->opts.cache_dir = value;
+        } else if (strcmp(*v, "--head-refresh") == 0) {
+            int64_t ms = 0;
+            if (!cli_duration_ms(value, &ms) || ms <= 0 || ms > INT32_MAX)
+                return cli_usage(NULL, "option '--head-refresh' takes a "
+                                 "duration (250ms, 1s, 2m), not '%s'",
+                                 value);
+            ctx->opts.head_refresh_ms = (int)ms;
         } else if (strcmp(*v, "--auto-create") == 0) {
             rc = choice(*v, value, "on-write", "never", &which);
             ctx->opts.auto_create = which ? PIER_AUTO_CREATE_NEVER

@@ -1,0 +1,1023 @@
+/*
+ * pg_lake.c: the PostgreSQL lake behind the lake vtable (store/lake.h;
+ * docs/clustered.md, docs/architecture.md "The PostgreSQL lake").
+ *
+ * The catalog, the rows and the change log live in PostgreSQL
+ * (src/cluster/); every board query runs on the node's SQLite replica of
+ * its board, synced first (sync-then-query), by the embedded lake's own
+ * query code: one dialect, one query path.
+ *
+ * Transactions. A write transaction begins by locking the head row
+ * (SELECT ... FOR UPDATE, READ COMMITTED): the writers of every node then
+ * run one at a time, each statement after the lock sees every write
+ * committed before it, so the catalog the engine validates against is
+ * the lake's (a column or a type decided on another node binds this one,
+ * as another process's decisions bind on SQLite), and watermarks are
+ * handed out in commit order (the "serialized head" of the design). A
+ * read transaction is REPEATABLE READ READ ONLY: one snapshot. Each
+ * begins in one round trip, which also reads the head and the catalog
+ * version.
+ *
+ * The head cache (cluster/head.h) decides where a query syncs to: read
+ * at most once per head_refresh_us (clustered), or once and then only
+ * raised by the node's own writes (single-node). The catalog version is
+ * read with the head, so that a query compiled against an older catalog
+ * than its replica reflects is compiled again (reader_version).
+ *
+ * Threads: the engine's lock serializes every call but a cursor's steps
+ * and its reader's close, which touch only the reader's replica (a
+ * reference keeps its lake open) and the catalog version (atomic).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cluster/head.h"
+#include "cluster/pg_catalog.h"
+#include "cluster/pg_rows.h"
+#include "engine/replica_set.h"
+#include "store/lake.h"
+
+/* A board's rows table key, as the catalog gave it. */
+typedef struct board_key {
+    char board[PIER__NAME_MAX + 1];
+    int64_t key;
+} board_key;
+
+typedef struct pg_lake {
+    pier__lake base;
+    PGconn *conn;
+    char ns[64];
+    int64_t identity;
+    pier__pg_config cfg;
+    char *cache_dir;
+    int lock_fd;               /* flock on <cache>/node.lock */
+    int backend;               /* the server process the session's settings
+                                  were made on */
+    bool in_tx;
+    bool writing;
+    int64_t tx_head;           /* the head as the transaction began */
+    int64_t tx_stamp;          /* ... and the newest stamp */
+    int64_t tx_version;        /* ... and the catalog version */
+    int64_t appended;          /* the last watermark this transaction
+                                  appended; 0: none */
+    pier__head_cache head;
+    _Atomic int64_t version;   /* the newest catalog version known */
+    board_key *keys;
+    size_t nkeys;
+    size_t keys_cap;
+    pier__replica_set replicas;
+} pg_lake;
+
+/* A query's reader: the replica of its board, and a reader of that. */
+typedef struct pg_reader {
+    pg_lake *lake;
+    pier__replica *replica;    /* a reference; NULL before a prepare */
+    pier__reader *inner;       /* on replica->lake */
+    int64_t version;           /* the catalog version the replica was
+                                  synced under */
+} pg_reader;
+
+static pg_lake *of(pier__lake *lake)
+{
+    return (pg_lake *)lake;
+}
+
+static void raise_version(pg_lake *l, int64_t v)
+{
+    int64_t now = atomic_load(&l->version);
+    while (v > now && !atomic_compare_exchange_weak(&l->version, &now, v)) {
+    }
+}
+
+/* ---- statements ---- */
+
+/* Runs one statement with text parameters; *out gets its result (NULL:
+ * cleared here). A statement expected to return rows is TUPLES_OK. */
+static pier_status run(pg_lake *l, const char *sql, int n,
+                       const char *const *params, PGresult **out,
+                       pier_status status, const char *what,
+                       pier_error *err)
+{
+    PGresult *r = PQexecParams(l->conn, sql, n, NULL, params, NULL, NULL, 0);
+    ExecStatusType st = PQresultStatus(r);
+    pier_status rc = PIER_OK;
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        rc = pier__pg_fail(r, l->conn, status, what, err);
+    if (out != NULL && rc == PIER_OK)
+        *out = r;
+    else
+        PQclear(r);
+    return rc;
+}
+
+/* A statement of one row of bigint columns into out[0..n). */
+static pier_status ints(pg_lake *l, const char *sql, int64_t *out, int n,
+                        pier_status status, const char *what,
+                        pier_error *err)
+{
+    PGresult *r = NULL;
+    pier_status rc = run(l, sql, 0, NULL, &r, status, what, err);
+    if (rc == PIER_OK && (PQntuples(r) != 1 || PQnfields(r) < n))
+        rc = pier__fail(err, status, "%s: the lake's tables are damaged",
+                        what);
+    for (int i = 0; rc == PIER_OK && i < n; i++)
+        out[i] = PQgetisnull(r, 0, i) ? 0
+                                      : strtoll(PQgetvalue(r, 0, i), NULL,
+                                                10);
+    PQclear(r);
+    return rc;
+}
+
+/*
+ * Sends a script of statements in one round trip and reads each result;
+ * the last one's first row, bigint columns, goes to out[0..n).
+ */
+static pier_status script(pg_lake *l, const char *sql, int64_t *out, int n,
+                          pier_status status, const char *what,
+                          pier_error *err)
+{
+    if (!PQsendQuery(l->conn, sql))
+        return pier__pg_fail(NULL, l->conn, status, what, err);
+    pier_status rc = PIER_OK;
+    PGresult *r, *last = NULL;
+    while ((r = PQgetResult(l->conn)) != NULL) {
+        ExecStatusType st = PQresultStatus(r);
+        if (rc == PIER_OK && st != PGRES_COMMAND_OK &&
+            st != PGRES_TUPLES_OK)
+            rc = pier__pg_fail(r, l->conn, status, what, err);
+        if (st == PGRES_TUPLES_OK) {
+            PQclear(last);
+            last = r;
+        } else {
+            PQclear(r);
+        }
+    }
+    if (rc == PIER_OK &&
+        (last == NULL || PQntuples(last) != 1 || PQnfields(last) < n))
+        rc = pier__fail(err, status, "%s: the lake's tables are damaged",
+                        what);
+    for (int i = 0; rc == PIER_OK && i < n; i++)
+        out[i] = strtoll(PQgetvalue(last, 0, i), NULL, 10);
+    PQclear(last);
+    return rc;
+}
+
+/* ---- transactions ---- */
+
+/* The head's read of the cache: the head and the catalog version, in one
+ * statement (one snapshot). */
+static pier_status head_heard(pg_lake *l, pier_status status,
+                              pier_error *err)
+{
+    char sql[320];
+    snprintf(sql, sizeof sql, "SELECT h.watermark, m.value FROM \"%s\".head "
+             "h, \"%s\".meta m WHERE m.key = 'catalog_version'", l->ns,
+             l->ns);
+    int64_t v[2];
+    pier_status rc = ints(l, sql, v, 2, status, "cannot read the lake's "
+                          "head", err);
+    if (rc == PIER_OK) {
+        pier__head_heard(&l->head, v[0], pier__clock_monotonic());
+        raise_version(l, v[1]);
+    }
+    return rc;
+}
+
+/* The connection, made again if it was lost, with the session's
+ * settings. */
+static pier_status session_alive(pg_lake *l, pier_error *err)
+{
+    pier_status rc = pier__pg_alive(l->conn, err);
+    if (rc != PIER_OK || PQbackendPID(l->conn) == l->backend)
+        return rc;
+    if (l->cfg.durability == PIER_DURABILITY_NORMAL)
+        rc = run(l, "SET synchronous_commit = off", 0, NULL, NULL,
+                 PIER_E_LAKE_UNAVAILABLE, "cannot set the durability", err);
+    if (rc == PIER_OK)
+        l->backend = PQbackendPID(l->conn);
+    return rc;
+}
+
+static pier_status begin(pg_lake *l, bool write, pier_error *err)
+{
+    pier_status rc = session_alive(l, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier_status status = write ? PIER_E_WRITE_FAILED : PIER_E_READ_FAILED;
+    char sql[640];
+    /* A write's lock first; its catalog read after it, in a statement of
+     * its own (READ COMMITTED: a snapshot taken once the lock is held). */
+    if (write)
+        snprintf(sql, sizeof sql, "BEGIN; SELECT watermark, stamp FROM "
+                 "\"%s\".head FOR UPDATE; SELECT h.watermark, h.stamp, "
+                 "m.value FROM \"%s\".head h, \"%s\".meta m WHERE m.key = "
+                 "'catalog_version'", l->ns, l->ns, l->ns);
+    else
+        snprintf(sql, sizeof sql, "BEGIN ISOLATION LEVEL REPEATABLE READ "
+                 "READ ONLY; SELECT h.watermark, h.stamp, m.value FROM "
+                 "\"%s\".head h, \"%s\".meta m WHERE m.key = "
+                 "'catalog_version'", l->ns, l->ns);
+    int64_t v[3] = { 0, 0, 0 };
+    rc = script(l, sql, v, 3, status, write ? "cannot begin a write on the "
+                "PostgreSQL lake" : "cannot read the PostgreSQL lake", err);
+    if (rc != PIER_OK) {
+        PQclear(PQexec(l->conn, "ROLLBACK"));
+        return rc;
+    }
+    l->in_tx = true;
+    l->writing = write;
+    l->tx_head = v[0];
+    l->tx_stamp = v[1];
+    l->tx_version = v[2];
+    l->appended = 0;
+    pier__head_heard(&l->head, v[0], pier__clock_monotonic());
+    raise_version(l, v[2]);
+    return PIER_OK;
+}
+
+static pier_status pg_begin_write(pier__lake *lake, pier_error *err)
+{
+    return begin(of(lake), true, err);
+}
+
+static pier_status pg_begin_read(pier__lake *lake, pier_error *err)
+{
+    return begin(of(lake), false, err);
+}
+
+static pier_status pg_commit(pier__lake *lake, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    if (!l->in_tx)
+        return PIER_OK;        /* (a read a sync ended: replica_get) */
+    PGresult *r = PQexec(l->conn, "COMMIT");
+    pier_status rc = PIER_OK;
+    /* (a COMMIT of a failed transaction answers ROLLBACK, not an error) */
+    const char *tag = PQcmdStatus(r);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK ||
+        (tag != NULL && strcmp(tag, "ROLLBACK") == 0))
+        rc = pier__pg_fail(r, l->conn, l->writing ? PIER_E_WRITE_FAILED
+                                                  : PIER_E_READ_FAILED,
+                           "the PostgreSQL lake did not commit", err);
+    PQclear(r);
+    if (rc == PIER_OK && l->appended > 0)
+        pier__head_raise(&l->head, l->appended);
+    l->in_tx = false;
+    return rc;
+}
+
+static void pg_rollback(pier__lake *lake)
+{
+    pg_lake *l = of(lake);
+    if (PQstatus(l->conn) == CONNECTION_OK &&
+        PQtransactionStatus(l->conn) != PQTRANS_IDLE)
+        PQclear(PQexec(l->conn, "ROLLBACK"));
+    l->in_tx = false;
+}
+
+/* ---- the catalog ---- */
+
+static pier_status pg_catalog_version(pier__lake *lake, int64_t *out,
+                                      pier_error *err)
+{
+    (void)err;
+    *out = of(lake)->tx_version;
+    return PIER_OK;
+}
+
+static pier_status pg_catalog_bump(pier__lake *lake, int64_t *out,
+                                   pier_error *err)
+{
+    pg_lake *l = of(lake);
+    char sql[160];
+    snprintf(sql, sizeof sql, "UPDATE \"%s\".meta SET value = value + 1 "
+             "WHERE key = 'catalog_version' RETURNING value", l->ns);
+    pier_status rc = ints(l, sql, out, 1, PIER_E_WRITE_FAILED,
+                          "cannot move the catalog version", err);
+    if (rc == PIER_OK)
+        l->tx_version = *out;
+    return rc;
+}
+
+static board_key *key_find(pg_lake *l, const char *board)
+{
+    for (size_t i = 0; i < l->nkeys; i++)
+        if (strcmp(l->keys[i].board, board) == 0)
+            return &l->keys[i];
+    return NULL;
+}
+
+static pier_status key_put(pg_lake *l, const char *board, int64_t key,
+                           pier_error *err)
+{
+    board_key *k = key_find(l, board);
+    if (k == NULL) {
+        if (l->nkeys == l->keys_cap) {
+            size_t cap = l->keys_cap == 0 ? 16 : l->keys_cap * 2;
+            board_key *p = realloc(l->keys, cap * sizeof *p);
+            if (p == NULL)
+                return pier__oom(err);
+            l->keys = p;
+            l->keys_cap = cap;
+        }
+        k = &l->keys[l->nkeys++];
+        pier__copy_field(k->board, sizeof k->board, board);
+    }
+    k->key = key;
+    return PIER_OK;
+}
+
+/* The rows table key of board b. */
+static pier_status key_of(pg_lake *l, const pier__board *b, int64_t *out,
+                          pier_error *err)
+{
+    board_key *k = key_find(l, b->id);
+    if (k != NULL) {
+        *out = k->key;
+        return PIER_OK;
+    }
+    pier_status rc = pier__pg_board_key(l->conn, l->ns, b->id, out, err);
+    if (rc == PIER_OK)
+        rc = key_put(l, b->id, *out, err);
+    return rc;
+}
+
+static pier_status pg_catalog_load(pier__lake *lake, pier__catalog *out,
+                                   pier_error *err)
+{
+    pg_lake *l = of(lake);
+    pier_status rc = pier__pg_catalog_load(l->conn, l->ns, out, err);
+    if (rc != PIER_OK)
+        return rc;
+    char sql[120];
+    snprintf(sql, sizeof sql, "SELECT board, board_key FROM \"%s\".boards",
+             l->ns);
+    PGresult *r = NULL;
+    rc = run(l, sql, 0, NULL, &r, PIER_E_READ_FAILED,
+             "cannot read the lake's boards", err);
+    l->nkeys = 0;
+    for (int i = 0; rc == PIER_OK && i < PQntuples(r); i++)
+        rc = key_put(l, PQgetvalue(r, i, 0),
+                     strtoll(PQgetvalue(r, i, 1), NULL, 10), err);
+    PQclear(r);
+    return rc;
+}
+
+static pier_status pg_board_create(pier__lake *lake, pier__board *b,
+                                   pier_error *err)
+{
+    pg_lake *l = of(lake);
+    int64_t key = 0;
+    pier_status rc = pier__pg_board_create(l->conn, l->ns, b, &key, err);
+    if (rc == PIER_OK)
+        rc = key_put(l, b->id, key, err);
+    return rc;
+}
+
+static pier_status pg_board_drop(pier__lake *lake, const pier__board *b,
+                                 pier_error *err)
+{
+    pg_lake *l = of(lake);
+    pier_status rc = pier__pg_board_drop(l->conn, l->ns, b, err);
+    board_key *k = key_find(l, b->id);
+    if (rc == PIER_OK && k != NULL)
+        *k = l->keys[--l->nkeys];
+    return rc;
+}
+
+static pier_status pg_board_truncate(pier__lake *lake, const pier__board *b,
+                                     pier_error *err)
+{
+    pg_lake *l = of(lake);
+    return pier__pg_board_truncate(l->conn, l->ns, b, err);
+}
+
+static pier_status pg_column_add(pier__lake *lake, pier__board *b,
+                                 size_t col, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    return pier__pg_column_add(l->conn, l->ns, b, col, err);
+}
+
+static pier_status pg_column_widen(pier__lake *lake, const pier__board *b,
+                                   size_t col, pier__type from,
+                                   pier_error *err)
+{
+    pg_lake *l = of(lake);
+    return pier__pg_column_widen(l->conn, l->ns, b, col, from, err);
+}
+
+/* ---- rows ---- */
+
+static pier_status pg_rows_scan(pier__lake *lake, const pier__board *b,
+                                const char *id, pier__row_cb cb,
+                                void *payload, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    int64_t key = 0;
+    pier_status rc = key_of(l, b, &key, err);
+    if (rc == PIER_OK)
+        rc = pier__pg_rows_scan(l->conn, l->ns, key, b, id, cb, payload,
+                                err);
+    return rc;
+}
+
+static pier_status pg_rows_count(pier__lake *lake, const pier__board *b,
+                                 int64_t *out, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    int64_t key = 0;
+    pier_status rc = key_of(l, b, &key, err);
+    if (rc == PIER_OK)
+        rc = pier__pg_rows_count(l->conn, l->ns, key, out, err);
+    return rc;
+}
+
+static pier_status pg_rows_write(pier__lake *lake, const pier__board *b,
+                                 int mode, const pier__cell *cells,
+                                 size_t nrows, int64_t stamp,
+                                 size_t *failed_row, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    int64_t key = 0;
+    pier_status rc = key_of(l, b, &key, err);
+    if (rc == PIER_OK)
+        rc = pier__pg_rows_write(l->conn, l->ns, key, b, mode, cells, nrows,
+                                 stamp, failed_row, err);
+    return rc;
+}
+
+static pier_status pg_row_update(pier__lake *lake, const pier__board *b,
+                                 const char *id, size_t id_len,
+                                 const size_t *cols, const pier__cell *cells,
+                                 size_t n, int64_t updated_at, int64_t stamp,
+                                 bool *found, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    *found = false;
+    /* (ids are text: one holding U+0000 names no row) */
+    if (memchr(id, '\0', id_len) != NULL)
+        return PIER_OK;
+    char *z = pier__strndup(id, id_len);
+    if (z == NULL)
+        return pier__oom(err);
+    int64_t key = 0;
+    pier_status rc = key_of(l, b, &key, err);
+    if (rc == PIER_OK)
+        rc = pier__pg_row_update(l->conn, l->ns, key, b, z, cols, cells, n,
+                                 updated_at, stamp, found, err);
+    free(z);
+    return rc;
+}
+
+static pier_status pg_rows_delete(pier__lake *lake, const pier__board *b,
+                                  const char *const *ids, size_t nids,
+                                  int64_t *deleted, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    int64_t key = 0;
+    pier_status rc = key_of(l, b, &key, err);
+    if (rc == PIER_OK)
+        rc = pier__pg_rows_delete(l->conn, l->ns, key, ids, nids, deleted,
+                                  err);
+    return rc;
+}
+
+/* ---- the change log ---- */
+
+static pier_status pg_change_append(pier__lake *lake, const char *board,
+                                    const char *kind, const char *payload,
+                                    size_t len, int64_t committed_at,
+                                    int64_t stamp, int64_t *watermark,
+                                    pier_error *err)
+{
+    pg_lake *l = of(lake);
+    (void)len;
+    const pier__pg_record rec = { board, kind, payload };
+    pier_status rc = pier__pg_log_append(l->conn, l->ns, &rec, 1,
+                                         committed_at, stamp, watermark,
+                                         err);
+    if (rc == PIER_OK) {
+        l->appended = *watermark;
+        if (stamp > l->tx_stamp)
+            l->tx_stamp = stamp;
+    }
+    return rc;
+}
+
+static pier_status pg_head(pier__lake *lake, int64_t *out, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    if (l->in_tx) {
+        /* (the head as the transaction began, and its own appends) */
+        *out = l->appended > 0 ? l->appended : l->tx_head;
+        return PIER_OK;
+    }
+    pier_status rc = head_heard(l, PIER_E_READ_FAILED, err);
+    if (rc == PIER_OK)
+        *out = l->head.head;
+    return rc;
+}
+
+static pier_status pg_last_stamp(pier__lake *lake, int64_t *out,
+                                 pier_error *err)
+{
+    (void)err;
+    *out = of(lake)->tx_stamp;
+    return PIER_OK;
+}
+
+typedef struct reading {
+    const char *board;
+    int (*cb)(const pier_change *rec, void *payload);
+    void *payload;
+} reading;
+
+static bool read_one(void *payload, const pier__pg_change *rec)
+{
+    reading *rd = payload;
+    const pier_change c = {
+        .watermark = rec->watermark,
+        .board = rd->board,
+        .kind = rec->kind,
+        .payload = rec->payload,
+        .payload_len = rec->len,
+        .committed_at = rec->committed_at,
+    };
+    return rd->cb(&c, rd->payload) == 0;
+}
+
+static pier_status pg_changes_read(pier__lake *lake, const char *board,
+                                   int64_t after, size_t limit,
+                                   int (*cb)(const pier_change *rec,
+                                             void *payload),
+                                   void *payload, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    reading rd = { board, cb, payload };
+    int64_t head = 0;
+    int64_t lim = limit > (size_t)INT64_MAX ? INT64_MAX : (int64_t)limit;
+    return pier__pg_log_after(l->conn, l->ns, board, after, lim, read_one,
+                              &rd, &head, err);
+}
+
+static pier_status meta_get(pg_lake *l, const char *key, int64_t *out,
+                            pier_status status, pier_error *err)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT value FROM \"%s\".meta WHERE key = "
+             "'%s'", l->ns, key);
+    return ints(l, sql, out, 1, status, "cannot read the lake's meta", err);
+}
+
+static pier_status pg_floor(pier__lake *lake, int64_t *out, pier_error *err)
+{
+    return meta_get(of(lake), "floor", out, PIER_E_READ_FAILED, err);
+}
+
+static pier_status pg_changes_expire(pier__lake *lake, int64_t before,
+                                     int64_t now, int64_t *dropped,
+                                     pier_error *err)
+{
+    pg_lake *l = of(lake);
+    char sql[900], b[24], n[24];
+    snprintf(b, sizeof b, "%" PRId64, before);
+    snprintf(n, sizeof n, "%" PRId64, now);
+    /* never the newest record; the floor rises to the highest dropped */
+    snprintf(sql, sizeof sql,
+             "WITH d AS (DELETE FROM \"%s\".changes WHERE committed_at < "
+             "$1::bigint AND watermark < (SELECT max(watermark) FROM "
+             "\"%s\".changes) RETURNING watermark), f AS (UPDATE \"%s\".meta "
+             "SET value = greatest(value, (SELECT coalesce(max(watermark), "
+             "0) FROM d)) WHERE key = 'floor'), m AS (UPDATE \"%s\".meta SET "
+             "value = $2::bigint WHERE key = 'last_maintenance') SELECT "
+             "count(*) FROM d", l->ns, l->ns, l->ns, l->ns);
+    const char *params[2] = { b, n };
+    PGresult *r = NULL;
+    pier_status rc = run(l, sql, 2, params, &r, PIER_E_WRITE_FAILED,
+                         "cannot drop old change records", err);
+    if (rc == PIER_OK)
+        *dropped = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return rc;
+}
+
+/* PostgreSQL reclaims space itself (vacuum): nothing to do. */
+static pier_status pg_nothing(pier__lake *lake, pier_error *err)
+{
+    (void)lake;
+    (void)err;
+    return PIER_OK;
+}
+
+static pier_status pg_stats(pier__lake *lake, const pier__catalog *cat,
+                            pier_stats *out, pier_error *err)
+{
+    pg_lake *l = of(lake);
+    out->boards = (int64_t)cat->nboards;
+    out->rows = 0;
+    pier_status rc = PIER_OK;
+    for (size_t i = 0; rc == PIER_OK && i < cat->nboards; i++) {
+        int64_t n = 0;
+        rc = pg_rows_count(lake, cat->boards[i], &n, err);
+        out->rows += n;
+    }
+    char sql[800];
+    snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM \"%s\".changes), "
+             "(SELECT value FROM \"%s\".meta WHERE key = 'floor'), (SELECT "
+             "value FROM \"%s\".meta WHERE key = 'last_maintenance'), "
+             "(SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM "
+             "pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+             "WHERE n.nspname = '%s' AND c.relkind = 'r')", l->ns, l->ns,
+             l->ns, l->ns);
+    int64_t v[4] = { 0, 0, 0, 0 };
+    if (rc == PIER_OK)
+        rc = ints(l, sql, v, 4, PIER_E_READ_FAILED,
+                  "cannot read the lake's figures", err);
+    if (rc != PIER_OK)
+        return rc;
+    out->change_records = v[0];
+    out->floor = v[1];
+    out->last_maintenance = v[2];
+    out->lake_bytes = v[3];
+    out->wal_bytes = 0;
+    return pg_head(lake, &out->head, err);
+}
+
+/* ---- replicas ---- */
+
+/* The board's replica synced to the head cache's target (read again when
+ * stale), or to the head read now (`now`). A reference on success. */
+static pier_status replica_get(pg_lake *l, const char *board, bool now,
+                               pier__replica **out, pier_error *err)
+{
+    pier_status rc = session_alive(l, err);
+    if (rc != PIER_OK) {
+        char why[sizeof err->message];
+        pier__copy_field(why, sizeof why, err != NULL ? err->message : "");
+        return pier__fail(err, PIER_E_SYNC_FAILED, "cannot sync the replica "
+                          "of board '%s': %s", board, why);
+    }
+    /* A query compiled in a read transaction (the engine reloading its
+     * catalog) syncs after it: that read is over, and a sync takes
+     * snapshots of its own. */
+    if (l->in_tx && !l->writing) {
+        PQclear(PQexec(l->conn, "COMMIT"));
+        l->in_tx = false;
+    } else if (l->in_tx) {
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT, "a replica cannot "
+                          "sync inside a write");
+    }
+    int64_t at = pier__clock_monotonic();
+    if (now || l->head.read_at_us == 0 ||
+        (!l->cfg.single_node && pier__head_stale(&l->head, at, 0)))
+        rc = head_heard(l, PIER_E_SYNC_FAILED, err);
+    if (rc == PIER_OK)
+        rc = pier__replicas_get(&l->replicas, l->conn, l->ns, l->identity,
+                                board, pier__head_target(&l->head, 0), out,
+                                err);
+    return rc;
+}
+
+static pier_status pg_sync(pier__lake *lake, const char *board,
+                           int64_t *watermark, pier_error *err)
+{
+    pier__replica *r = NULL;
+    pier_status rc = replica_get(of(lake), board, true, &r, err);
+    if (rc == PIER_OK)
+        *watermark = r->meta.watermark;
+    pier__replica_release(r);
+    return rc;
+}
+
+static int64_t pg_replica_watermark(pier__lake *lake, const char *board)
+{
+    pier__replica *r = pier__replicas_find(&of(lake)->replicas, board);
+    return r != NULL ? r->meta.watermark : 0;
+}
+
+static pier_status pg_evict(pier__lake *lake, const char *board,
+                            pier_error *err)
+{
+    return pier__replicas_evict(&of(lake)->replicas, board, err);
+}
+
+static void pg_replica_stats(pier__lake *lake, pier_stats *out)
+{
+    const pier__replica_set *s = &of(lake)->replicas;
+    out->syncs = s->syncs;
+    out->records_applied = s->applied;
+    out->rebuilds = s->rebuilds;
+    out->replicas = (int64_t)s->nopen;
+}
+
+/* ---- queries: on the replica ---- */
+
+static pier_status pg_reader_open(pier__lake *lake, pier__reader **out,
+                                  pier_error *err)
+{
+    pg_reader *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return pier__oom(err);
+    r->lake = of(lake);
+    *out = (pier__reader *)r;
+    return PIER_OK;
+}
+
+static pg_reader *reader_of(pier__reader *r)
+{
+    return (pg_reader *)r;
+}
+
+/* Points the reader at replica rep (taking the reference). */
+static pier_status reader_on(pg_reader *r, pier__replica *rep,
+                             pier_error *err)
+{
+    if (r->replica == rep) {
+        pier__replica_release(rep);          /* (it holds one already) */
+        return PIER_OK;
+    }
+    if (r->inner != NULL)
+        r->replica->lake->ops->reader_close(r->inner);
+    r->inner = NULL;
+    pier__replica_release(r->replica);
+    r->replica = rep;
+    return rep->lake->ops->reader_open(rep->lake, &r->inner, err);
+}
+
+static pier_status pg_reader_prepare(pier__reader *rd,
+                                     const pier__query_text *q,
+                                     pier__query_shape *shape,
+                                     pier_error *err)
+{
+    pg_reader *r = reader_of(rd);
+    if (q->nboards > 1)
+        return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED,
+                          "a query on a PostgreSQL lake reads its own board "
+                          "only, for now: board '%s' is named besides "
+                          "'%s'", q->boards[1]->id, q->boards[0]->id);
+    pier__replica *rep = NULL;
+    pier_status rc = replica_get(r->lake, q->boards[0]->id, false, &rep,
+                                 err);
+    if (rc == PIER_OK)
+        rc = reader_on(r, rep, err);
+    if (rc != PIER_OK)
+        return rc;
+    r->version = atomic_load(&r->lake->version);
+    return r->replica->lake->ops->reader_prepare(r->inner, q, shape, err);
+}
+
+static bool pg_reader_again(pier__reader *rd, uint64_t epoch)
+{
+    pg_reader *r = reader_of(rd);
+    if (r->replica == NULL || r->inner == NULL)
+        return false;
+    /* synced as a prepare syncs, and still on the same replica */
+    pier_error ignored;
+    pier__replica *rep = NULL;
+    if (replica_get(r->lake, r->replica->board, false, &rep, &ignored) !=
+        PIER_OK)
+        return false;
+    bool same = rep == r->replica;
+    pier__replica_release(rep);
+    if (!same)
+        return false;
+    r->version = atomic_load(&r->lake->version);
+    return r->replica->lake->ops->reader_again(r->inner, epoch);
+}
+
+static pier_status pg_reader_bind(pier__reader *rd, int i,
+                                  const pier__cell *c, pier_error *err)
+{
+    pg_reader *r = reader_of(rd);
+    return r->replica->lake->ops->reader_bind(r->inner, i, c, err);
+}
+
+static pier_status pg_reader_step(pier__reader *rd, const pier__cell **cells,
+                                  pier_error *err)
+{
+    pg_reader *r = reader_of(rd);
+    return r->replica->lake->ops->reader_step(r->inner, cells, err);
+}
+
+static pier_status pg_reader_version(pier__reader *rd, bool fresh,
+                                     int64_t *version, pier_error *err)
+{
+    (void)err;
+    pg_reader *r = reader_of(rd);
+    /* (the newest known: a failed prepare may come from a catalog older
+     * than the replica's) */
+    *version = fresh || r->replica == NULL ? atomic_load(&r->lake->version)
+                                           : r->version;
+    return PIER_OK;
+}
+
+static void pg_reader_restart(pier__reader *rd)
+{
+    pg_reader *r = reader_of(rd);
+    if (r->inner != NULL)
+        r->replica->lake->ops->reader_restart(r->inner);
+}
+
+static void pg_reader_guard(pier__reader *rd, pier__guard *g)
+{
+    pg_reader *r = reader_of(rd);
+    if (r->inner != NULL)
+        r->replica->lake->ops->reader_guard(r->inner, g);
+}
+
+static void pg_reader_close(pier__reader *rd)
+{
+    pg_reader *r = reader_of(rd);
+    if (r == NULL)
+        return;
+    if (r->inner != NULL)
+        r->replica->lake->ops->reader_close(r->inner);
+    pier__replica_release(r->replica);
+    free(r);
+}
+
+/* ---- opening ---- */
+
+static void pg_close(pier__lake *lake)
+{
+    pg_lake *l = of(lake);
+    pier__replicas_free(&l->replicas);
+    if (l->conn != NULL)
+        PQfinish(l->conn);
+    if (l->lock_fd >= 0)
+        close(l->lock_fd);
+    free(l->keys);
+    free(l->cache_dir);
+    free(l);
+}
+
+static const pier__lake_ops pg_ops = {
+    .name = "postgres",
+    .close = pg_close,
+    .begin_write = pg_begin_write,
+    .begin_read = pg_begin_read,
+    .commit = pg_commit,
+    .rollback = pg_rollback,
+    .catalog_version = pg_catalog_version,
+    .catalog_bump = pg_catalog_bump,
+    .catalog_load = pg_catalog_load,
+    .board_create = pg_board_create,
+    .board_drop = pg_board_drop,
+    .board_truncate = pg_board_truncate,
+    .column_add = pg_column_add,
+    .column_widen = pg_column_widen,
+    .rows_scan = pg_rows_scan,
+    .rows_count = pg_rows_count,
+    .change_append = pg_change_append,
+    .head = pg_head,
+    .last_stamp = pg_last_stamp,
+    .rows_write = pg_rows_write,
+    .row_update = pg_row_update,
+    .rows_delete = pg_rows_delete,
+    .changes_read = pg_changes_read,
+    .floor = pg_floor,
+    .changes_expire = pg_changes_expire,
+    .checkpoint = pg_nothing,
+    .compact_files = pg_nothing,
+    .stats = pg_stats,
+    .reader_open = pg_reader_open,
+    .reader_prepare = pg_reader_prepare,
+    .reader_again = pg_reader_again,
+    .reader_bind = pg_reader_bind,
+    .reader_step = pg_reader_step,
+    .reader_version = pg_reader_version,
+    .reader_restart = pg_reader_restart,
+    .reader_guard = pg_reader_guard,
+    .reader_close = pg_reader_close,
+    .sync = pg_sync,
+    .replica_watermark = pg_replica_watermark,
+    .evict = pg_evict,
+    .replica_stats = pg_replica_stats,
+};
+
+/* Creates `dir` and its missing parents (mode 0700: a node's cache). */
+static int mkdirs(const char *dir)
+{
+    char *path = pier__strdup(dir);
+    if (path == NULL)
+        return ENOMEM;
+    int rc = 0;
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+            rc = errno;
+            break;
+        }
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    free(path);
+    return rc;
+}
+
+/* The node's cache directory: the caller's, or one under the user's cache
+ * named by the lake (identity and namespace); made, and locked so that
+ * no other node uses it. */
+static pier_status cache_open(pg_lake *l, pier_error *err)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    if (l->cfg.cache_dir != NULL && l->cfg.cache_dir[0] != '\0') {
+        pier__buf_puts(&b, l->cfg.cache_dir);
+    } else {
+        const char *xdg = getenv("XDG_CACHE_HOME");
+        const char *home = getenv("HOME");
+        if (xdg != NULL && xdg[0] == '/')
+            pier__buf_puts(&b, xdg);
+        else if (home != NULL && home[0] == '/')
+            pier__buf_printf(&b, "%s/.cache", home);
+        else
+            pier__buf_puts(&b, "/tmp");
+        pier__buf_printf(&b, "/pier/%" PRId64 "-%s", l->identity, l->ns);
+    }
+    if (b.oom) {
+        pier__buf_free(&b);
+        return pier__oom(err);
+    }
+    l->cache_dir = pier__strdup(b.p);
+    pier__buf_free(&b);
+    if (l->cache_dir == NULL)
+        return pier__oom(err);
+    int e = mkdirs(l->cache_dir);
+    if (e != 0)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot make the "
+                          "node's cache directory '%s': %s", l->cache_dir,
+                          strerror(e));
+    size_t n = strlen(l->cache_dir) + sizeof "/node.lock";
+    char *path = malloc(n);
+    if (path == NULL)
+        return pier__oom(err);
+    snprintf(path, n, "%s/node.lock", l->cache_dir);
+    l->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    pier_status rc = PIER_OK;
+    if (l->lock_fd < 0)
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot open '%s': %s",
+                        path, strerror(errno));
+    else if (flock(l->lock_fd, LOCK_EX | LOCK_NB) != 0)
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "the cache directory "
+                        "'%s' is in use by another node: give each node "
+                        "its own cache directory", l->cache_dir);
+    free(path);
+    if (rc == PIER_OK)
+        rc = pier__replicas_init(&l->replicas, l->cache_dir,
+                                 l->cfg.replicas_open, err);
+    return rc;
+}
+
+pier_status pier__pg_lake_open(pier__lake **out, const pier__pg_config *cfg,
+                               pier_error *err)
+{
+    *out = NULL;
+    pg_lake *l = calloc(1, sizeof *l);
+    if (l == NULL)
+        return pier__oom(err);
+    l->base.ops = &pg_ops;
+    l->cfg = *cfg;
+    l->lock_fd = -1;
+    atomic_init(&l->version, 0);
+    pier__head_init(&l->head, cfg->head_refresh_us);
+    const char *ns = cfg->ns != NULL ? cfg->ns : PIER__PG_NAMESPACE;
+    pier_status rc = PIER_OK;
+    if (!pier__pg_namespace_valid(ns))
+        rc = pier__fail(err, PIER_E_INVALID_ARGUMENT, "'%s' cannot name a "
+                        "PostgreSQL lake's namespace: use lower-case "
+                        "letters, digits and '_' (63 at most, not first a "
+                        "digit)", ns);
+    else
+        snprintf(l->ns, sizeof l->ns, "%s", ns);
+    if (rc == PIER_OK)
+        rc = pier__pg_connect(&l->conn, cfg->conninfo, err);
+    pier__pg_meta meta;
+    if (rc == PIER_OK)
+        rc = pier__pg_catalog_ensure(l->conn, l->ns, &meta, err);
+    if (rc == PIER_OK)
+        rc = session_alive(l, err);
+    if (rc == PIER_OK) {
+        l->identity = meta.identity;
+        raise_version(l, meta.catalog_version);
+        rc = cache_open(l, err);
+    }
+    if (rc != PIER_OK) {
+        pg_close(&l->base);
+        return rc;
+    }
+    *out = &l->base;
+    return PIER_OK;
+}
