@@ -140,10 +140,8 @@ pier_status pier__pg_board_create(PGconn *c, const char *ns, pier__board *b,
     pier__buf_init(&ddl);
     pier__buf_printf(&ddl, "CREATE TABLE \"%s\".r%" PRId64 " (id text "
                      "COLLATE \"C\" PRIMARY KEY, updated_at bigint NOT "
-                     "NULL, _v bigint NOT NULL DEFAULT 0", ns, *board_key);
-    for (size_t i = PIER__COL_STATE; i < b->ncolumns; i++)
-        pier__buf_printf(&ddl, ", c%" PRId64 " bytea", b->columns[i].id);
-    pier__buf_putc(&ddl, ')');
+                     "NULL, _v bigint NOT NULL DEFAULT 0, cells bytea NOT "
+                     "NULL)", ns, *board_key);
     if (rc == PIER_OK && ddl.oom)
         rc = pier__oom(err);
     if (rc == PIER_OK)
@@ -185,19 +183,14 @@ pier_status pier__pg_column_add(PGconn *c, const char *ns, pier__board *b,
         col >= b->ncolumns)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "a column to add needs a board and its column");
+    /* (a catalog row only: rows hold their cells packed, so a column
+     * takes no DDL) */
     pier_status rc = lock_board(c, ns, b->id, err);
     int64_t key = 0;
     if (rc == PIER_OK)
         rc = pier__pg_board_key(c, ns, b->id, &key, err);
     if (rc == PIER_OK)
         rc = insert_column(c, ns, b, col, err);
-    if (rc == PIER_OK) {
-        char sql[160];
-        snprintf(sql, sizeof sql, "ALTER TABLE \"%s\".r%" PRId64 " ADD "
-                 "COLUMN c%" PRId64 " bytea", ns, key, b->columns[col].id);
-        rc = exec_params(c, sql, 0, NULL, NULL, PIER_E_WRITE_FAILED,
-                         "cannot add the column to the board's table", err);
-    }
     if (rc == PIER_OK)
         rc = bump(c, ns, err);
     return rc;
@@ -337,7 +330,7 @@ pier_status pier__pg_column_widen(PGconn *c, const char *ns,
     /* widening to text re-renders every stored value, in this same
      * transaction: all rows change or none do */
     if (rc == PIER_OK && pier__type_widen_rewrites(from, k->type))
-        rc = pier__pg_cells_to_text(c, ns, key, k->id, from, err);
+        rc = pier__pg_cells_to_text(c, ns, key, b, col, from, err);
     if (rc == PIER_OK)
         rc = bump(c, ns, err);
     return rc;

@@ -2,7 +2,7 @@
  * pg_rows.c: a board's rows in a PostgreSQL lake (pg_rows.h).
  *
  * Every parameter and every scanned value travels in PostgreSQL's binary
- * format: a cell's bytes as they are (no escaping), an id as its bytes,
+ * format: a row's cells as they are (no escaping), an id as its bytes,
  * integers as 8 bytes in network order.
  */
 #include <inttypes.h>
@@ -151,19 +151,6 @@ static void param_int(params *q, int64_t v)
     param_bytes(q, n, 8);
 }
 
-/* The next parameter: a cell's bytes, written where they go. */
-static void param_cell(params *q, const pier__cell *c)
-{
-    if (q->n >= q->cap)
-        return;
-    size_t before = q->bytes.len;
-    bool present = pier__pg_cell_encode(&q->bytes, c);
-    q->fmt[q->n] = 1;
-    q->at[q->n] = present ? before : SIZE_MAX;
-    q->len[q->n] = (int)(q->bytes.len - before);
-    q->n++;
-}
-
 /* Runs sql with q's parameters; results in binary when `binary`. */
 static PGresult *run_params(PGconn *c, const char *sql, params *q,
                             bool binary)
@@ -198,27 +185,74 @@ static pier_status run_count(PGconn *c, const char *sql, params *q,
     return rc;
 }
 
+/* ---- a row's cells, packed ---- */
+
+bool pier__pg_cells_pack(pier__buf *out, const pier__board *b,
+                         const pier__cell *row)
+{
+    for (size_t k = PIER__COL_STATE; k < b->ncolumns; k++) {
+        unsigned char head[12];
+        put_be64(head, (uint64_t)b->columns[k].id);
+        size_t at = out->len;
+        pier__buf_append(out, head, 12);
+        if (!pier__pg_cell_encode(out, &row[k])) {
+            out->len = at;                  /* (null: nothing) */
+            continue;
+        }
+        size_t n = out->len - at - 12;
+        if (n > UINT32_MAX)
+            return false;
+        if (!out->oom)
+            for (int i = 0; i < 4; i++)
+                out->p[at + 8 + (size_t)i] =
+                    (char)((n >> (8 * (3 - i))) & 0xff);
+    }
+    return !out->oom;
+}
+
+bool pier__pg_cells_unpack(const char *p, size_t n, const pier__board *b,
+                           pier__cell *row)
+{
+    for (size_t k = PIER__COL_STATE; k < b->ncolumns; k++)
+        row[k] = (pier__cell){ .st = PIER__ST_NULL };
+    const unsigned char *u = (const unsigned char *)p;
+    size_t at = 0, next = PIER__COL_STATE;
+    while (at < n) {
+        if (n - at < 12)
+            return false;
+        int64_t id = (int64_t)get_be64(u + at);
+        size_t len = (size_t)u[at + 8] << 24 | (size_t)u[at + 9] << 16 |
+                     (size_t)u[at + 10] << 8 | (size_t)u[at + 11];
+        at += 12;
+        if (len > n - at)
+            return false;
+        /* (packed in board order: the next column is the likely one) */
+        size_t k = next, tries = 0;
+        while (tries < b->ncolumns && b->columns[k].id != id) {
+            k = k + 1 < b->ncolumns ? k + 1 : PIER__COL_STATE;
+            tries++;
+        }
+        if (tries < b->ncolumns && k >= PIER__COL_STATE) {
+            if (!pier__pg_cell_decode(p + at, len, &row[k]))
+                return false;
+            next = k + 1 < b->ncolumns ? k + 1 : PIER__COL_STATE;
+        }
+        at += len;
+    }
+    return true;
+}
+
 /* The statement writing a row: INSERT, or an upsert whose update happens
  * only for a stamp at least the stored one's. */
-static void write_sql(pier__buf *sql, const char *ns, int64_t key,
-                      const pier__board *b, int mode)
+static void write_sql(pier__buf *sql, const char *ns, int64_t key, int mode)
 {
     pier__buf_printf(sql, "INSERT INTO \"%s\".r%" PRId64 " AS t (id, "
-                     "updated_at, _v", ns, key);
-    for (size_t i = PIER__COL_STATE; i < b->ncolumns; i++)
-        pier__buf_printf(sql, ", c%" PRId64, b->columns[i].id);
-    pier__buf_puts(sql, ") VALUES ($1, $2, $3");
-    for (size_t i = PIER__COL_STATE; i < b->ncolumns; i++)
-        pier__buf_printf(sql, ", $%zu", i + 2);
-    pier__buf_putc(sql, ')');
-    if (mode != PIER__WRITE_UPSERT)
-        return;
-    pier__buf_puts(sql, " ON CONFLICT (id) DO UPDATE SET updated_at = "
-                        "excluded.updated_at, _v = excluded._v");
-    for (size_t i = PIER__COL_STATE; i < b->ncolumns; i++)
-        pier__buf_printf(sql, ", c%" PRId64 " = excluded.c%" PRId64,
-                         b->columns[i].id, b->columns[i].id);
-    pier__buf_puts(sql, " WHERE excluded._v >= t._v");
+                     "updated_at, _v, cells) VALUES ($1, $2, $3, $4)", ns,
+                     key);
+    if (mode == PIER__WRITE_UPSERT)
+        pier__buf_puts(sql, " ON CONFLICT (id) DO UPDATE SET updated_at = "
+                            "excluded.updated_at, _v = excluded._v, cells = "
+                            "excluded.cells WHERE excluded._v >= t._v");
 }
 
 static bool valid(const char *ns, const pier__board *b, pier_error *err)
@@ -231,6 +265,22 @@ static bool valid(const char *ns, const pier__board *b, pier_error *err)
     return false;
 }
 
+/* The next parameter: row's cells, packed. */
+static bool param_cells(params *q, const pier__board *b,
+                        const pier__cell *row)
+{
+    if (q->n >= q->cap)
+        return false;
+    size_t before = q->bytes.len;
+    if (!pier__pg_cells_pack(&q->bytes, b, row))
+        return false;
+    q->fmt[q->n] = 1;
+    q->at[q->n] = before;
+    q->len[q->n] = (int)(q->bytes.len - before);
+    q->n++;
+    return q->bytes.len - before <= INT32_MAX;
+}
+
 pier_status pier__pg_rows_write(PGconn *c, const char *ns, int64_t key,
                                 const pier__board *b, int mode,
                                 const pier__cell *cells, size_t nrows,
@@ -241,10 +291,10 @@ pier_status pier__pg_rows_write(PGconn *c, const char *ns, int64_t key,
         return PIER_E_INVALID_ARGUMENT;
     pier__buf sql;
     pier__buf_init(&sql);
-    write_sql(&sql, ns, key, b, mode);
+    write_sql(&sql, ns, key, mode);
     params q;
     pier_status rc = PIER_OK;
-    if (!params_init(&q, (int)b->ncolumns + 1) || sql.oom)
+    if (!params_init(&q, 4) || sql.oom)
         rc = pier__oom(err);
     const size_t w = b->ncolumns;
     for (size_t r = 0; rc == PIER_OK && r < nrows; r++) {
@@ -253,9 +303,7 @@ pier_status pier__pg_rows_write(PGconn *c, const char *ns, int64_t key,
         param_bytes(&q, row[PIER__COL_ID].p, row[PIER__COL_ID].n);
         param_int(&q, row[PIER__COL_UPDATED_AT].i);
         param_int(&q, stamp);
-        for (size_t k = PIER__COL_STATE; k < w; k++)
-            param_cell(&q, &row[k]);
-        if (q.bytes.oom) {
+        if (!param_cells(&q, b, row) || q.bytes.oom) {
             rc = pier__oom(err);
             break;
         }
@@ -274,6 +322,70 @@ pier_status pier__pg_rows_write(PGconn *c, const char *ns, int64_t key,
     return rc;
 }
 
+/* Reads row `id`'s cells (locked for the transaction) into row; *found
+ * false when there is none. */
+static pier_status read_locked(PGconn *c, const char *ns, int64_t key,
+                               const pier__board *b, const char *id,
+                               size_t id_len, pier__cell *row,
+                               PGresult **keep, bool *found,
+                               pier_error *err)
+{
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT cells FROM \"%s\".r%" PRId64 " WHERE "
+             "id = $1 FOR UPDATE", ns, key);
+    params q;
+    if (!params_init(&q, 1)) {
+        params_free(&q);
+        return pier__oom(err);
+    }
+    param_bytes(&q, id, id_len);
+    PGresult *res = run_params(c, sql, &q, true);
+    params_free(&q);
+    pier_status rc = PIER_OK;
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        rc = pier__pg_fail(res, c, PIER_E_WRITE_FAILED, "cannot read a row "
+                           "to update", err);
+    *found = rc == PIER_OK && PQntuples(res) == 1;
+    if (*found && !pier__pg_cells_unpack(PQgetvalue(res, 0, 0),
+                                         (size_t)PQgetlength(res, 0, 0), b,
+                                         row))
+        rc = pier__fail(err, PIER_E_WRITE_FAILED, "a row of board '%s' is "
+                        "damaged", b->id);
+    *keep = res;                 /* (the cells point into it) */
+    return rc;
+}
+
+/* Stores row `id`'s cells again, with updated_at and the stamp. */
+static pier_status rewrite(PGconn *c, const char *ns, int64_t key,
+                           const pier__board *b, const char *id,
+                           size_t id_len, const pier__cell *row,
+                           const int64_t *updated_at, int64_t stamp,
+                           pier_error *err)
+{
+    char sql[200];
+    if (updated_at != NULL)
+        snprintf(sql, sizeof sql, "UPDATE \"%s\".r%" PRId64 " SET cells = "
+                 "$1, updated_at = $3, _v = $4 WHERE id = $2", ns, key);
+    else
+        snprintf(sql, sizeof sql, "UPDATE \"%s\".r%" PRId64 " SET cells = "
+                 "$1 WHERE id = $2", ns, key);
+    params q;
+    pier_status rc = PIER_OK;
+    if (!params_init(&q, 4) || !param_cells(&q, b, row)) {
+        rc = pier__oom(err);
+    } else {
+        param_bytes(&q, id, id_len);
+        if (updated_at != NULL) {
+            param_int(&q, *updated_at);
+            param_int(&q, stamp);
+        }
+        int64_t changed = 0;
+        rc = run_count(c, sql, &q, "cannot update a row", &changed, err);
+    }
+    params_free(&q);
+    return rc;
+}
+
 pier_status pier__pg_row_update(PGconn *c, const char *ns, int64_t key,
                                 const pier__board *b, const char *id,
                                 const size_t *cols, const pier__cell *cells,
@@ -287,30 +399,21 @@ pier_status pier__pg_row_update(PGconn *c, const char *ns, int64_t key,
         if (cols[i] < PIER__COL_STATE || cols[i] >= b->ncolumns)
             return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                               "an update sets a column of the board");
-    pier__buf sql;
-    pier__buf_init(&sql);
-    pier__buf_printf(&sql, "UPDATE \"%s\".r%" PRId64 " SET ", ns, key);
-    for (size_t i = 0; i < n; i++)
-        pier__buf_printf(&sql, "c%" PRId64 " = $%zu, ",
-                         b->columns[cols[i]].id, i + 1);
-    pier__buf_printf(&sql, "updated_at = $%zu, _v = $%zu WHERE id = $%zu",
-                     n + 1, n + 2, n + 3);
-    params q;
-    pier_status rc = PIER_OK;
-    if (!params_init(&q, (int)n + 3) || sql.oom) {
-        rc = pier__oom(err);
-    } else {
+    pier__cell *row = calloc(b->ncolumns, sizeof *row);
+    if (row == NULL)
+        return pier__oom(err);
+    PGresult *keep = NULL;
+    size_t id_len = strlen(id);
+    pier_status rc = read_locked(c, ns, key, b, id, id_len, row, &keep,
+                                 found, err);
+    if (rc == PIER_OK && *found) {
         for (size_t i = 0; i < n; i++)
-            param_cell(&q, &cells[i]);
-        param_int(&q, updated_at);
-        param_int(&q, stamp);
-        param_bytes(&q, id, strlen(id));
-        int64_t changed = 0;
-        rc = run_count(c, sql.p, &q, "cannot update a row", &changed, err);
-        *found = changed > 0;
+            row[cols[i]] = cells[i];
+        rc = rewrite(c, ns, key, b, id, id_len, row, &updated_at, stamp,
+                     err);
     }
-    params_free(&q);
-    pier__buf_free(&sql);
+    PQclear(keep);
+    free(row);
     return rc;
 }
 
@@ -338,6 +441,15 @@ pier_status pier__pg_rows_delete(PGconn *c, const char *ns, int64_t key,
     return rc;
 }
 
+/* The value of a bigint column of a binary result. */
+static bool int_at(PGresult *res, int r, int f, int64_t *out)
+{
+    if (PQgetisnull(res, r, f) || PQgetlength(res, r, f) != 8)
+        return false;
+    *out = (int64_t)get_be64((const unsigned char *)PQgetvalue(res, r, f));
+    return true;
+}
+
 /* The scan of pier__pg_rows_scan, each row's stamp after its cells when
  * `stamped`. */
 static pier_status scan(PGconn *c, const char *ns, int64_t key,
@@ -346,26 +458,23 @@ static pier_status scan(PGconn *c, const char *ns, int64_t key,
 {
     if (!valid(ns, b, err))
         return PIER_E_INVALID_ARGUMENT;
-    pier__buf sql;
-    pier__buf_init(&sql);
-    pier__buf_puts(&sql, "SELECT id, updated_at");
-    for (size_t i = PIER__COL_STATE; i < b->ncolumns; i++)
-        pier__buf_printf(&sql, ", c%" PRId64, b->columns[i].id);
-    pier__buf_printf(&sql, ", _v FROM \"%s\".r%" PRId64 "%s", ns, key,
-                     id != NULL ? " WHERE id = $1" : " ORDER BY id");
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT id, updated_at, _v, cells FROM "
+             "\"%s\".r%" PRId64 "%s", ns, key,
+             id != NULL ? " WHERE id = $1" : " ORDER BY id");
     params q;
     pier__cell *cells = calloc(b->ncolumns + 1, sizeof *cells);
     pier_status rc = PIER_OK;
-    if (!params_init(&q, 1) || cells == NULL || sql.oom) {
+    if (!params_init(&q, 1) || cells == NULL) {
         rc = pier__oom(err);
         goto done;
     }
     if (id != NULL)
         param_bytes(&q, id, strlen(id));
-    PGresult *res = run_params(c, sql.p, &q, true);
+    PGresult *res = run_params(c, sql, &q, true);
     if (PQresultStatus(res) != PGRES_TUPLES_OK) {
         rc = pier__pg_fail(res, c, PIER_E_READ_FAILED, "cannot read a board",
-                       err);
+                           err);
         PQclear(res);
         goto done;
     }
@@ -374,47 +483,24 @@ static pier_status scan(PGconn *c, const char *ns, int64_t key,
                                             .p = PQgetvalue(res, r, 0),
                                             .n = (size_t)PQgetlength(res, r,
                                                                      0) };
-        if (PQgetlength(res, r, 1) != 8) {
+        cells[PIER__COL_UPDATED_AT].st = PIER__ST_INT;
+        cells[b->ncolumns].st = PIER__ST_INT;
+        if (!int_at(res, r, 1, &cells[PIER__COL_UPDATED_AT].i) ||
+            !int_at(res, r, 2, &cells[b->ncolumns].i) ||
+            !pier__pg_cells_unpack(PQgetvalue(res, r, 3),
+                                   (size_t)PQgetlength(res, r, 3), b,
+                                   cells)) {
             rc = pier__fail(err, PIER_E_READ_FAILED, "a row of board '%s' "
-                            "has no updated_at", b->id);
+                            "is damaged", b->id);
             break;
         }
-        cells[PIER__COL_UPDATED_AT] = (pier__cell){
-            .st = PIER__ST_INT,
-            .i = (int64_t)get_be64(
-                (const unsigned char *)PQgetvalue(res, r, 1)),
-        };
-        for (size_t k = PIER__COL_STATE; rc == PIER_OK && k < b->ncolumns;
-             k++) {
-            int f = (int)k - PIER__COL_STATE + 2;
-            if (PQgetisnull(res, r, f))
-                cells[k] = (pier__cell){ .st = PIER__ST_NULL };
-            else if (!pier__pg_cell_decode(PQgetvalue(res, r, f),
-                                           (size_t)PQgetlength(res, r, f),
-                                           &cells[k]))
-                rc = pier__fail(err, PIER_E_READ_FAILED, "a cell of board "
-                                "'%s' is damaged", b->id);
-        }
-        int v = (int)b->ncolumns - PIER__COL_STATE + 2;
-        if (PQgetlength(res, r, v) != 8) {
-            rc = pier__fail(err, PIER_E_READ_FAILED, "a row of board '%s' "
-                            "has no stamp", b->id);
-            break;
-        }
-        cells[b->ncolumns] = (pier__cell){
-            .st = PIER__ST_INT,
-            .i = (int64_t)get_be64(
-                (const unsigned char *)PQgetvalue(res, r, v)),
-        };
-        if (rc == PIER_OK &&
-            cb(cells, b->ncolumns + (stamped ? 1 : 0), payload) != 0)
+        if (cb(cells, b->ncolumns + (stamped ? 1 : 0), payload) != 0)
             break;
     }
     PQclear(res);
 done:
     params_free(&q);
     free(cells);
-    pier__buf_free(&sql);
     return rc;
 }
 
@@ -448,7 +534,7 @@ pier_status pier__pg_rows_count(PGconn *c, const char *ns, int64_t key,
     pier_status rc = PIER_OK;
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         rc = pier__pg_fail(res, c, PIER_E_READ_FAILED, "cannot count a board",
-                       err);
+                           err);
     else
         *out = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
     PQclear(res);
@@ -456,24 +542,24 @@ pier_status pier__pg_rows_count(PGconn *c, const char *ns, int64_t key,
 }
 
 pier_status pier__pg_cells_to_text(PGconn *c, const char *ns, int64_t key,
-                                   int64_t column_id, pier__type from,
-                                   pier_error *err)
+                                   const pier__board *b, size_t col,
+                                   pier__type from, pier_error *err)
 {
-    if (!pier__pg_namespace_valid(ns))
+    if (!valid(ns, b, err) || col < PIER__COL_STATE || col >= b->ncolumns)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
-                          "rows need a lake and a board");
-    char read[200], write[200];
-    snprintf(read, sizeof read, "SELECT id, c%" PRId64 " FROM \"%s\".r%"
-             PRId64 " WHERE c%" PRId64 " IS NOT NULL", column_id, ns, key,
-             column_id);
-    snprintf(write, sizeof write, "UPDATE \"%s\".r%" PRId64 " SET c%"
-             PRId64 " = $1 WHERE id = $2", ns, key, column_id);
+                          "a column to re-render needs a board");
+    char read[200];
+    snprintf(read, sizeof read, "SELECT id, cells FROM \"%s\".r%" PRId64,
+             ns, key);
     params q;
-    if (!params_init(&q, 2)) {
+    pier__cell *row = calloc(b->ncolumns, sizeof *row);
+    if (!params_init(&q, 1) || row == NULL) {
         params_free(&q);
+        free(row);
         return pier__oom(err);
     }
     PGresult *res = run_params(c, read, &q, true);
+    params_free(&q);
     pier_status rc = PIER_OK;
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
         rc = pier__pg_fail(res, c, PIER_E_WRITE_FAILED,
@@ -481,25 +567,28 @@ pier_status pier__pg_cells_to_text(PGconn *c, const char *ns, int64_t key,
     pier__arena a;
     pier__arena_init(&a);
     for (int r = 0; rc == PIER_OK && r < PQntuples(res); r++) {
-        pier__cell in, out;
-        if (!pier__pg_cell_decode(PQgetvalue(res, r, 1),
-                                  (size_t)PQgetlength(res, r, 1), &in) ||
-            pier__cell_to_text(&out, &in, from, &a) != PIER__FIT_OK) {
+        if (!pier__pg_cells_unpack(PQgetvalue(res, r, 1),
+                                   (size_t)PQgetlength(res, r, 1), b,
+                                   row)) {
+            rc = pier__fail(err, PIER_E_WRITE_FAILED, "a row of board '%s' "
+                            "is damaged", b->id);
+            break;
+        }
+        if (row[col].st == PIER__ST_NULL)
+            continue;
+        pier__cell out;
+        if (pier__cell_to_text(&out, &row[col], from, &a) != PIER__FIT_OK) {
             rc = pier__fail(err, PIER_E_WRITE_FAILED, "a stored value does "
                             "not match its column's type");
             break;
         }
-        params_reset(&q);
-        param_cell(&q, &out);
-        param_bytes(&q, PQgetvalue(res, r, 0),
-                    (size_t)PQgetlength(res, r, 0));
-        int64_t changed = 0;
-        rc = run_count(c, write, &q, "cannot re-render a cell", &changed,
-                       err);
+        row[col] = out;
+        rc = rewrite(c, ns, key, b, PQgetvalue(res, r, 0),
+                     (size_t)PQgetlength(res, r, 0), row, NULL, 0, err);
         pier__arena_reset(&a);
     }
     pier__arena_free(&a);
     PQclear(res);
-    params_free(&q);
+    free(row);
     return rc;
 }

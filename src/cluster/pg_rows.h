@@ -2,9 +2,9 @@
  * pg_rows.h: a board's rows in a PostgreSQL lake (docs/architecture.md,
  * "Rows"): "<ns>".r<board_key>, id text under the C collation (which
  * sorts bytewise, as SQLite's BINARY does), updated_at bigint, _v (the
- * version stamp) bigint, and a bytea column c<column_id> per other
- * column, its cells as the SQLite lake stores them: a byte for the
- * storage class, then the value. Every call runs in the caller's
+ * version stamp) bigint, and cells bytea: the other columns' cells,
+ * packed (pier__pg_cells_pack), each as the SQLite lake stores it: a byte
+ * for the storage class, then the value. Every call runs in the caller's
  * transaction; a failed one leaves it to be rolled back.
  */
 #ifndef PIER_CLUSTER_PG_ROWS_H
@@ -63,12 +63,25 @@ pier_status pier__pg_rows_scan_stamped(PGconn *c, const char *ns,
 pier_status pier__pg_rows_count(PGconn *c, const char *ns, int64_t key,
                                 int64_t *out, pier_error *err);
 
-/* Re-renders every stored cell of column `column_id` (of type `from`)
- * as its canonical text (pier__cell_to_text), row by row.
+/* Re-renders every stored cell of b->columns[col] (of type `from`) as
+ * its canonical text (pier__cell_to_text), row by row.
  * @return PIER_E_WRITE_FAILED, also for a cell that does not match
  *         `from`. */
 pier_status pier__pg_cells_to_text(PGconn *c, const char *ns, int64_t key,
-                                   int64_t column_id, pier__type from,
-                                   pier_error *err);
+                                   const pier__board *b, size_t col,
+                                   pier__type from, pier_error *err);
+
+/* Appends the cells of row (b->ncolumns of them) but id and updated_at,
+ * packed: for each that is not null, in board order, its column's id (8
+ * bytes big-endian), its length (4 bytes big-endian) and its bytes
+ * (pier__pg_cell_encode). False when out of memory. */
+bool pier__pg_cells_pack(pier__buf *out, const pier__board *b,
+                         const pier__cell *row);
+/* Reads packed cells back into row[PIER__COL_STATE..b->ncolumns): null
+ * where the record has none; a column id the board does not have is
+ * passed over. False when the bytes are not packed cells. Text and blobs
+ * point into p. */
+bool pier__pg_cells_unpack(const char *p, size_t n, const pier__board *b,
+                           pier__cell *row);
 
 #endif /* PIER_CLUSTER_PG_ROWS_H */

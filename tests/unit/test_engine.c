@@ -32,6 +32,7 @@
 
 #include "pier.h"
 #include "support/lakedir.h"
+#include "support/testlake.h"
 #include "support/write_path.h"
 
 /* 2026-03-01T10:00:00Z, in microseconds: the fixed clock of every test. */
@@ -72,6 +73,7 @@ static void reopen(fixture *f, pier_auto_create ac, pier_columns_mode cm)
     o.columns = cm;
     o.clock = clock_fn;
     o.clock_payload = &f->clock;
+    testlake_options(&o, f->dir);
     pier_error err;
     pier_status rc = pier_open(&f->e, f->dir, &o, &err);
     if (rc != PIER_OK)
@@ -103,6 +105,8 @@ static int teardown(void **state)
         print_error("pier_reset_lake(%s): %s\n", f->dir, err.message);
         rc = -1;
     }
+    if (testlake_reset(f->dir) != 0)
+        rc = -1;
     if (lakedir_remove_tree(f->dir) != 0)
         rc = -1;
     free(f->lake);
@@ -176,7 +180,7 @@ typedef struct snap {
 
 static snap snap_take(fixture *f)
 {
-    snap s = { head_of(f->e), lakedir_sql_dump(f->lake) };
+    snap s = { head_of(f->e), testlake_dump(f->dir) };
     assert_non_null(s.dump);
     return s;
 }
@@ -194,7 +198,7 @@ static char fail_buf[16384];
 static void snap_same(fixture *f, snap *s)
 {
     int64_t head = head_of(f->e);
-    char *now = lakedir_sql_dump(f->lake);
+    char *now = testlake_dump(f->dir);
     char *before = s->dump;
     s->dump = NULL;
     if (now == NULL || strcmp(now, before) != 0)
@@ -404,8 +408,7 @@ static int64_t count_rows(fixture *f, const char *board)
 
 static int64_t changes_count(fixture *f)
 {
-    return lakedir_sql_int(f->lake, "SELECT count(*) FROM _pier_changes",
-                           -1);
+    return testlake_changes(f->dir);
 }
 
 /* A query on the lake file, as text; for free(). */
@@ -642,6 +645,7 @@ static void test_reserved_column_names(void **state)
 
 static void test_auto_create_on_write(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     assert_false(has_board(f, "acme_roadmap"));
     int64_t wm = ins_ok(f, "acme_roadmap",
@@ -683,6 +687,7 @@ static void test_auto_create_never(void **state)
 
 static void test_reads_never_create(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1)
@@ -795,6 +800,7 @@ static void test_inference_types(void **state)
 
 static void test_inference_null_decides_nothing(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins_ok(f, "b", "[{'id':'1','n':null},{'id':'2','n':null,'m':null}]");
     pier_board_info *info = describe(f, "b");
@@ -900,6 +906,7 @@ static void test_string_stays_text(void **state)
 
 static void test_fit_text_renders_canonically(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins_ok(f, "b", "{'id':'0','t':'first'}");
     ins_ok(f, "b", "[{'id':'1','t':5},{'id':'2','t':true},"
@@ -1034,6 +1041,7 @@ static void test_fit_lattice(void **state)
 
 static void test_fit_timestamp(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     pier_column_def cols[] = { { "due", "timestamp" } };
     create_board(f, "t", cols, 1, false);
@@ -1172,6 +1180,7 @@ static void test_declared_columns_fix_types(void **state)
 
 static void test_strict_board_refuses_undeclared(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     create_board(f, "billing", billing_cols, 4, true);
     pier_board_info *info = describe(f, "billing");
@@ -1338,6 +1347,7 @@ static pier_error widen_refused(fixture *f, const char *board,
 
 static void test_widen_numeric_keeps_rows(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins_ok(f, "w", "[{'id':'1','v':5},{'id':'2','v':-3},{'id':'3','v':null},"
                    "{'id':'4','v':9007199254740993}]");
@@ -1401,6 +1411,7 @@ static void test_widen_numeric_keeps_rows(void **state)
 
 static void test_widen_to_text_rewrites(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins_ok(f, "t", "[{'id':'1','b':true,'n':5,'d':2.5,'j':{'b':1,'a':2}},"
                    "{'id':'2','b':false,'n':null,'d':-0.5,'j':[1]}]");
@@ -1583,6 +1594,7 @@ static void test_duplicate_id(void **state)
 
 static void test_updated_at_set_by_engine(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     f->clock.now = T0 + 123456;
     ins_ok(f, "b", "[{'id':'1','updated_at':'1999-01-01T00:00:00Z'},"
@@ -1651,6 +1663,7 @@ static void test_state_column(void **state)
 
 static void test_batch_atomic_new_board(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins_ok(f, "other", "{'id':'1'}");
     int64_t head = head_of(f->e), changes = changes_count(f);
@@ -1858,6 +1871,7 @@ static void test_retry_after_failed_create_other_columns(void **state)
 
 static void test_retry_after_failed_create_column_order(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     refused(f, "m", "[{'id':'1','a':1,'b':'x'},{'id':'2','state':5}]",
             PIER_E_COLUMN_TYPE_CONFLICT);
@@ -1939,6 +1953,7 @@ static void test_create_has_list(void **state)
 
 static void test_describe(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     create_board(f, "billing", billing_cols, 4, true);
     pier_board_info *info = describe(f, "billing");
@@ -2039,6 +2054,7 @@ static void test_truncate(void **state)
 
 static void test_drop(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins_ok(f, "b", "[{'id':'1','v':1},{'id':'2','v':2}]");
     ins_ok(f, "keep", "{'id':'1'}");
@@ -2087,6 +2103,7 @@ static void test_drop(void **state)
 
 static void test_watermarks_increase(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     assert_int_equal(head_of(f->e), 0);
     pier_error err;
@@ -2116,6 +2133,7 @@ static void test_watermarks_increase(void **state)
 
 static void test_column_ids_never_reused(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     pier_column_def cols[] = { { "x", "bigint" }, { "y", "text" } };
     create_board(f, "b", cols, 2, false);
@@ -2149,6 +2167,7 @@ static void test_column_ids_never_reused(void **state)
 
 static void test_change_records(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     int64_t wm = ins_ok(f, "acme",
                         "{'id':'t1','title':'Ship it','n':5,'state':null}");
@@ -2419,6 +2438,7 @@ static pier_status ins_json_raw(fixture *f, const char *board,
 
 static void test_json_hugeint_inference(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     wp_current = WP_JSON;
     ins_ok(f, "h", "{'id':'1','h':170141183460469231731687303715884105727,"

@@ -531,7 +531,7 @@ static const char *table_columns(PGconn *c, const char *ns, int64_t key)
 static void test_boards_made_and_loaded(void **state)
 {
     (void)state;
-    char ns[64], sql[320], want[160];
+    char ns[64], sql[320];
     PGconn *c = new_lake("boards", ns, NULL);
     pier_error err;
     const char *names[] = { "price" }, *types[] = { "double" };
@@ -543,10 +543,8 @@ static void test_boards_made_and_loaded(void **state)
     assert_true(key > 0);
     for (size_t i = 0; i < b->ncolumns; i++)
         assert_true(b->columns[i].id > (i > 0 ? b->columns[i - 1].id : 0));
-    snprintf(want, sizeof want, "id,updated_at,_v,c%lld,c%lld",
-             (long long)b->columns[PIER__COL_STATE].id,
-             (long long)b->columns[3].id);
-    assert_string_equal(table_columns(c, ns, key), want);
+    /* (the other columns' cells packed in one) */
+    assert_string_equal(table_columns(c, ns, key), "id,updated_at,_v,cells");
     snprintf(sql, sizeof sql, "SELECT value FROM %s.meta WHERE key = "
              "'catalog_version'", ns);
     assert_string_equal(value_of(c, sql), "1");
@@ -575,9 +573,8 @@ static void test_boards_made_and_loaded(void **state)
     assert_int_equal(pier__pg_column_add(c, ns, got, 4, &err), PIER_OK);
     run(c, "COMMIT");
     assert_true(got->columns[4].id > got->columns[3].id);
-    snprintf(want + strlen(want), sizeof want - strlen(want), ",c%lld",
-             (long long)got->columns[4].id);
-    assert_string_equal(table_columns(c, ns, key), want);
+    /* (a catalog row, no DDL) */
+    assert_string_equal(table_columns(c, ns, key), "id,updated_at,_v,cells");
     assert_string_equal(value_of(c, sql), "2");
     /* the same name in another case is the same column: refused, nothing
      * changed (the caller rolls back) */
@@ -589,7 +586,7 @@ static void test_boards_made_and_loaded(void **state)
                      PIER_E_WRITE_FAILED);
     assert_non_null(strstr(err.message, "23505"));
     run(c, "ROLLBACK");
-    assert_string_equal(table_columns(c, ns, key), want);
+    assert_string_equal(table_columns(c, ns, key), "id,updated_at,_v,cells");
     assert_string_equal(value_of(c, sql), "2");
     pier__catalog_clear(&cat);
     pier__catalog_init(&cat);

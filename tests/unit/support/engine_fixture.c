@@ -12,6 +12,7 @@
 
 #include "support/engine_fixture.h"
 #include "support/lakedir.h"
+#include "support/testlake.h"
 
 static int64_t fixture_clock(void *payload)
 {
@@ -25,6 +26,7 @@ pier_engine *fixture_engine(engine_fixture *f)
     o.clock = fixture_clock;
     o.clock_payload = f;
     o.durability = PIER_DURABILITY_NORMAL;
+    testlake_options(&o, f->dir);
     pier_engine *e = NULL;
     pier_error err;
     if (pier_open(&e, f->dir, &o, &err) != PIER_OK)
@@ -60,7 +62,9 @@ int fixture_close(engine_fixture *f)
     if (f == NULL)
         return 0;
     pier_close(&f->e);
-    int rc = lakedir_remove_tree(f->dir) == 0 ? 0 : -1;
+    int rc = testlake_reset(f->dir) == 0 ? 0 : -1;
+    if (lakedir_remove_tree(f->dir) != 0)
+        rc = -1;
     free(f->lake);
     free(f->dir);
     free(f);

@@ -1,0 +1,210 @@
+/*
+ * testlake.c: see testlake.h.
+ */
+#include "support/testlake.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "support/lakedir.h"
+#include "support/pgtest.h"
+
+/* Every lake opened for a directory, so that its strings outlive the
+ * engines opened on it. */
+typedef struct opened {
+    char *dir;
+    char ns[64];
+    char *cache;
+    struct opened *next;
+} opened;
+
+static opened *lakes;
+
+bool testlake_pg(void)
+{
+    const char *v = getenv("PIER_TEST_LAKE");
+    return v != NULL && strcmp(v, "postgres") == 0;
+}
+
+static const char *url(void)
+{
+    const char *u = getenv("PIER_TEST_PG_URL");
+    if (u == NULL || u[0] == '\0')
+        return pgtest_url("a test on a PostgreSQL lake"); /* (exits 77) */
+    return u;
+}
+
+/* The namespace of dir: "t_" and its name's letters and digits. */
+static opened *lake_of(const char *dir)
+{
+    for (opened *o = lakes; o != NULL; o = o->next)
+        if (strcmp(o->dir, dir) == 0)
+            return o;
+    opened *o = calloc(1, sizeof *o);
+    if (o == NULL)
+        abort();
+    o->dir = strdup(dir);
+    o->cache = lakedir_join(dir, "cache");
+    if (o->dir == NULL || o->cache == NULL)
+        abort();
+    const char *base = strrchr(dir, '/');
+    base = base != NULL ? base + 1 : dir;
+    size_t n = 0;
+    n += (size_t)snprintf(o->ns, sizeof o->ns, "t_");
+    for (const char *p = base; *p != '\0' && n + 1 < sizeof o->ns; p++) {
+        char c = *p;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            o->ns[n++] = c;
+        else if (c == '-' || c == '_')
+            o->ns[n++] = '_';
+    }
+    o->ns[n] = '\0';
+    o->next = lakes;
+    lakes = o;
+    return o;
+}
+
+void testlake_options(pier_open_options *o, const char *dir)
+{
+    if (!testlake_pg())
+        return;
+    opened *l = lake_of(dir);
+    o->lake = url();
+    o->lake_namespace = l->ns;
+    o->cache_dir = l->cache;
+}
+
+/* A connection to the test server, or NULL. */
+static PGconn *connect_server(void)
+{
+    PGconn *c = PQconnectdb(url());
+    if (PQstatus(c) != CONNECTION_OK) {
+        fprintf(stderr, "testlake: %s", PQerrorMessage(c));
+        PQfinish(c);
+        return NULL;
+    }
+    PQclear(PQexec(c, "SET client_min_messages = warning"));
+    return c;
+}
+
+int testlake_reset(const char *dir)
+{
+    if (!testlake_pg())
+        return 0;
+    opened **at = &lakes;
+    while (*at != NULL && strcmp((*at)->dir, dir) != 0)
+        at = &(*at)->next;
+    if (*at == NULL)
+        return 0;
+    opened *o = *at;
+    *at = o->next;
+    int rc = -1;
+    PGconn *c = connect_server();
+    if (c != NULL) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP SCHEMA IF EXISTS \"%s\" CASCADE",
+                 o->ns);
+        PGresult *r = PQexec(c, sql);
+        rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
+        if (rc != 0)
+            fprintf(stderr, "testlake: %s", PQresultErrorMessage(r));
+        PQclear(r);
+        PQfinish(c);
+    }
+    free(o->dir);
+    free(o->cache);
+    free(o);
+    return rc;
+}
+
+/* Appends the text of every row of r, '|' between columns. */
+static bool append_rows(PGresult *r, char **out, size_t *len, size_t *cap)
+{
+    for (int i = 0; i < PQntuples(r); i++) {
+        for (int j = 0; j < PQnfields(r); j++) {
+            const char *v = PQgetisnull(r, i, j) ? "NULL"
+                                                 : PQgetvalue(r, i, j);
+            size_t n = strlen(v) + 2;
+            if (*len + n + 1 > *cap) {
+                size_t nc = (*cap + n) * 2;
+                char *p = realloc(*out, nc);
+                if (p == NULL)
+                    return false;
+                *out = p;
+                *cap = nc;
+            }
+            *len += (size_t)sprintf(*out + *len, "%s%c", v,
+                                    j + 1 < PQnfields(r) ? '|' : '\n');
+        }
+    }
+    return true;
+}
+
+char *testlake_dump(const char *dir)
+{
+    if (!testlake_pg()) {
+        char *file = lakedir_join(dir, "lake.sqlite");
+        char *d = file != NULL ? lakedir_sql_dump(file) : NULL;
+        free(file);
+        return d;
+    }
+    opened *o = lake_of(dir);
+    PGconn *c = connect_server();
+    if (c == NULL)
+        return NULL;
+    const char *params[1] = { o->ns };
+    PGresult *t = PQexecParams(c, "SELECT c.relname FROM pg_class c JOIN "
+                               "pg_namespace n ON n.oid = c.relnamespace "
+                               "WHERE n.nspname = $1 AND c.relkind = 'r' "
+                               "ORDER BY 1", 1, NULL, params, NULL, NULL, 0);
+    char *out = calloc(1, 1);
+    size_t len = 0, cap = 1;
+    bool ok = out != NULL && PQresultStatus(t) == PGRES_TUPLES_OK;
+    for (int i = 0; ok && i < PQntuples(t); i++) {
+        char sql[200];
+        const char *name = PQgetvalue(t, i, 0);
+        snprintf(sql, sizeof sql, "SELECT '%s', * FROM \"%s\".\"%s\" t "
+                 "ORDER BY t::text COLLATE \"C\"", name, o->ns, name);
+        PGresult *r = PQexec(c, sql);
+        ok = PQresultStatus(r) == PGRES_TUPLES_OK &&
+             append_rows(r, &out, &len, &cap);
+        PQclear(r);
+    }
+    PQclear(t);
+    PQfinish(c);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+int64_t testlake_changes(const char *dir)
+{
+    if (!testlake_pg()) {
+        char *file = lakedir_join(dir, "lake.sqlite");
+        int64_t n = file != NULL ? lakedir_sql_int(file, "SELECT count(*) "
+                                                   "FROM _pier_changes", -1)
+                                 : -1;
+        free(file);
+        return n;
+    }
+    opened *o = lake_of(dir);
+    PGconn *c = connect_server();
+    if (c == NULL)
+        return -1;
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\".changes", o->ns);
+    PGresult *r = PQexec(c, sql);
+    int64_t n = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                    ? strtoll(PQgetvalue(r, 0, 0), NULL, 10)
+                    : -1;
+    PQclear(r);
+    PQfinish(c);
+    return n;
+}
