@@ -80,6 +80,9 @@ typedef struct pg_reader {
     pg_lake *lake;
     pier__replica *replica;    /* a reference; NULL before a prepare */
     pier__reader *inner;       /* on replica->lake */
+    pier__replica *others[PIER__QUERY_MAX_BOARDS]; /* the other boards the
+                                  query reads, attached to inner */
+    size_t nothers;
     int64_t version;           /* the catalog version the replica was
                                   synced under */
 } pg_reader;
@@ -752,22 +755,78 @@ static pier_status reader_on(pg_reader *r, pier__replica *rep,
     return rep->lake->ops->reader_open(rep->lake, &r->inner, err);
 }
 
+static void others_release(pg_reader *r)
+{
+    for (size_t i = 0; i < r->nothers; i++)
+        pier__replica_release(r->others[i]);
+    r->nothers = 0;
+}
+
+/* Syncs the query's other boards and attaches their replicas to the
+ * reader's (a board named twice, or the query's own, once). */
+static pier_status attach_others(pg_reader *r, const pier__query_text *q,
+                                 pier_error *err)
+{
+    pier__replica *got[PIER__QUERY_MAX_BOARDS];
+    const char *ids[PIER__QUERY_MAX_BOARDS];
+    char *paths[PIER__QUERY_MAX_BOARDS];
+    uint64_t tokens[PIER__QUERY_MAX_BOARDS];
+    size_t n = 0;
+    pier_status rc = PIER_OK;
+    for (size_t i = 1; rc == PIER_OK && i < q->nboards; i++) {
+        const char *id = q->boards[i]->id;
+        bool seen = strcmp(id, q->boards[0]->id) == 0;
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = strcmp(ids[k], id) == 0;
+        if (seen)
+            continue;
+        rc = replica_get(r->lake, id, false, &got[n], err);
+        if (rc != PIER_OK)
+            break;
+        ids[n] = got[n]->board;
+        tokens[n] = (uint64_t)got[n]->ino ^ ((uint64_t)got[n]->dev << 40);
+        size_t len = strlen(r->lake->cache_dir) + strlen(id) +
+                     sizeof "//" PIER__SQLITE_LAKE_FILE;
+        paths[n] = malloc(len);
+        if (paths[n] == NULL) {
+            pier__replica_release(got[n]);
+            rc = pier__oom(err);
+            break;
+        }
+        snprintf(paths[n], len, "%s/%s/%s", r->lake->cache_dir, id,
+                 PIER__SQLITE_LAKE_FILE);
+        n++;
+    }
+    if (rc == PIER_OK)
+        rc = pier__sqlite_reader_attach(r->inner, ids,
+                                        (const char *const *)paths, tokens,
+                                        n, err);
+    for (size_t k = 0; k < n; k++)
+        free(paths[k]);
+    others_release(r);
+    if (rc != PIER_OK) {
+        for (size_t k = 0; k < n; k++)
+            pier__replica_release(got[k]);
+        return rc;
+    }
+    memcpy(r->others, got, n * sizeof *got);
+    r->nothers = n;
+    return PIER_OK;
+}
+
 static pier_status pg_reader_prepare(pier__reader *rd,
                                      const pier__query_text *q,
                                      pier__query_shape *shape,
                                      pier_error *err)
 {
     pg_reader *r = reader_of(rd);
-    if (q->nboards > 1)
-        return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED,
-                          "a query on a PostgreSQL lake reads its own board "
-                          "only, for now: board '%s' is named besides "
-                          "'%s'", q->boards[1]->id, q->boards[0]->id);
     pier__replica *rep = NULL;
     pier_status rc = replica_get(r->lake, q->boards[0]->id, false, &rep,
                                  err);
     if (rc == PIER_OK)
         rc = reader_on(r, rep, err);
+    if (rc == PIER_OK)
+        rc = attach_others(r, q, err);
     if (rc != PIER_OK)
         return rc;
     r->version = atomic_load(&r->lake->version);
@@ -777,7 +836,8 @@ static pier_status pg_reader_prepare(pier__reader *rd,
 static bool pg_reader_again(pier__reader *rd, uint64_t epoch)
 {
     pg_reader *r = reader_of(rd);
-    if (r->replica == NULL || r->inner == NULL)
+    /* (a query of several boards prepares again: each syncs) */
+    if (r->replica == NULL || r->inner == NULL || r->nothers > 0)
         return false;
     /* synced as a prepare syncs, and still on the same replica */
     pier_error ignored;
@@ -840,6 +900,7 @@ static void pg_reader_close(pier__reader *rd)
         return;
     if (r->inner != NULL)
         r->replica->lake->ops->reader_close(r->inner);
+    others_release(r);
     pier__replica_release(r->replica);
     free(r);
 }

@@ -630,6 +630,18 @@ struct pier__lake {
 pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
                                    const pier__lake_config *cfg,
                                    pier_error *err);
+/* Makes the boards attached to a reader of the embedded lake exactly
+ * boards[0..n): board i's table read from the embedded lake in file
+ * paths[i] (a PostgreSQL lake's replica of it), tokens[i] saying which
+ * file that is (another token: attached again). A query on the reader
+ * then reads those boards there, and its own from the reader's lake.
+ * @return PIER_E_LIMIT_EXCEEDED past 10 boards; PIER_E_READ_FAILED. */
+pier_status pier__sqlite_reader_attach(pier__reader *r,
+                                       const char *const *boards,
+                                       const char *const *paths,
+                                       const uint64_t *tokens, size_t n,
+                                       pier_error *err);
+
 /* A PostgreSQL lake (src/engine/pg_lake.c; docs/clustered.md): what
  * pier_open_options says of it, defaults filled in. */
 typedef struct pier__pg_config {

@@ -68,6 +68,11 @@
 #define READER_STMTS 32
 
 #define BOARD_TABLE_PREFIX "_pier_b_"
+/* A board whose table is in another file (a PostgreSQL lake's replica of
+ * it, pier__sqlite_reader_attach) is attached as "_pier_a_<board>". */
+#define ATTACH_PREFIX "_pier_a_"
+/* Debian's libsqlite3 attaches at most SQLITE_MAX_ATTACHED (10). */
+#define ATTACH_MAX 10
 #define VIEW_PREFIX "_pier_v_"
 #define META_PREFIX "_pier_m_"
 #define PREFIX_LEN 8
@@ -94,6 +99,11 @@ typedef struct stmt_rec {
 } stmt_rec;
 
 enum { AUTH_INTERNAL = 0, AUTH_USER = 1 };
+
+typedef struct attached_rec {
+    char board[PIER__NAME_MAX + 1];
+    uint64_t token;          /* the caller's: which file it is */
+} attached_rec;
 
 typedef struct allowed_board {
     char id[PIER__NAME_MAX + 1];
@@ -138,6 +148,8 @@ struct pier__reader {
     size_t hole_cap;
     char denied[256];            /* what the authorizer refused first */
     char denied_board[PIER__NAME_MAX + 1];
+    attached_rec attached[ATTACH_MAX];  /* boards in other files */
+    size_t nattached;
     view_rec views[READER_VIEWS];
 };
 
@@ -248,6 +260,36 @@ static bool is_main(const char *db)
     return db == NULL || strcmp(db, "main") == 0;
 }
 
+/* Whether board `id` is attached to the reader. */
+static const attached_rec *attached_board(const pier__reader *r,
+                                          const char *id)
+{
+    for (size_t i = 0; i < r->nattached; i++)
+        if (strcmp(r->attached[i].board, id) == 0)
+            return &r->attached[i];
+    return NULL;
+}
+
+/* Whether `db` is where board `id`'s table is: main, or its attachment. */
+static bool board_db(const pier__reader *r, const char *db, const char *id)
+{
+    if (attached_board(r, id) == NULL)
+        return is_main(db);
+    return db != NULL && strncmp(db, ATTACH_PREFIX, PREFIX_LEN) == 0 &&
+           strcmp(db + PREFIX_LEN, id) == 0;
+}
+
+/* The schema holding board `id`'s table, as SQL: main or its
+ * attachment. */
+static void board_schema(pier__buf *b, const pier__reader *r,
+                         const char *id)
+{
+    if (attached_board(r, id) != NULL)
+        pier__buf_printf(b, "\"" ATTACH_PREFIX "%s\".", id);
+    else
+        pier__buf_puts(b, "main.");
+}
+
 /*
  * A read is allowed when it is
  * - a visible column of an allowed board's view (temp."_pier_v_<board>");
@@ -270,10 +312,10 @@ static bool read_allowed(const pier__reader *r, const char *table,
         const allowed_board *b = board_allowed(r, table + PREFIX_LEN);
         return b != NULL && column_visible(b, column);
     }
-    if (!is_main(db))
-        return false;
     if (strncmp(table, BOARD_TABLE_PREFIX, PREFIX_LEN) == 0) {
         const char *id = table + PREFIX_LEN;
+        if (!board_db(r, db, id))
+            return false;
         const allowed_board *b = board_allowed(r, id);
         if (b == NULL)
             return false;
@@ -282,7 +324,8 @@ static bool read_allowed(const pier__reader *r, const char *table,
         return via != NULL && strncmp(via, VIEW_PREFIX, PREFIX_LEN) == 0 &&
                strcmp(via + PREFIX_LEN, id) == 0 && column_visible(b, column);
     }
-    return strcmp(table, "json_each") == 0 || strcmp(table, "json_tree") == 0;
+    return is_main(db) && (strcmp(table, "json_each") == 0 ||
+                           strcmp(table, "json_tree") == 0);
 }
 
 /* Refuses, keeping the first refusal's reason: before, what, after. */
@@ -622,11 +665,99 @@ pier_status pier__sqlite_reader_open(pier__lake *lake, pier__reader **out,
     return PIER_OK;
 }
 
+/* Forgets the view record of board `id`: its view is made again at its
+ * next use (its table moved between main and an attachment). */
+static void view_forget_board(pier__reader *r, const char *id)
+{
+    for (size_t i = 0; i < r->nviews; i++)
+        if (strcmp(r->views[i].board, id) == 0)
+            view_forget(&r->views[i]);
+}
+
+/* Detaches r->attached[i]. */
+static pier_status detach_at(pier__reader *r, size_t i, pier_error *err)
+{
+    char sql[PIER__NAME_MAX + 40];
+    snprintf(sql, sizeof sql, "DETACH DATABASE \"" ATTACH_PREFIX "%s\"",
+             r->attached[i].board);
+    view_forget_board(r, r->attached[i].board);
+    r->attached[i] = r->attached[--r->nattached];
+    r->auth_mode = AUTH_INTERNAL;
+    if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return reader_fail(r, err, PIER_E_READ_FAILED,
+                           "cannot detach a board's replica");
+    return PIER_OK;
+}
+
+pier_status pier__sqlite_reader_attach(pier__reader *r,
+                                       const char *const *boards,
+                                       const char *const *paths,
+                                       const uint64_t *tokens, size_t n,
+                                       pier_error *err)
+{
+    if (n > ATTACH_MAX)
+        return pier__fail(err, PIER_E_LIMIT_EXCEEDED, "a query on a "
+                          "PostgreSQL lake reads at most %d boards besides "
+                          "its own (it names %zu)", ATTACH_MAX, n);
+    snapshot_end(r);
+    bool changed = false;
+    pier_status rc = PIER_OK;
+    for (size_t i = r->nattached; rc == PIER_OK && i-- > 0;) {
+        bool wanted = false;
+        for (size_t k = 0; k < n && !wanted; k++)
+            wanted = strcmp(boards[k], r->attached[i].board) == 0 &&
+                     tokens[k] == r->attached[i].token;
+        if (!wanted) {
+            rc = detach_at(r, i, err);
+            changed = true;
+        }
+    }
+    for (size_t k = 0; rc == PIER_OK && k < n; k++) {
+        if (attached_board(r, boards[k]) != NULL)
+            continue;
+        char name[PIER__NAME_MAX + 16];
+        snprintf(name, sizeof name, ATTACH_PREFIX "%s", boards[k]);
+        sqlite3_stmt *st = NULL;
+        r->auth_mode = AUTH_INTERNAL;
+        sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, ATTACH_MAX);
+        int src = sqlite3_prepare_v2(r->db, "ATTACH DATABASE ?1 AS ?2", -1,
+                                     &st, NULL);
+        if (src == SQLITE_OK)
+            src = sqlite3_bind_text(st, 1, paths[k], -1, SQLITE_STATIC);
+        if (src == SQLITE_OK)
+            src = sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+        if (src == SQLITE_OK)
+            src = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        if (src != SQLITE_OK)
+            rc = reader_fail(r, err, PIER_E_READ_FAILED,
+                             "cannot attach a board's replica");
+        sqlite3_finalize(st);
+        /* (queries attach nothing: the authorizer says so too) */
+        sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
+        if (rc != PIER_OK)
+            break;
+        attached_rec *a = &r->attached[r->nattached++];
+        pier__copy_field(a->board, sizeof a->board, boards[k]);
+        a->token = tokens[k];
+        view_forget_board(r, boards[k]);
+        changed = true;
+    }
+    /* (statements compiled against the old attachments) */
+    if (changed)
+        forget_statements(r);
+    return rc;
+}
+
 void pier__sqlite_reader_close(pier__reader *r)
 {
     if (r == NULL)
         return;
     snapshot_end(r);
+    if (r->nattached > 0) {
+        /* (a reader back in the pool holds no other file open) */
+        pier_error ignored;
+        pier__sqlite_reader_attach(r, NULL, NULL, NULL, 0, &ignored);
+    }
     pier__sqlite_lake *l = r->lake;
     bool keep = false;
     pthread_mutex_lock(&l->readers_lock);
@@ -776,7 +907,8 @@ static pier_status ensure_view(pier__reader *r, const pier__board *b,
             pier__buf_puts(&def, ", ");
         shaped |= view_column(&def, &b->columns[c]);
     }
-    pier__buf_puts(&def, " FROM main.");
+    pier__buf_puts(&def, " FROM ");
+    board_schema(&def, r, b->id);
     pier__sql_board_table(&def, b->id);
     if (def.oom) {
         pier__buf_free(&def);
@@ -807,7 +939,8 @@ static pier_status ensure_view(pier__reader *r, const pier__board *b,
                 pier__buf_puts(&sql, ", ");
             pier__sql_ident(&sql, b->columns[c].name);
         }
-        pier__buf_puts(&sql, " FROM main.");
+        pier__buf_puts(&sql, " FROM ");
+        board_schema(&sql, r, b->id);
         pier__sql_board_table(&sql, b->id);
     }
     if (rc == PIER_OK)
@@ -964,8 +1097,8 @@ static void origins_from(const pier__reader *r, sqlite3_stmt *st,
         const char *db = r->colmeta
             ? sqlite3_column_database_name(st, (int)i) : NULL;
         if (table != NULL && column != NULL && db != NULL &&
-            strcmp(db, "main") == 0 &&
-            strncmp(table, BOARD_TABLE_PREFIX, PREFIX_LEN) == 0) {
+            strncmp(table, BOARD_TABLE_PREFIX, PREFIX_LEN) == 0 &&
+            board_db(r, db, table + PREFIX_LEN)) {
             for (size_t k = 0; k < q->nboards; k++) {
                 const pier__board *b = q->boards[k];
                 if (strcmp(b->id, table + PREFIX_LEN) != 0)

@@ -27,6 +27,7 @@
 #include "pier.h"
 #include "support/engine_fixture.h"
 #include "support/lakedir.h"
+#include "support/testlake.h"
 
 /* 2026-03-01T10:00:00Z, in microseconds: the clock every test starts at. */
 #define T0 FIXTURE_NOW
@@ -199,6 +200,7 @@ static void test_page_order_limit_next(void **state)
  * slow the test down. */
 static void test_page_default_and_cap(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins(f->e, "bulk", "{\"id\":\"x\"}");
     assert_int_equal(lakedir_sql_exec(f->lake,
@@ -256,6 +258,7 @@ static void test_page_arguments(void **state)
  * records before it and after it still read. */
 static void test_page_damaged_payload(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins(f->e, "acme", "{\"id\":\"a\"}");
     ins(f->e, "acme", "{\"id\":\"b\"}");
@@ -412,11 +415,14 @@ static void test_write_kinds(void **state)
 /* Moves the commit time of records at or below `upto` back by `hours`. */
 static void age_records(fixture *f, int64_t upto, int hours)
 {
-    char sql[160];
+    char sql[160], pg[160];
     snprintf(sql, sizeof sql, "UPDATE _pier_changes SET committed_at = "
              "committed_at - %lld WHERE watermark <= %lld",
              (long long)(hours * HOUR), (long long)upto);
-    assert_int_equal(lakedir_sql_exec(f->lake, sql, false), 0);
+    snprintf(pg, sizeof pg, "UPDATE changes SET committed_at = "
+             "committed_at - %lld WHERE watermark <= %lld",
+             (long long)(hours * HOUR), (long long)upto);
+    assert_int_equal(testlake_exec(f->dir, sql, pg), 0);
 }
 
 static void test_resync_after_maintain(void **state)

@@ -32,6 +32,7 @@
 #include "pier.h"
 #include "support/engine_fixture.h"
 #include "support/lakedir.h"
+#include "support/testlake.h"
 
 #define T0 FIXTURE_NOW
 #define T0_TEXT FIXTURE_NOW_TEXT
@@ -841,7 +842,7 @@ static void test_query_failed_with_offset(void **state)
 static void test_board_not_found(void **state)
 {
     fixture *f = *state;
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     pier_error e = expect_fail(f->e, "nope", "SELECT * FROM {{board}}",
                                NULL, NULL, PIER_E_BOARD_NOT_FOUND);
     assert_string_equal(e.board, "nope");
@@ -860,7 +861,7 @@ static void test_board_not_found(void **state)
     assert_false(has);
     assert_int_equal(pier_board_has(&has, f->e, "missing", &err), PIER_OK);
     assert_false(has);
-    char *after = lakedir_sql_dump(f->lake);
+    char *after = testlake_dump(f->dir);
     assert_string_equal(before, after);
     free(before);
     free(after);
@@ -978,7 +979,7 @@ static void test_join_named_boards(void **state)
     expect(f->e, "items", "SELECT id FROM {{board:other}} EXCEPT "
            "SELECT id FROM {{board}}", NULL, &o, "{\"id\":\"z\"}\n");
     /* The same text without the option: refused, not run. */
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     pier_error e = expect_fail(f->e, "items", join, NULL, NULL,
                                PIER_E_ENTITY_NOT_ALLOWED);
     assert_string_equal(e.board, "other");
@@ -986,7 +987,7 @@ static void test_join_named_boards(void **state)
      * still refused without the option. */
     e = expect_fail(f->e, "items", "SELECT id FROM {{board:other}}", NULL,
                     NULL, PIER_E_ENTITY_NOT_ALLOWED);
-    char *after = lakedir_sql_dump(f->lake);
+    char *after = testlake_dump(f->dir);
     assert_string_equal(before, after);
     free(before);
     free(after);
@@ -1123,7 +1124,7 @@ static void test_escapes_are_refused(void **state)
     pier_query_options o = with_other();
     expect(f->e, "items", "SELECT count(*) AS n FROM {{board:other}}", NULL,
            &o, "{\"n\":2}\n");
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     assert_non_null(before);
     pier_error e = expect_fail(f->e, "items", "SELECT * FROM "
                                "\"_PIER_B_Other\"", NULL, NULL,
@@ -1133,7 +1134,7 @@ static void test_escapes_are_refused(void **state)
     for (size_t i = 0; i < sizeof escapes / sizeof *escapes; i++) {
         expect_fail(f->e, "items", escapes[i].sql, NULL, NULL,
                     escapes[i].status);
-        char *after = lakedir_sql_dump(f->lake);
+        char *after = testlake_dump(f->dir);
         if (strcmp(before, after) != 0)
             fail_msg("the lake changed after: %s", escapes[i].sql);
         free(after);
@@ -1153,6 +1154,7 @@ static void test_escapes_are_refused(void **state)
  * the one-statement and read-only checks), without the template scan. */
 static void test_authorizer_alone(void **state)
 {
+    testlake_embedded_only();   /* (the embedded lake's authorizer) */
     fixture *f = *state;
     pier_query_options o = with_other();
     expect(f->e, "items", "SELECT count(*) AS n FROM {{board}}, "
@@ -1255,6 +1257,16 @@ static void test_schema_changes_are_followed(void **state)
            "\"k\":true}\n");
 }
 
+/* Brings engine e's replica of `board` to the lake's head on a
+ * PostgreSQL lake, where a node reads other nodes' writes after its next
+ * head refresh or a sync; nothing on the embedded lake. */
+static void catch_up(pier_engine *e, const char *board)
+{
+    pier_error err;
+    if (testlake_pg() && pier_sync(NULL, e, board, &err) != PIER_OK)
+        fail_msg("sync %s: %s", board, err.message);
+}
+
 static void test_other_engines_changes_are_seen(void **state)
 {
     fixture *f = *state;
@@ -1267,18 +1279,24 @@ static void test_other_engines_changes_are_seen(void **state)
     pier_error err;
     assert_int_equal(pier_board_widen_column(NULL, e2, "other", "v",
                                              "double", &err), PIER_OK);
+    /* (on a PostgreSQL lake another node's write is seen after a head
+     * refresh, or a sync: docs/clustered.md) */
+    catch_up(f->e, "other");
     expect(f->e, "other", sql, NULL, NULL,
            "{\"id\":\"a\",\"updated_at\":\"" T0_TEXT "\",\"state\":null,"
            "\"v\":1.0,\"extra\":null}\n");
     /* This engine's cache knows neither the new board nor the new
      * column: the snapshot's catalog version says it is stale. */
     ins(e2, "fresh", "{\"id\":\"f\"}");
+    catch_up(f->e, "fresh");
     expect(f->e, "fresh", "SELECT id FROM {{board}}", NULL, NULL,
            "{\"id\":\"f\"}\n");
     ins(e2, "other", "{\"id\":\"a3\",\"later\":5}");
+    catch_up(f->e, "other");
     expect(f->e, "other", "SELECT id, later FROM {{board}} WHERE later = 5",
            NULL, NULL, "{\"id\":\"a3\",\"later\":5}\n");
     assert_int_equal(pier_board_drop(NULL, e2, "fresh", &err), PIER_OK);
+    catch_up(f->e, "other");
     expect_fail(f->e, "fresh", "SELECT id FROM {{board}}", NULL, NULL,
                 PIER_E_BOARD_NOT_FOUND);
     pier_close(&e2);

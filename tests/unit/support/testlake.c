@@ -17,7 +17,8 @@
 typedef struct opened {
     char *dir;
     char ns[64];
-    char *cache;
+    char **caches;             /* one per engine opened: each a node */
+    size_t ncaches;
     struct opened *next;
 } opened;
 
@@ -47,8 +48,7 @@ static opened *lake_of(const char *dir)
     if (o == NULL)
         abort();
     o->dir = strdup(dir);
-    o->cache = lakedir_join(dir, "cache");
-    if (o->dir == NULL || o->cache == NULL)
+    if (o->dir == NULL)
         abort();
     const char *base = strrchr(dir, '/');
     base = base != NULL ? base + 1 : dir;
@@ -74,9 +74,18 @@ void testlake_options(pier_open_options *o, const char *dir)
     if (!testlake_pg())
         return;
     opened *l = lake_of(dir);
+    char name[32];
+    snprintf(name, sizeof name, "cache-%zu", l->ncaches + 1);
+    char **more = realloc(l->caches, (l->ncaches + 1) * sizeof *more);
+    if (more == NULL)
+        abort();
+    l->caches = more;
+    l->caches[l->ncaches] = lakedir_join(dir, name);
+    if (l->caches[l->ncaches] == NULL)
+        abort();
     o->lake = url();
     o->lake_namespace = l->ns;
-    o->cache_dir = l->cache;
+    o->cache_dir = l->caches[l->ncaches++];
 }
 
 /* A connection to the test server, or NULL. */
@@ -117,7 +126,9 @@ int testlake_reset(const char *dir)
         PQfinish(c);
     }
     free(o->dir);
-    free(o->cache);
+    for (size_t i = 0; i < o->ncaches; i++)
+        free(o->caches[i]);
+    free(o->caches);
     free(o);
     return rc;
 }
@@ -207,4 +218,33 @@ int64_t testlake_changes(const char *dir)
     PQclear(r);
     PQfinish(c);
     return n;
+}
+
+int testlake_exec(const char *dir, const char *sqlite_sql,
+                  const char *pg_sql)
+{
+    if (!testlake_pg()) {
+        char *file = lakedir_join(dir, "lake.sqlite");
+        int rc = file != NULL ? lakedir_sql_exec(file, sqlite_sql, false)
+                              : -1;
+        free(file);
+        return rc;
+    }
+    opened *o = lake_of(dir);
+    PGconn *c = connect_server();
+    if (c == NULL)
+        return -1;
+    char path[128];
+    snprintf(path, sizeof path, "SET search_path = \"%s\"", o->ns);
+    PQclear(PQexec(c, path));
+    PGresult *r = PQexec(c, pg_sql);
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ||
+                     PQresultStatus(r) == PGRES_TUPLES_OK
+                 ? 0
+                 : -1;
+    if (rc != 0)
+        fprintf(stderr, "testlake: %s", PQresultErrorMessage(r));
+    PQclear(r);
+    PQfinish(c);
+    return rc;
 }

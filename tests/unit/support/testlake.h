@@ -5,8 +5,8 @@
  * embedded lake in their temporary directory; run with
  * PIER_TEST_LAKE=postgres (ctest's unit/pg/<name>, through
  * tests/support/pg.sh run), they open a PostgreSQL lake in a namespace of
- * their own on the test server, named after that directory, with the
- * node's cache inside it. A case about the embedded lake's file itself
+ * their own on the test server, named after that directory; every engine
+ * opened on it is a node with a cache directory of its own inside it. A case about the embedded lake's file itself
  * calls testlake_embedded_only() and is skipped on PostgreSQL.
  */
 #ifndef PIER_TEST_TESTLAKE_H
@@ -36,6 +36,12 @@ char *testlake_dump(const char *dir);
 
 /* How many change records the lake of `dir` keeps; -1 on failure. */
 int64_t testlake_changes(const char *dir);
+
+/* Runs statements on the lake of `dir` behind the engine's back: sqlite_sql
+ * on the embedded lake's file, pg_sql in the PostgreSQL lake's namespace
+ * (its tables unqualified). 0, or non-zero on failure. */
+int testlake_exec(const char *dir, const char *sqlite_sql,
+                  const char *pg_sql);
 
 /* Skips the running cmocka case on a PostgreSQL lake: it is about the
  * embedded lake's file. */
