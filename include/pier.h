@@ -943,11 +943,17 @@ typedef struct pier_query_options {
     int64_t min_watermark;       /* run on data at least this fresh */
     /* Version 2: */
     pier_limits limits;          /* this query's; 0 fields: the engine's */
+    /* Version 3: */
+    int64_t max_stale_ms;        /* a PostgreSQL lake's node that cannot
+                                    reach the lake answers from its replicas
+                                    as they stand when they were at the
+                                    lake's head at most this long ago; 0:
+                                    it fails with SyncFailed */
 } pier_query_options;
 
-#define PIER_QUERY_OPTIONS_VERSION 2
+#define PIER_QUERY_OPTIONS_VERSION 3
 #define PIER_QUERY_OPTIONS_INIT                                           \
-    { PIER_QUERY_OPTIONS_VERSION, NULL, 0, 0, PIER_LIMITS_INIT }
+    { PIER_QUERY_OPTIONS_VERSION, NULL, 0, 0, PIER_LIMITS_INIT, 0 }
 
 /* The rows of a query, one at a time. */
 typedef struct pier_cursor pier_cursor;

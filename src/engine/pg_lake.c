@@ -210,10 +210,14 @@ static pier_status session_alive(pg_lake *l, pier_error *err)
 
 static pier_status begin(pg_lake *l, bool write, pier_error *err)
 {
-    pier_status rc = session_alive(l, err);
-    if (rc != PIER_OK)
-        return rc;
     pier_status status = write ? PIER_E_WRITE_FAILED : PIER_E_READ_FAILED;
+    pier_status rc = session_alive(l, err);
+    if (rc != PIER_OK) {
+        /* (an open lake that cannot be reached now: the call fails) */
+        char why[sizeof err->message];
+        pier__copy_field(why, sizeof why, err != NULL ? err->message : "");
+        return pier__fail(err, status, "%s", why);
+    }
     char sql[640];
     /* A write's lock first; its catalog read after it, in a statement of
      * its own (READ COMMITTED: a snapshot taken once the lock is held). */
@@ -370,6 +374,14 @@ static pier_status pg_catalog_load(pier__lake *lake, pier__catalog *out,
         rc = key_put(l, PQgetvalue(r, i, 0),
                      strtoll(PQgetvalue(r, i, 1), NULL, 10), err);
     PQclear(r);
+    /* The replicas of boards dropped meanwhile (on any node) go. */
+    for (size_t i = l->replicas.nopen; rc == PIER_OK && i-- > 0;) {
+        const char *board = l->replicas.open[i]->board;
+        if (pier__catalog_find(out, board) == NULL) {
+            pier_error ignored;
+            pier__replicas_evict(&l->replicas, board, &ignored);
+        }
+    }
     return rc;
 }
 
@@ -658,16 +670,23 @@ static pier_status pg_stats(pier__lake *lake, const pier__catalog *cat,
 
 /* The board's replica synced to the head cache's target (read again when
  * stale), or to the head read now (`now`). A reference on success. */
-static pier_status replica_get(pg_lake *l, const char *board, bool now,
-                               pier__replica **out, pier_error *err)
+/* A failure to reach the lake while syncing board's replica. */
+static pier_status sync_failed(const char *board, pier_error *err)
+{
+    char why[sizeof err->message];
+    pier__copy_field(why, sizeof why, err != NULL ? err->message : "");
+    pier__fail(err, PIER_E_SYNC_FAILED, "cannot sync the replica of board "
+               "'%s': %s", board, why);
+    pier__error_board(err, board);
+    return PIER_E_SYNC_FAILED;
+}
+
+static pier_status replica_sync(pg_lake *l, const char *board, bool now,
+                                pier__replica **out, pier_error *err)
 {
     pier_status rc = session_alive(l, err);
-    if (rc != PIER_OK) {
-        char why[sizeof err->message];
-        pier__copy_field(why, sizeof why, err != NULL ? err->message : "");
-        return pier__fail(err, PIER_E_SYNC_FAILED, "cannot sync the replica "
-                          "of board '%s': %s", board, why);
-    }
+    if (rc != PIER_OK)
+        return sync_failed(board, err);
     /* A query compiled in a read transaction (the engine reloading its
      * catalog) syncs after it: that read is over, and a sync takes
      * snapshots of its own. */
@@ -681,19 +700,41 @@ static pier_status replica_get(pg_lake *l, const char *board, bool now,
     int64_t at = pier__clock_monotonic();
     if (now || l->head.read_at_us == 0 ||
         (!l->cfg.single_node && pier__head_stale(&l->head, at, 0)))
-        rc = head_heard(l, PIER_E_SYNC_FAILED, err);
+        if (head_heard(l, PIER_E_SYNC_FAILED, err) != PIER_OK)
+            return sync_failed(board, err);
     if (rc == PIER_OK)
         rc = pier__replicas_get(&l->replicas, l->conn, l->ns, l->identity,
                                 board, pier__head_target(&l->head, 0), out,
                                 err);
+    if (rc == PIER_OK)
+        (*out)->fresh_at_us = l->head.read_at_us;
     return rc;
+}
+
+/* replica_sync; when the lake cannot be reached (SyncFailed), the open
+ * replica as it stands if it was at the head at most max_stale_us ago. */
+static pier_status replica_get(pg_lake *l, const char *board, bool now,
+                               int64_t max_stale_us, pier__replica **out,
+                               pier_error *err)
+{
+    pier_status rc = replica_sync(l, board, now, out, err);
+    if (rc != PIER_E_SYNC_FAILED || max_stale_us <= 0)
+        return rc;
+    pier__replica *r = pier__replicas_find(&l->replicas, board);
+    if (r == NULL || r->fresh_at_us == 0 ||
+        pier__clock_monotonic() - r->fresh_at_us > max_stale_us)
+        return rc;
+    atomic_fetch_add(&r->refs, 1);
+    *out = r;
+    pier__error_clear(err);
+    return PIER_OK;
 }
 
 static pier_status pg_sync(pier__lake *lake, const char *board,
                            int64_t *watermark, pier_error *err)
 {
     pier__replica *r = NULL;
-    pier_status rc = replica_get(of(lake), board, true, &r, err);
+    pier_status rc = replica_get(of(lake), board, true, 0, &r, err);
     if (rc == PIER_OK)
         *watermark = r->meta.watermark;
     pier__replica_release(r);
@@ -780,7 +821,7 @@ static pier_status attach_others(pg_reader *r, const pier__query_text *q,
             seen = strcmp(ids[k], id) == 0;
         if (seen)
             continue;
-        rc = replica_get(r->lake, id, false, &got[n], err);
+        rc = replica_get(r->lake, id, false, q->max_stale_us, &got[n], err);
         if (rc != PIER_OK)
             break;
         ids[n] = got[n]->board;
@@ -821,8 +862,8 @@ static pier_status pg_reader_prepare(pier__reader *rd,
 {
     pg_reader *r = reader_of(rd);
     pier__replica *rep = NULL;
-    pier_status rc = replica_get(r->lake, q->boards[0]->id, false, &rep,
-                                 err);
+    pier_status rc = replica_get(r->lake, q->boards[0]->id, false,
+                                 q->max_stale_us, &rep, err);
     if (rc == PIER_OK)
         rc = reader_on(r, rep, err);
     if (rc == PIER_OK)
@@ -842,7 +883,7 @@ static bool pg_reader_again(pier__reader *rd, uint64_t epoch)
     /* synced as a prepare syncs, and still on the same replica */
     pier_error ignored;
     pier__replica *rep = NULL;
-    if (replica_get(r->lake, r->replica->board, false, &rep, &ignored) !=
+    if (replica_sync(r->lake, r->replica->board, false, &rep, &ignored) !=
         PIER_OK)
         return false;
     bool same = rep == r->replica;

@@ -433,6 +433,7 @@ typedef struct query_args {
     const scanned *known;      /* the spare's memory of this template, if
                                   it compiled it; NULL once tried */
     const pier_limits *limits; /* the options' (NULL: the engine's) */
+    int64_t max_stale_us;      /* the options' max_stale_ms, in us */
     int64_t version;           /* out: what the query compiled against */
     pier__query_shape shape;   /* out: and what it prepared */
 } query_args;
@@ -655,6 +656,7 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
         .boards = boards,
         .nboards = a->nids,
         .catalog_version = version,
+        .max_stale_us = a->max_stale_us,
     };
     pier__buf text;
     pier__buf_init(&text);
@@ -756,6 +758,11 @@ static pier_status check_boards(const char **ids, size_t *nids,
     if (o->min_watermark < 0)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "min_watermark cannot be negative");
+    if (o->version >= 3 &&
+        (o->max_stale_ms < 0 || o->max_stale_ms > INT64_MAX / 1000))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "max_stale_ms must be between 0 and %lld",
+                          (long long)(INT64_MAX / 1000));
     pier_status rc = o->version >= 2 ? pier__limits_check(&o->limits, err)
                                      : PIER_OK;
     if (rc == PIER_OK)
@@ -955,7 +962,9 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     s.holes = s.inline_holes;
     query_args a = { .ids = ids, .nids = nids, .scan = &s, .sql = sql,
                      .spare = atomic_exchange(&engine->spare_cursor, NULL),
-                     .limits = opts->version >= 2 ? &opts->limits : NULL };
+                     .limits = opts->version >= 2 ? &opts->limits : NULL,
+                     .max_stale_us = opts->version >= 3
+                                         ? opts->max_stale_ms * 1000 : 0 };
     const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
     bool rescan = known == NULL || !scanned_matches(known, sql, ids, nids);
     size_t len = rescan ? strlen(sql) : known->sql_len;

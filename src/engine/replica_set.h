@@ -30,6 +30,9 @@ typedef struct pier__replica {
     ino_t ino;
     atomic_int refs;           /* the set's (while open in it), and one per
                                   reference handed out */
+    int64_t fresh_at_us;       /* when it was last known to be at the
+                                  lake's head (pier__clock_monotonic); the
+                                  set's user keeps it */
     uint64_t used;             /* when it was last handed out (a tick) */
 } pier__replica;
 

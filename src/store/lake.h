@@ -101,6 +101,10 @@ typedef struct pier__query_text {
                                          query's own */
     size_t nboards;
     int64_t catalog_version;   /* the version `boards` reflect */
+    int64_t max_stale_us;      /* a PostgreSQL lake's replicas may answer
+                                  as they stand when the lake cannot be
+                                  reached, if they were at its head at most
+                                  this long ago; 0: never */
 } pier__query_text;
 
 /* Where a result column comes from: a board column, or nothing (a

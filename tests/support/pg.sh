@@ -5,9 +5,14 @@
 #                          connection string
 #   pg.sh url DIR          print the connection string of DIR's server
 #   pg.sh stop DIR         stop DIR's server; remove its files and DIR
+#   pg.sh halt DIR         stop DIR's server at once (immediate: as a
+#                          crash would), keeping its files
+#   pg.sh resume DIR       start a halted server again on its files
+#   pg.sh restart DIR      halt, then resume
 #   pg.sh run DIR CMD...   run CMD with PIER_TEST_PG_URL set to DIR's
 #                          connection string (with none in DIR: as the
-#                          environment has it)
+#                          environment has it), and PIER_TEST_PG_DIR to
+#                          DIR (so that a test may restart the server)
 #
 # ctest runs `start` as the setup of the fixture `pg` and `stop` as its
 # cleanup; the tests that need the server run through `run`
@@ -72,7 +77,8 @@ skip() {
 }
 
 usage() {
-    echo "usage: pg.sh start|url|stop DIR, or pg.sh run DIR CMD..." >&2
+    echo "usage: pg.sh start|url|stop|halt|resume|restart DIR, or" \
+        "pg.sh run DIR CMD..." >&2
     exit 2
 }
 
@@ -338,8 +344,26 @@ case $cmd in
         [ -f "$dir/url" ] || skip "no server in $dir"
         cat "$dir/url"
         ;;
+    halt|resume|restart)
+        [ $# -eq 0 ] || usage
+        [ -f "$dir/tree" ] || die "no server in $dir"
+        tree=$(cat "$dir/tree")
+        bindir=$(find_bindir) || die "no pg_ctl"
+        cd /
+        if [ "$cmd" != resume ]; then
+            as_server "$tree" "$bindir/pg_ctl" stop -D "$tree/data" \
+                -m immediate -w -t 30 >/dev/null 2>&1 || true
+        fi
+        if [ "$cmd" != halt ]; then
+            as_server "$tree" "$bindir/pg_ctl" start -D "$tree/data" \
+                -l "$tree/server.log" -w -t 60 >"$tree/pg_ctl.log" 2>&1 ||
+                die "the server did not start again (see $tree/server.log)"
+        fi
+        ;;
     run)
         [ $# -ge 1 ] || usage
+        PIER_TEST_PG_DIR=$dir
+        export PIER_TEST_PG_DIR
         if [ -f "$dir/url" ]; then
             PIER_TEST_PG_URL=$(cat "$dir/url")
             export PIER_TEST_PG_URL
