@@ -23,7 +23,7 @@ FUZZ_TARGETS ?=
 BENCHES := insert writes watch query sql migrate
 
 .PHONY: all setup build demo test soak fuzz install bench clean \
-        $(addprefix bench-,$(BENCHES))
+        $(addprefix bench-,$(BENCHES)) bench-cluster
 
 all: build
 
@@ -71,10 +71,20 @@ install: build
 
 # Each benchmark reports ratios against raw SQLite in the same run
 # (docs/benchmarks.md); `make bench` runs them all.
-bench: $(addprefix bench-,$(BENCHES))
+bench: $(addprefix bench-,$(BENCHES)) bench-cluster
 
 $(addprefix bench-,$(BENCHES)): bench-%: build
 	@$(RELEASE)/bench_$*
+
+# The clustered topology's benchmark needs a PostgreSQL: a throwaway one,
+# durable (fsync on), started for it and stopped after (tests/support/pg.sh;
+# `make setup` installs the server).
+bench-cluster: build
+	@dir=$$(mktemp -d /tmp/pier-bench-pg.XXXXXX) && rmdir "$$dir" && \
+	PIER_PG_FSYNC=on bash tests/support/pg.sh start "$$dir" >/dev/null && \
+	PIER_BENCH_PG_URL=$$(cat "$$dir/url") $(RELEASE)/bench_cluster \
+	    $(BENCH_ARGS); rc=$$?; \
+	bash tests/support/pg.sh stop "$$dir"; exit $$rc
 
 clean:
 	rm -rf build

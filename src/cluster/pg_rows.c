@@ -242,9 +242,8 @@ bool pier__pg_cells_unpack(const char *p, size_t n, const pier__board *b,
     return true;
 }
 
-/* The statement writing a row: INSERT, or an upsert whose update happens
- * only for a stamp at least the stored one's. */
-static void write_sql(pier__buf *sql, const char *ns, int64_t key, int mode)
+void pier__pg_rows_write_sql(pier__buf *sql, const char *ns, int64_t key,
+                             int mode)
 {
     pier__buf_printf(sql, "INSERT INTO \"%s\".r%" PRId64 " AS t (id, "
                      "updated_at, _v, cells) VALUES ($1, $2, $3, $4)", ns,
@@ -287,11 +286,23 @@ pier_status pier__pg_rows_write(PGconn *c, const char *ns, int64_t key,
                                 int64_t stamp, size_t *failed_row,
                                 pier_error *err)
 {
+    return pier__pg_rows_write_as(c, NULL, ns, key, b, mode, cells, nrows,
+                                  stamp, failed_row, err);
+}
+
+pier_status pier__pg_rows_write_as(PGconn *c, const char *prepared,
+                                   const char *ns, int64_t key,
+                                   const pier__board *b, int mode,
+                                   const pier__cell *cells, size_t nrows,
+                                   int64_t stamp, size_t *failed_row,
+                                   pier_error *err)
+{
     if (!valid(ns, b, err))
         return PIER_E_INVALID_ARGUMENT;
     pier__buf sql;
     pier__buf_init(&sql);
-    write_sql(&sql, ns, key, mode);
+    if (prepared == NULL)
+        pier__pg_rows_write_sql(&sql, ns, key, mode);
     params q;
     pier_status rc = PIER_OK;
     if (!params_init(&q, 4) || sql.oom)
@@ -307,7 +318,11 @@ pier_status pier__pg_rows_write(PGconn *c, const char *ns, int64_t key,
             rc = pier__oom(err);
             break;
         }
-        PGresult *res = run_params(c, sql.p, &q, false);
+        for (int i = 0; i < q.n; i++)
+            q.val[i] = q.at[i] == SIZE_MAX ? NULL : q.bytes.p + q.at[i];
+        PGresult *res = prepared != NULL
+            ? PQexecPrepared(c, prepared, q.n, q.val, q.len, q.fmt, 0)
+            : run_params(c, sql.p, &q, false);
         if (PQresultStatus(res) != PGRES_COMMAND_OK) {
             *failed_row = r;
             rc = is_state(res, "23505")

@@ -36,6 +36,20 @@ pier_status pier__pg_rows_write(PGconn *c, const char *ns, int64_t key,
                                 const pier__cell *cells, size_t nrows,
                                 int64_t stamp, size_t *failed_row,
                                 pier_error *err);
+/* pier__pg_rows_write through the statement prepared as `prepared` on c
+ * (NULL: none), whose text pier__pg_rows_write_sql gives. */
+pier_status pier__pg_rows_write_as(PGconn *c, const char *prepared,
+                                   const char *ns, int64_t key,
+                                   const pier__board *b, int mode,
+                                   const pier__cell *cells, size_t nrows,
+                                   int64_t stamp, size_t *failed_row,
+                                   pier_error *err);
+/* The text of the statement writing one row of the board of key `key`
+ * (mode: PIER__WRITE_INSERT or PIER__WRITE_UPSERT); its parameters: id,
+ * updated_at, stamp, cells. */
+void pier__pg_rows_write_sql(pier__buf *sql, const char *ns, int64_t key,
+                             int mode);
+
 /* Sets columns cols[0..n) (board indexes, not id) of row `id` to
  * cells[0..n), updated_at and the stamp; *found false when there is no
  * such row (nothing changes). */

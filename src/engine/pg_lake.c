@@ -59,7 +59,11 @@ typedef struct pg_lake {
     char *cache_dir;
     int lock_fd;               /* flock on <cache>/node.lock */
     int backend;               /* the server process the session's settings
-                                  were made on */
+                                  and prepared statements were made on */
+    bool append_prepared;      /* "pier_append" is, on that session */
+    int64_t prepared[32];      /* the rows statements prepared on it, as
+                                  key * 2 + mode ("pier_w<that>") */
+    size_t nprepared;
     bool in_tx;
     bool writing;
     int64_t tx_head;           /* the head as the transaction began */
@@ -67,6 +71,12 @@ typedef struct pg_lake {
     int64_t tx_version;        /* ... and the catalog version */
     int64_t appended;          /* the last watermark this transaction
                                   appended; 0: none */
+    /* The records the transaction appends, sent with its COMMIT as arrays
+     * (PostgreSQL's text form): boards, kinds, payloads, commit times,
+     * stamps. */
+    pier__buf q_board, q_kind, q_payload, q_at, q_stamp;
+    size_t queued;
+    int64_t q_max_stamp;
     pier__head_cache head;
     _Atomic int64_t version;   /* the newest catalog version known */
     board_key *keys;
@@ -172,6 +182,124 @@ static pier_status script(pg_lake *l, const char *sql, int64_t *out, int n,
     return rc;
 }
 
+/* ---- the records a write transaction appends ---- */
+
+static void queue_clear(pg_lake *l)
+{
+    pier__buf_reset(&l->q_board);
+    pier__buf_reset(&l->q_kind);
+    pier__buf_reset(&l->q_payload);
+    pier__buf_reset(&l->q_at);
+    pier__buf_reset(&l->q_stamp);
+    l->queued = 0;
+    l->q_max_stamp = 0;
+}
+
+/* Appends a quoted element of a text array: "...", with " and \
+ * escaped. */
+static void array_text(pier__buf *b, bool first, const char *s, size_t n)
+{
+    pier__buf_puts(b, first ? "{\"" : ",\"");
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"' || s[i] == '\\')
+            pier__buf_putc(b, '\\');
+        pier__buf_putc(b, s[i]);
+    }
+    pier__buf_putc(b, '"');
+}
+
+static void array_int(pier__buf *b, bool first, int64_t v)
+{
+    pier__buf_printf(b, "%s%" PRId64, first ? "{" : ",", v);
+}
+
+/* Sends the queued records and COMMIT in one round trip (a pipeline): the
+ * head row moves by their number in the same statement that inserts
+ * them, and they take the watermarks after it, which the head's lock,
+ * held since the transaction began, made known: from tx_head + 1. */
+static pier_status commit_appending(pg_lake *l, pier_error *err)
+{
+    pier__buf *arrays[5] = { &l->q_board, &l->q_kind, &l->q_payload,
+                             &l->q_at, &l->q_stamp };
+    bool oom = false;
+    for (int i = 0; i < 5; i++) {
+        pier__buf_putc(arrays[i], '}');
+        oom = oom || arrays[i]->oom;
+    }
+    if (oom)
+        return pier__oom(err);
+    char sql[900], n[24], st[24];
+    snprintf(sql, sizeof sql,
+             "WITH h AS (UPDATE \"%s\".head SET watermark = watermark + "
+             "$1, stamp = greatest(stamp, $2) RETURNING watermark) "
+             "INSERT INTO \"%s\".changes (watermark, board, kind, payload, "
+             "committed_at, stamp) SELECT h.watermark - $1 + r.ord, "
+             "r.board, r.kind, r.payload, r.at, r.st FROM h, unnest("
+             "$3::text[], $4::text[], $5::text[], $6::bigint[], "
+             "$7::bigint[]) WITH ORDINALITY AS r(board, kind, payload, at, "
+             "st, ord)", l->ns, l->ns);
+    snprintf(n, sizeof n, "%zu", l->queued);
+    snprintf(st, sizeof st, "%" PRId64, l->q_max_stamp);
+    const char *params[7] = { n, st, l->q_board.p, l->q_kind.p,
+                              l->q_payload.p, l->q_at.p, l->q_stamp.p };
+    if (!l->append_prepared) {
+        PGresult *r = PQprepare(l->conn, "pier_append", sql, 7, NULL);
+        pier_status prc = PQresultStatus(r) == PGRES_COMMAND_OK
+            ? PIER_OK
+            : pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED, "cannot "
+                            "append to the change log", err);
+        PQclear(r);
+        if (prc != PIER_OK)
+            return prc;
+        l->append_prepared = true;
+    }
+    if (!PQenterPipelineMode(l->conn))
+        return pier__pg_fail(NULL, l->conn, PIER_E_WRITE_FAILED,
+                             "cannot append to the change log", err);
+    bool sent = PQsendQueryPrepared(l->conn, "pier_append", 7, params,
+                                    NULL, NULL, 0) &&
+                PQsendQueryParams(l->conn, "COMMIT", 0, NULL, NULL, NULL,
+                                  NULL, 0) &&
+                PQpipelineSync(l->conn);
+    pier_status rc = sent ? PIER_OK
+                          : pier__pg_fail(NULL, l->conn,
+                                          PIER_E_WRITE_FAILED, "cannot "
+                                          "append to the change log", err);
+    /* the append's result, the COMMIT's, then the sync; each of the first
+     * two ends with a NULL */
+    for (int step = 0; sent && step < 3; step++) {
+        PGresult *r = PQgetResult(l->conn);
+        if (r == NULL) {
+            rc = rc != PIER_OK ? rc
+                               : pier__pg_fail(NULL, l->conn,
+                                               PIER_E_WRITE_FAILED, "the "
+                                               "PostgreSQL lake did not "
+                                               "commit", err);
+            break;
+        }
+        ExecStatusType es = PQresultStatus(r);
+        const char *tag = PQcmdStatus(r);
+        if (rc == PIER_OK && es != PGRES_COMMAND_OK &&
+            es != PGRES_PIPELINE_SYNC)
+            rc = pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED, step == 0
+                               ? "cannot append to the change log"
+                               : "the PostgreSQL lake did not commit", err);
+        else if (rc == PIER_OK && step == 0 &&
+                 strtoll(PQcmdTuples(r), NULL, 10) != (long long)l->queued)
+            rc = pier__fail(err, PIER_E_WRITE_FAILED, "the change log took "
+                            "%s records of %zu", PQcmdTuples(r), l->queued);
+        else if (rc == PIER_OK && step == 1 && tag != NULL &&
+                 strcmp(tag, "ROLLBACK") == 0)
+            rc = pier__fail(err, PIER_E_WRITE_FAILED, "the PostgreSQL lake "
+                            "did not commit");
+        PQclear(r);
+        if (es != PGRES_PIPELINE_SYNC)
+            PQclear(PQgetResult(l->conn));        /* (its NULL) */
+    }
+    PQexitPipelineMode(l->conn);
+    return rc;
+}
+
 /* ---- transactions ---- */
 
 /* The head's read of the cache: the head and the catalog version, in one
@@ -203,8 +331,11 @@ static pier_status session_alive(pg_lake *l, pier_error *err)
     if (l->cfg.durability == PIER_DURABILITY_NORMAL)
         rc = run(l, "SET synchronous_commit = off", 0, NULL, NULL,
                  PIER_E_LAKE_UNAVAILABLE, "cannot set the durability", err);
-    if (rc == PIER_OK)
+    if (rc == PIER_OK) {
         l->backend = PQbackendPID(l->conn);
+        l->append_prepared = false;
+        l->nprepared = 0;
+    }
     return rc;
 }
 
@@ -222,8 +353,8 @@ static pier_status begin(pg_lake *l, bool write, pier_error *err)
     /* A write's lock first; its catalog read after it, in a statement of
      * its own (READ COMMITTED: a snapshot taken once the lock is held). */
     if (write)
-        snprintf(sql, sizeof sql, "BEGIN; SELECT watermark, stamp FROM "
-                 "\"%s\".head FOR UPDATE; SELECT h.watermark, h.stamp, "
+        snprintf(sql, sizeof sql, "BEGIN; SELECT pg_advisory_xact_lock("
+                 "hashtext('pier head %s')); SELECT h.watermark, h.stamp, "
                  "m.value FROM \"%s\".head h, \"%s\".meta m WHERE m.key = "
                  "'catalog_version'", l->ns, l->ns, l->ns);
     else
@@ -244,6 +375,7 @@ static pier_status begin(pg_lake *l, bool write, pier_error *err)
     l->tx_stamp = v[1];
     l->tx_version = v[2];
     l->appended = 0;
+    queue_clear(l);
     pier__head_heard(&l->head, v[0], pier__clock_monotonic());
     raise_version(l, v[2]);
     return PIER_OK;
@@ -264,6 +396,14 @@ static pier_status pg_commit(pier__lake *lake, pier_error *err)
     pg_lake *l = of(lake);
     if (!l->in_tx)
         return PIER_OK;        /* (a read a sync ended: replica_get) */
+    if (l->queued > 0) {
+        pier_status rc = commit_appending(l, err);
+        queue_clear(l);
+        if (rc == PIER_OK)
+            pier__head_raise(&l->head, l->appended);
+        l->in_tx = rc == PIER_OK ? false : l->in_tx;
+        return rc;
+    }
     PGresult *r = PQexec(l->conn, "COMMIT");
     pier_status rc = PIER_OK;
     /* (a COMMIT of a failed transaction answers ROLLBACK, not an error) */
@@ -283,6 +423,7 @@ static pier_status pg_commit(pier__lake *lake, pier_error *err)
 static void pg_rollback(pier__lake *lake)
 {
     pg_lake *l = of(lake);
+    queue_clear(l);
     if (PQstatus(l->conn) == CONNECTION_OK &&
         PQtransactionStatus(l->conn) != PQTRANS_IDLE)
         PQclear(PQexec(l->conn, "ROLLBACK"));
@@ -463,10 +604,40 @@ static pier_status pg_rows_write(pier__lake *lake, const pier__board *b,
     pg_lake *l = of(lake);
     int64_t key = 0;
     pier_status rc = key_of(l, b, &key, err);
-    if (rc == PIER_OK)
-        rc = pier__pg_rows_write(l->conn, l->ns, key, b, mode, cells, nrows,
-                                 stamp, failed_row, err);
-    return rc;
+    if (rc != PIER_OK)
+        return rc;
+    /* (prepared once per board and mode: a write spends no time in the
+     * server's parser and planner while it holds the head) */
+    int64_t which = key * 2 + (mode == PIER__WRITE_UPSERT);
+    char name[40];
+    snprintf(name, sizeof name, "pier_w%" PRId64, which);
+    bool ready = false;
+    for (size_t i = 0; i < l->nprepared && !ready; i++)
+        ready = l->prepared[i] == which;
+    if (!ready) {
+        if (l->nprepared == sizeof l->prepared / sizeof l->prepared[0]) {
+            PQclear(PQexec(l->conn, "DEALLOCATE ALL"));
+            l->nprepared = 0;
+            l->append_prepared = false;
+        }
+        pier__buf sql;
+        pier__buf_init(&sql);
+        pier__pg_rows_write_sql(&sql, l->ns, key, mode);
+        PGresult *r = sql.oom ? NULL : PQprepare(l->conn, name, sql.p, 4,
+                                                 NULL);
+        rc = sql.oom ? pier__oom(err)
+             : PQresultStatus(r) != PGRES_COMMAND_OK
+                 ? pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED,
+                                 "cannot write a row", err)
+                 : PIER_OK;
+        PQclear(r);
+        pier__buf_free(&sql);
+        if (rc != PIER_OK)
+            return rc;
+        l->prepared[l->nprepared++] = which;
+    }
+    return pier__pg_rows_write_as(l->conn, name, l->ns, key, b, mode, cells,
+                                  nrows, stamp, failed_row, err);
 }
 
 static pier_status pg_row_update(pier__lake *lake, const pier__board *b,
@@ -514,17 +685,24 @@ static pier_status pg_change_append(pier__lake *lake, const char *board,
                                     pier_error *err)
 {
     pg_lake *l = of(lake);
-    (void)len;
-    const pier__pg_record rec = { board, kind, payload };
-    pier_status rc = pier__pg_log_append(l->conn, l->ns, &rec, 1,
-                                         committed_at, stamp, watermark,
-                                         err);
-    if (rc == PIER_OK) {
-        l->appended = *watermark;
-        if (stamp > l->tx_stamp)
-            l->tx_stamp = stamp;
-    }
-    return rc;
+    bool first = l->queued == 0;
+    array_text(&l->q_board, first, board, strlen(board));
+    array_text(&l->q_kind, first, kind, strlen(kind));
+    array_text(&l->q_payload, first, payload, len);
+    array_int(&l->q_at, first, committed_at);
+    array_int(&l->q_stamp, first, stamp);
+    if (l->q_board.oom || l->q_kind.oom || l->q_payload.oom ||
+        l->q_at.oom || l->q_stamp.oom)
+        return pier__oom(err);
+    l->queued++;
+    if (stamp > l->q_max_stamp)
+        l->q_max_stamp = stamp;
+    if (stamp > l->tx_stamp)
+        l->tx_stamp = stamp;
+    /* (the head is this transaction's until it ends) */
+    *watermark = l->tx_head + (int64_t)l->queued;
+    l->appended = *watermark;
+    return PIER_OK;
 }
 
 static pier_status pg_head(pier__lake *lake, int64_t *out, pier_error *err)
@@ -808,10 +986,10 @@ static void others_release(pg_reader *r)
 static pier_status attach_others(pg_reader *r, const pier__query_text *q,
                                  pier_error *err)
 {
-    pier__replica *got[PIER__QUERY_MAX_BOARDS];
-    const char *ids[PIER__QUERY_MAX_BOARDS];
-    char *paths[PIER__QUERY_MAX_BOARDS];
-    uint64_t tokens[PIER__QUERY_MAX_BOARDS];
+    pier__replica *got[PIER__QUERY_MAX_BOARDS] = { NULL };
+    const char *ids[PIER__QUERY_MAX_BOARDS] = { NULL };
+    char *paths[PIER__QUERY_MAX_BOARDS] = { NULL };
+    uint64_t tokens[PIER__QUERY_MAX_BOARDS] = { 0 };
     size_t n = 0;
     pier_status rc = PIER_OK;
     for (size_t i = 1; rc == PIER_OK && i < q->nboards; i++) {
@@ -958,6 +1136,10 @@ static void pg_close(pier__lake *lake)
         close(l->lock_fd);
     free(l->keys);
     free(l->cache_dir);
+    pier__buf *bufs[5] = { &l->q_board, &l->q_kind, &l->q_payload, &l->q_at,
+                           &l->q_stamp };
+    for (int i = 0; i < 5; i++)
+        pier__buf_free(bufs[i]);
     free(l);
 }
 
@@ -1092,6 +1274,10 @@ pier_status pier__pg_lake_open(pier__lake **out, const pier__pg_config *cfg,
         return pier__oom(err);
     l->base.ops = &pg_ops;
     l->cfg = *cfg;
+    pier__buf *bufs[5] = { &l->q_board, &l->q_kind, &l->q_payload, &l->q_at,
+                           &l->q_stamp };
+    for (int i = 0; i < 5; i++)
+        pier__buf_init(bufs[i]);
     l->lock_fd = -1;
     atomic_init(&l->version, 0);
     pier__head_init(&l->head, cfg->head_refresh_us);

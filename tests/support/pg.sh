@@ -32,7 +32,8 @@
 # - has one role, `pier`, a superuser with a random password, and asks for
 #   it (scram-sha-256) so that tests can check what a wrong one does.
 # - runs with fsync off: it dies with the tests, and no test takes the
-#   machine down under it.
+#   machine down under it (PIER_PG_FSYNC=on turns it on: the benchmark's
+#   durable writes need it).
 # - runs, when pg.sh runs as root, as the system user pier-test (made when
 #   missing), since initdb and postgres refuse to run as root.
 #
@@ -302,7 +303,8 @@ cmd_start() {  # cmd_start DIR
     rm -f "$tree/pw"
     # The tree is pier-test's, and the files must stay its: append as it.
     printf '%s\n' "listen_addresses = ''" \
-        "unix_socket_directories = '$tree'" "port = $port" "fsync = off" |
+        "unix_socket_directories = '$tree'" "port = $port" \
+        "fsync = ${PIER_PG_FSYNC:-off}" |
         as_server "$tree" tee -a "$tree/data/postgresql.conf" >/dev/null
 
     # -w: pg_ctl returns once the server accepts connections.

@@ -17,8 +17,9 @@
  *     allows the staleness of the node's replica; writes fail with
  *     WriteFailed, and nothing is half-written.
  *
- * Needs the test server (pgtest.h); the restart cases need
- * PIER_TEST_PG_DIR (tests/support/pg.sh run sets it).
+ * Needs the test server (pgtest.h); the cases that stop the server start
+ * one of their own (tests/support/pg.sh), so that the tests running
+ * beside them keep theirs.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,6 +42,9 @@
 #include "support/pgtest.h"
 
 static const char *url;
+static const char *shared_url; /* the test server's */
+static char private_dir[512];  /* a server of the test's own, or "" */
+static char private_url[512];
 static char ns[64];            /* this test's namespace */
 static char *root;             /* the nodes' cache directories live here */
 
@@ -136,23 +140,62 @@ static int teardown(void **state)
     return rc;
 }
 
-/* Runs the pg.sh command `what` (halt, resume, restart) on the test
- * server. */
-static void server(const char *what)
+/* Runs pg.sh with `what` on the test's own server's directory. */
+static int pg_sh(const char *what)
 {
-    const char *dir = getenv("PIER_TEST_PG_DIR");
-    const char *src = getenv("PIER_SOURCE_DIR");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "bash '%s/tests/support/pg.sh' %s '%s'", src,
-             what, dir);
-    if (system(cmd) != 0)
-        fail_msg("%s failed", cmd);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "bash '%s/tests/support/pg.sh' %s '%s' "
+             ">/dev/null", getenv("PIER_SOURCE_DIR"), what, private_dir);
+    return system(cmd);
 }
 
-static bool can_restart(void)
+static void server(const char *what)
 {
-    return getenv("PIER_TEST_PG_DIR") != NULL &&
-           getenv("PIER_SOURCE_DIR") != NULL;
+    if (pg_sh(what) != 0)
+        fail_msg("pg.sh %s failed", what);
+}
+
+/* The cases that stop the server run on one of their own, so that the
+ * other tests' server keeps running. False when none can be had. */
+static bool own_server(void)
+{
+    if (getenv("PIER_SOURCE_DIR") == NULL)
+        return false;
+    char *tmp = lakedir_make();
+    assert_non_null(tmp);
+    snprintf(private_dir, sizeof private_dir, "%s/pg", tmp);
+    free(tmp);
+    if (pg_sh("start") != 0)
+        return false;
+    char path[600];
+    snprintf(path, sizeof path, "%s/url", private_dir);
+    size_t n = 0;
+    char *u = lakedir_read_file(path, &n);
+    assert_non_null(u);
+    while (n > 0 && (u[n - 1] == '\n' || u[n - 1] == '\r'))
+        u[--n] = '\0';
+    snprintf(private_url, sizeof private_url, "%s", u);
+    free(u);
+    url = private_url;
+    return true;
+}
+
+static int teardown_own(void **state)
+{
+    (void)state;
+    int rc = 0;
+    if (private_dir[0] != '\0') {
+        rc = pg_sh("stop") == 0 ? 0 : -1;
+        char *slash = strrchr(private_dir, '/');
+        *slash = '\0';
+        rmdir(private_dir);
+        private_dir[0] = '\0';
+    }
+    url = shared_url;
+    lakedir_remove_tree(root);
+    free(root);
+    root = NULL;
+    return rc;
 }
 
 /* ---- writes on every node converge ---- */
@@ -428,7 +471,7 @@ static void test_replica_deleted_is_rebuilt(void **state)
 static void test_server_restart_costs_no_acknowledged_write(void **state)
 {
     (void)state;
-    if (!can_restart())
+    if (!own_server())
         skip();
     pier_engine *first = node(2);
     insert(first, "log", "{\"id\":\"start\"}");
@@ -448,7 +491,7 @@ static void test_server_restart_costs_no_acknowledged_write(void **state)
 static void test_server_down(void **state)
 {
     (void)state;
-    if (!can_restart())
+    if (!own_server())
         skip();
     pier_engine *e = NULL;
     pier_error err;
@@ -503,7 +546,7 @@ static void test_server_down(void **state)
 
 int main(void)
 {
-    url = pgtest_url("test_pg_nodes");
+    shared_url = url = pgtest_url("test_pg_nodes");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_nodes_converge, setup,
                                         teardown),
@@ -515,8 +558,9 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_server_restart_costs_no_acknowledged_write, setup,
-            teardown),
-        cmocka_unit_test_setup_teardown(test_server_down, setup, teardown),
+            teardown_own),
+        cmocka_unit_test_setup_teardown(test_server_down, setup,
+                                        teardown_own),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
