@@ -162,12 +162,16 @@ PIER_API pier_status pier_board_create(int64_t *watermark,
     if (rc != PIER_OK)
         return rc;
     pier__write w;
-    rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK)
-        return rc;
-    rc = pier__board_create_in(&w, board, opts != NULL ? opts : &defaults,
-                               NULL, err);
-    return pier__write_end(&w, rc, watermark, err);
+    int attempts = 0;
+    do {
+        rc = pier__write_begin(&w, engine, err);
+        if (rc != PIER_OK)
+            return rc;
+        rc = pier__board_create_in(&w, board, opts != NULL ? opts : &defaults,
+                                   NULL, err);
+        rc = pier__write_end(&w, rc, watermark, err);
+    } while (pier__write_again(&w, rc, &attempts));
+    return rc;
 }
 
 PIER_API pier_status pier_board_has(bool *out, pier_engine *engine,
@@ -303,16 +307,20 @@ PIER_API pier_status pier_board_truncate(int64_t *watermark,
     if (rc != PIER_OK)
         return rc;
     pier__write w;
-    rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK)
-        return rc;
-    pier__board *b = NULL;
-    rc = pier__engine_board(engine, board, &b, err);
-    if (rc == PIER_OK)
-        rc = engine->lake->ops->board_truncate(engine->lake, b, err);
-    if (rc == PIER_OK)
-        rc = pier__change_simple(&w, board, "truncate", "{}", err);
-    return pier__write_end(&w, rc, watermark, err);
+    int attempts = 0;
+    do {
+        rc = pier__write_begin(&w, engine, err);
+        if (rc != PIER_OK)
+            return rc;
+        pier__board *b = NULL;
+        rc = pier__engine_board(engine, board, &b, err);
+        if (rc == PIER_OK)
+            rc = engine->lake->ops->board_truncate(engine->lake, b, err);
+        if (rc == PIER_OK)
+            rc = pier__change_simple(&w, board, "truncate", "{}", err);
+        rc = pier__write_end(&w, rc, watermark, err);
+    } while (pier__write_again(&w, rc, &attempts));
+    return rc;
 }
 
 PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
@@ -322,11 +330,15 @@ PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
     if (rc != PIER_OK)
         return rc;
     pier__write w;
-    rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK)
-        return rc;
-    rc = pier__board_drop_in(&w, board, err);
-    return pier__write_end(&w, rc, watermark, err);
+    int attempts = 0;
+    do {
+        rc = pier__write_begin(&w, engine, err);
+        if (rc != PIER_OK)
+            return rc;
+        rc = pier__board_drop_in(&w, board, err);
+        rc = pier__write_end(&w, rc, watermark, err);
+    } while (pier__write_again(&w, rc, &attempts));
+    return rc;
 }
 
 pier_status pier__board_drop_in(pier__write *w, const char *board,
@@ -412,13 +424,18 @@ PIER_API pier_status pier_board_add_column(int64_t *watermark,
     pier__type t = { PIER_KIND_NULL, NULL };
     rc = check_declared(board, &def, 0, &t, err);
     pier__type_free(&t);
-    pier__write w;
-    if (rc == PIER_OK)
-        rc = pier__write_begin(&w, engine, err);
     if (rc != PIER_OK)
         return rc;
-    rc = pier__board_add_column_in(&w, board, column, type, err);
-    return pier__write_end(&w, rc, watermark, err);
+    pier__write w;
+    int attempts = 0;
+    do {
+        rc = pier__write_begin(&w, engine, err);
+        if (rc != PIER_OK)
+            return rc;
+        rc = pier__board_add_column_in(&w, board, column, type, err);
+        rc = pier__write_end(&w, rc, watermark, err);
+    } while (pier__write_again(&w, rc, &attempts));
+    return rc;
 }
 
 /* Why `from` cannot widen to `to`, for the error message. */
@@ -528,9 +545,13 @@ PIER_API pier_status pier_board_widen_column(int64_t *watermark,
         return rc;
     pier__type_free(&to);
     pier__write w;
-    rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK)
-        return rc;
-    rc = pier__board_widen_column_in(&w, board, column, type, err);
-    return pier__write_end(&w, rc, watermark, err);
+    int attempts = 0;
+    do {
+        rc = pier__write_begin(&w, engine, err);
+        if (rc != PIER_OK)
+            return rc;
+        rc = pier__board_widen_column_in(&w, board, column, type, err);
+        rc = pier__write_end(&w, rc, watermark, err);
+    } while (pier__write_again(&w, rc, &attempts));
+    return rc;
 }

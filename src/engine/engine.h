@@ -64,6 +64,8 @@ typedef struct pier__write {
     int64_t now;               /* updated_at of every row it writes */
     int64_t stamp;             /* its version stamp (_v) */
     int64_t watermark;         /* the last record it appended; 0: none */
+    bool moved;                /* pier__write_end: it failed only because
+                                  another node changed the catalog */
 } pier__write;
 
 /* Starts a standalone write: engine_begin(write), then the time and the
@@ -88,6 +90,11 @@ pier_status pier__board_drop_in(pier__write *w, const char *board,
                                 pier_error *err);
 pier_status pier__write_end(pier__write *w, pier_status rc,
                             int64_t *watermark, pier_error *err);
+/* After pier__write_end returned rc: whether to run the whole write again
+ * from pier__write_begin, because it failed only as another node changed
+ * the catalog meanwhile (a PostgreSQL lake; never on the embedded one):
+ * a few times, counted in *attempts (start at 0). */
+bool pier__write_again(const pier__write *w, pier_status rc, int *attempts);
 /* Whether this thread has a pier_tx open on `e` (tx.c). */
 bool pier__tx_open_here(const pier_engine *e);
 /* Records that the open write appended `watermark` for `board`. */

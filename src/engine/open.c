@@ -250,9 +250,15 @@ pier_status pier__engine_begin(pier_engine *e, bool write, pier_error *err)
     return rc;
 }
 
-pier_status pier__engine_end(pier_engine *e, pier_status rc,
-                             pier_error *err)
+/* pier__engine_end, saying what the commit added to the watermarks the
+ * transaction was handed (*shift) and whether a failure was only another
+ * node's change of the catalog meanwhile (*moved: worth writing again). */
+static pier_status engine_finish(pier_engine *e, pier_status rc,
+                                 int64_t *shift, bool *moved,
+                                 pier_error *err)
 {
+    *shift = 0;
+    *moved = false;
     if (rc != PIER_OK) {
         e->lake->ops->rollback(e->lake);
     } else if ((rc = e->lake->ops->commit(e->lake, err)) != PIER_OK) {
@@ -260,12 +266,31 @@ pier_status pier__engine_end(pier_engine *e, pier_status rc,
         /* The call installed its catalog changes in the cache before the
          * commit failed: forget them by forcing a reload. */
         e->catalog.version = -1;
-    } else if (e->ntouched > 0) {
-        pier__feed_committed(&e->feed, e->touched, e->ntouched);
+    } else {
+        if (e->lake->ops->commit_shift != NULL)
+            *shift = e->lake->ops->commit_shift(e->lake);
+        for (size_t i = 0; i < e->ntouched; i++) {
+            e->touched[i].first += *shift;
+            e->touched[i].last += *shift;
+        }
+        if (e->ntouched > 0)
+            pier__feed_committed(&e->feed, e->touched, e->ntouched);
     }
+    if (rc != PIER_OK && e->lake->ops->write_moved != NULL)
+        *moved = e->lake->ops->write_moved(e->lake);
+    if (*moved)
+        e->catalog.version = -1;          /* (it moved: read it again) */
     e->ntouched = 0;
     pthread_mutex_unlock(&e->lock);
     return rc;
+}
+
+pier_status pier__engine_end(pier_engine *e, pier_status rc,
+                             pier_error *err)
+{
+    int64_t shift;
+    bool moved;
+    return engine_finish(e, rc, &shift, &moved, err);
 }
 
 pier_status pier__engine_install(pier_engine *e, pier__board **draft,
@@ -362,8 +387,14 @@ pier_status pier__write_end(pier__write *w, pier_status rc,
      * transaction) reports the head it left the lake at. */
     if (rc == PIER_OK && w->watermark == 0)
         rc = w->e->lake->ops->head(w->e->lake, &w->watermark, err);
-    rc = pier__engine_end(w->e, rc, err);
+    int64_t shift = 0;
+    rc = engine_finish(w->e, rc, &shift, &w->moved, err);
     if (rc == PIER_OK && watermark != NULL)
-        *watermark = w->watermark;
+        *watermark = w->watermark + shift;
     return rc;
+}
+
+bool pier__write_again(const pier__write *w, pier_status rc, int *attempts)
+{
+    return rc == PIER_E_WRITE_FAILED && w->moved && ++*attempts < 5;
 }

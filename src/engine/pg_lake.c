@@ -60,13 +60,22 @@ typedef struct pg_lake {
     int lock_fd;               /* flock on <cache>/node.lock */
     int backend;               /* the server process the session's settings
                                   and prepared statements were made on */
-    bool append_prepared;      /* "pier_append" is, on that session */
+    bool append_prepared;      /* "pier_append" and "pier_guard" are, on
+                                  that session */
     int64_t prepared[32];      /* the rows statements prepared on it, as
                                   key * 2 + mode ("pier_w<that>") */
     size_t nprepared;
     bool in_tx;
     bool writing;
-    int64_t tx_head;           /* the head as the transaction began */
+    int64_t tx_head;           /* the head as the transaction began: its
+                                  records are numbered from tx_head + 1
+                                  until the commit says where they went */
+    bool locked;               /* the transaction holds the head's lock */
+    bool moved;                /* the last write failed because another
+                                  node changed the catalog, or a deadlock
+                                  with one: the engine writes again */
+    int64_t shift;             /* what the last commit added to its
+                                  records' numbers */
     int64_t tx_stamp;          /* ... and the newest stamp */
     int64_t tx_version;        /* ... and the catalog version */
     int64_t appended;          /* the last watermark this transaction
@@ -213,10 +222,74 @@ static void array_int(pier__buf *b, bool first, int64_t v)
     pier__buf_printf(b, "%s%" PRId64, first ? "{" : ",", v);
 }
 
-/* Sends the queued records and COMMIT in one round trip (a pipeline): the
- * head row moves by their number in the same statement that inserts
- * them, and they take the watermarks after it, which the head's lock,
- * held since the transaction began, made known: from tx_head + 1. */
+/* Whether a failed statement's SQLSTATE makes the write worth running
+ * again: a deadlock or a serialization failure with another node. */
+static bool retryable(PGresult *r)
+{
+    const char *st = r != NULL ? PQresultErrorField(r, PG_DIAG_SQLSTATE)
+                               : NULL;
+    return st != NULL && (strcmp(st, "40P01") == 0 ||
+                          strcmp(st, "40001") == 0);
+}
+
+/* The write fails because another node changed the catalog since it
+ * began (the engine writes again: moved). */
+static pier_status moved(pg_lake *l, pier_error *err)
+{
+    l->moved = true;
+    return pier__fail(err, PIER_E_WRITE_FAILED, "another node changed the "
+                      "catalog while this write ran: write again");
+}
+
+/* The statements of a commit, prepared once per session: the guard (the
+ * catalog version as the write began; a division by zero when it moved)
+ * and the append. */
+static pier_status prepare_commit(pg_lake *l, pier_error *err)
+{
+    if (l->append_prepared)
+        return PIER_OK;
+    char lock[160], guard[300], append[900];
+    /* (the guard a statement of its own: its snapshot is taken once the
+     * head's row lock is held, READ COMMITTED) */
+    snprintf(lock, sizeof lock, "SELECT watermark FROM \"%s\".head FOR "
+             "UPDATE", l->ns);
+    snprintf(guard, sizeof guard, "SELECT 1 / (value = $1::bigint)::int "
+             "FROM \"%s\".meta WHERE key = 'catalog_version'", l->ns);
+    snprintf(append, sizeof append,
+             "WITH h AS (UPDATE \"%s\".head SET watermark = watermark + "
+             "$1, stamp = greatest(stamp, $2) RETURNING watermark) "
+             "INSERT INTO \"%s\".changes (watermark, board, kind, payload, "
+             "committed_at, stamp) SELECT h.watermark - $1 + r.ord, "
+             "r.board, r.kind, r.payload, r.at, r.st FROM h, unnest("
+             "$3::text[], $4::text[], $5::text[], $6::bigint[], "
+             "$7::bigint[]) WITH ORDINALITY AS r(board, kind, payload, at, "
+             "st, ord) RETURNING watermark", l->ns, l->ns);
+    const char *names[3] = { "pier_lock", "pier_guard", "pier_append" };
+    const char *texts[3] = { lock, guard, append };
+    const int nparams[3] = { 0, 1, 7 };
+    for (int i = 0; i < 3; i++) {
+        PGresult *r = PQprepare(l->conn, names[i], texts[i], nparams[i],
+                                NULL);
+        pier_status rc = PQresultStatus(r) == PGRES_COMMAND_OK
+            ? PIER_OK
+            : pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED, "cannot "
+                            "append to the change log", err);
+        PQclear(r);
+        if (rc != PIER_OK)
+            return rc;
+    }
+    l->append_prepared = true;
+    return PIER_OK;
+}
+
+/*
+ * Sends the queued records and COMMIT in one round trip (a pipeline):
+ * the head row moved by their number in the statement that inserts them
+ * (its row lock, held to the end, orders the writers of every node), the
+ * guard (unless a change of the catalog took the lock and checked before),
+ * then COMMIT. The records were numbered from tx_head + 1; l->shift is
+ * what that numbering was off by.
+ */
 static pier_status commit_appending(pg_lake *l, pier_error *err)
 {
     pier__buf *arrays[5] = { &l->q_board, &l->q_kind, &l->q_payload,
@@ -228,75 +301,114 @@ static pier_status commit_appending(pg_lake *l, pier_error *err)
     }
     if (oom)
         return pier__oom(err);
-    char sql[900], n[24], st[24];
-    snprintf(sql, sizeof sql,
-             "WITH h AS (UPDATE \"%s\".head SET watermark = watermark + "
-             "$1, stamp = greatest(stamp, $2) RETURNING watermark) "
-             "INSERT INTO \"%s\".changes (watermark, board, kind, payload, "
-             "committed_at, stamp) SELECT h.watermark - $1 + r.ord, "
-             "r.board, r.kind, r.payload, r.at, r.st FROM h, unnest("
-             "$3::text[], $4::text[], $5::text[], $6::bigint[], "
-             "$7::bigint[]) WITH ORDINALITY AS r(board, kind, payload, at, "
-             "st, ord)", l->ns, l->ns);
+    pier_status rc = prepare_commit(l, err);
+    if (rc != PIER_OK)
+        return rc;
+    char n[24], st[24], v[24];
     snprintf(n, sizeof n, "%zu", l->queued);
     snprintf(st, sizeof st, "%" PRId64, l->q_max_stamp);
+    snprintf(v, sizeof v, "%" PRId64, l->tx_version);
+    const char *gparams[1] = { v };
     const char *params[7] = { n, st, l->q_board.p, l->q_kind.p,
                               l->q_payload.p, l->q_at.p, l->q_stamp.p };
-    if (!l->append_prepared) {
-        PGresult *r = PQprepare(l->conn, "pier_append", sql, 7, NULL);
-        pier_status prc = PQresultStatus(r) == PGRES_COMMAND_OK
-            ? PIER_OK
-            : pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED, "cannot "
-                            "append to the change log", err);
-        PQclear(r);
-        if (prc != PIER_OK)
-            return prc;
-        l->append_prepared = true;
-    }
     if (!PQenterPipelineMode(l->conn))
         return pier__pg_fail(NULL, l->conn, PIER_E_WRITE_FAILED,
                              "cannot append to the change log", err);
-    bool sent = PQsendQueryPrepared(l->conn, "pier_append", 7, params,
-                                    NULL, NULL, 0) &&
+    /* the append (its update of the head takes the head's row lock, as
+     * a catalog change's lock_now does), the guard unless the lock was
+     * taken before, COMMIT, the sync */
+    bool guarded = !l->locked;
+    bool sent = PQsendQueryPrepared(l->conn, "pier_append", 7, params, NULL,
+                                    NULL, 0) &&
+                (!guarded || PQsendQueryPrepared(l->conn, "pier_guard", 1,
+                                                 gparams, NULL, NULL, 0)) &&
                 PQsendQueryParams(l->conn, "COMMIT", 0, NULL, NULL, NULL,
                                   NULL, 0) &&
                 PQpipelineSync(l->conn);
-    pier_status rc = sent ? PIER_OK
-                          : pier__pg_fail(NULL, l->conn,
-                                          PIER_E_WRITE_FAILED, "cannot "
-                                          "append to the change log", err);
-    /* the append's result, the COMMIT's, then the sync; each of the first
-     * two ends with a NULL */
-    for (int step = 0; sent && step < 3; step++) {
+    const int append_at = 0, guard_at = guarded ? 1 : -1;
+    const int commit_at = guarded ? 2 : 1, steps = commit_at + 2;
+    if (!sent)
+        rc = pier__pg_fail(NULL, l->conn, PIER_E_WRITE_FAILED, "cannot "
+                           "append to the change log", err);
+    int64_t first = INT64_MAX;
+    /* each result but the sync's ends with a NULL */
+    for (int step = 0; sent && step < steps; step++) {
         PGresult *r = PQgetResult(l->conn);
         if (r == NULL) {
-            rc = rc != PIER_OK ? rc
-                               : pier__pg_fail(NULL, l->conn,
-                                               PIER_E_WRITE_FAILED, "the "
-                                               "PostgreSQL lake did not "
-                                               "commit", err);
+            if (rc == PIER_OK)
+                rc = pier__pg_fail(NULL, l->conn, PIER_E_WRITE_FAILED,
+                                   "the PostgreSQL lake did not commit",
+                                   err);
             break;
         }
         ExecStatusType es = PQresultStatus(r);
         const char *tag = PQcmdStatus(r);
-        if (rc == PIER_OK && es != PGRES_COMMAND_OK &&
-            es != PGRES_PIPELINE_SYNC)
-            rc = pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED, step == 0
-                               ? "cannot append to the change log"
-                               : "the PostgreSQL lake did not commit", err);
-        else if (rc == PIER_OK && step == 0 &&
-                 strtoll(PQcmdTuples(r), NULL, 10) != (long long)l->queued)
-            rc = pier__fail(err, PIER_E_WRITE_FAILED, "the change log took "
-                            "%s records of %zu", PQcmdTuples(r), l->queued);
-        else if (rc == PIER_OK && step == 1 && tag != NULL &&
-                 strcmp(tag, "ROLLBACK") == 0)
+        bool ok = es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK ||
+                  es == PGRES_PIPELINE_SYNC;
+        if (rc == PIER_OK && !ok) {
+            if (step == guard_at || retryable(r))
+                rc = moved(l, err);     /* (the guard's division) */
+            else
+                rc = pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED,
+                                   step == append_at
+                                       ? "cannot append to the change log"
+                                       : "the PostgreSQL lake did not "
+                                         "commit", err);
+        } else if (rc == PIER_OK && step == append_at) {
+            for (int i = 0; i < PQntuples(r); i++) {
+                int64_t w = strtoll(PQgetvalue(r, i, 0), NULL, 10);
+                if (w < first)
+                    first = w;
+            }
+            if (PQntuples(r) != (int)l->queued)
+                rc = pier__fail(err, PIER_E_WRITE_FAILED, "the change log "
+                                "took %d records of %zu", PQntuples(r),
+                                l->queued);
+        } else if (rc == PIER_OK && step == commit_at && tag != NULL &&
+                   strcmp(tag, "ROLLBACK") == 0) {
             rc = pier__fail(err, PIER_E_WRITE_FAILED, "the PostgreSQL lake "
                             "did not commit");
+        }
         PQclear(r);
         if (es != PGRES_PIPELINE_SYNC)
             PQclear(PQgetResult(l->conn));        /* (its NULL) */
     }
     PQexitPipelineMode(l->conn);
+    if (rc == PIER_OK)
+        l->shift = first - (l->tx_head + 1);
+    return rc;
+}
+
+/* Takes the head's lock now, for the rest of the transaction (a change
+ * of the catalog: it runs alone), and checks that the catalog is still
+ * the one the write began with. */
+static pier_status lock_now(pg_lake *l, pier_error *err)
+{
+    if (l->locked)
+        return PIER_OK;
+    pier_status rc = prepare_commit(l, err);
+    if (rc != PIER_OK)
+        return rc;
+    char v[24];
+    snprintf(v, sizeof v, "%" PRId64, l->tx_version);
+    const char *params[1] = { v };
+    PGresult *r = PQexecPrepared(l->conn, "pier_lock", 0, NULL, NULL, NULL,
+                                 0);
+    if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+        PQclear(r);
+        r = PQexecPrepared(l->conn, "pier_guard", 1, params, NULL, NULL, 0);
+    }
+    if (PQresultStatus(r) == PGRES_TUPLES_OK)
+        l->locked = true;
+    else if (PQresultErrorField(r, PG_DIAG_SQLSTATE) != NULL &&
+             (strcmp(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22012") ==
+                  0 ||
+              retryable(r)))
+        rc = moved(l, err);
+    else
+        rc = pier__pg_fail(r, l->conn, PIER_E_WRITE_FAILED, "cannot lock "
+                           "the head", err);
+    PQclear(r);
     return rc;
 }
 
@@ -350,13 +462,13 @@ static pier_status begin(pg_lake *l, bool write, pier_error *err)
         return pier__fail(err, status, "%s", why);
     }
     char sql[640];
-    /* A write's lock first; its catalog read after it, in a statement of
-     * its own (READ COMMITTED: a snapshot taken once the lock is held). */
+    /* A write takes no lock yet: its commit (or its first change of the
+     * catalog) takes the head's and checks that the catalog version is
+     * still this one (commit_appending, lock_now). */
     if (write)
-        snprintf(sql, sizeof sql, "BEGIN; SELECT pg_advisory_xact_lock("
-                 "hashtext('pier head %s')); SELECT h.watermark, h.stamp, "
+        snprintf(sql, sizeof sql, "BEGIN; SELECT h.watermark, h.stamp, "
                  "m.value FROM \"%s\".head h, \"%s\".meta m WHERE m.key = "
-                 "'catalog_version'", l->ns, l->ns, l->ns);
+                 "'catalog_version'", l->ns, l->ns);
     else
         snprintf(sql, sizeof sql, "BEGIN ISOLATION LEVEL REPEATABLE READ "
                  "READ ONLY; SELECT h.watermark, h.stamp, m.value FROM "
@@ -375,6 +487,9 @@ static pier_status begin(pg_lake *l, bool write, pier_error *err)
     l->tx_stamp = v[1];
     l->tx_version = v[2];
     l->appended = 0;
+    l->locked = false;
+    l->moved = false;
+    l->shift = 0;
     queue_clear(l);
     pier__head_heard(&l->head, v[0], pier__clock_monotonic());
     raise_version(l, v[2]);
@@ -400,7 +515,7 @@ static pier_status pg_commit(pier__lake *lake, pier_error *err)
         pier_status rc = commit_appending(l, err);
         queue_clear(l);
         if (rc == PIER_OK)
-            pier__head_raise(&l->head, l->appended);
+            pier__head_raise(&l->head, l->appended + l->shift);
         l->in_tx = rc == PIER_OK ? false : l->in_tx;
         return rc;
     }
@@ -444,6 +559,9 @@ static pier_status pg_catalog_bump(pier__lake *lake, int64_t *out,
                                    pier_error *err)
 {
     pg_lake *l = of(lake);
+    pier_status lrc = lock_now(l, err);
+    if (lrc != PIER_OK)
+        return lrc;
     char sql[160];
     snprintf(sql, sizeof sql, "UPDATE \"%s\".meta SET value = value + 1 "
              "WHERE key = 'catalog_version' RETURNING value", l->ns);
@@ -531,7 +649,9 @@ static pier_status pg_board_create(pier__lake *lake, pier__board *b,
 {
     pg_lake *l = of(lake);
     int64_t key = 0;
-    pier_status rc = pier__pg_board_create(l->conn, l->ns, b, &key, err);
+    pier_status rc = lock_now(l, err);
+    if (rc == PIER_OK)
+        rc = pier__pg_board_create(l->conn, l->ns, b, &key, err);
     if (rc == PIER_OK)
         rc = key_put(l, b->id, key, err);
     return rc;
@@ -541,7 +661,9 @@ static pier_status pg_board_drop(pier__lake *lake, const pier__board *b,
                                  pier_error *err)
 {
     pg_lake *l = of(lake);
-    pier_status rc = pier__pg_board_drop(l->conn, l->ns, b, err);
+    pier_status rc = lock_now(l, err);
+    if (rc == PIER_OK)
+        rc = pier__pg_board_drop(l->conn, l->ns, b, err);
     board_key *k = key_find(l, b->id);
     if (rc == PIER_OK && k != NULL)
         *k = l->keys[--l->nkeys];
@@ -552,14 +674,18 @@ static pier_status pg_board_truncate(pier__lake *lake, const pier__board *b,
                                      pier_error *err)
 {
     pg_lake *l = of(lake);
-    return pier__pg_board_truncate(l->conn, l->ns, b, err);
+    pier_status rc = lock_now(l, err);
+    return rc == PIER_OK ? pier__pg_board_truncate(l->conn, l->ns, b, err)
+                         : rc;
 }
 
 static pier_status pg_column_add(pier__lake *lake, pier__board *b,
                                  size_t col, pier_error *err)
 {
     pg_lake *l = of(lake);
-    return pier__pg_column_add(l->conn, l->ns, b, col, err);
+    pier_status rc = lock_now(l, err);
+    return rc == PIER_OK ? pier__pg_column_add(l->conn, l->ns, b, col, err)
+                         : rc;
 }
 
 static pier_status pg_column_widen(pier__lake *lake, const pier__board *b,
@@ -567,7 +693,10 @@ static pier_status pg_column_widen(pier__lake *lake, const pier__board *b,
                                    pier_error *err)
 {
     pg_lake *l = of(lake);
-    return pier__pg_column_widen(l->conn, l->ns, b, col, from, err);
+    pier_status rc = lock_now(l, err);
+    return rc == PIER_OK
+               ? pier__pg_column_widen(l->conn, l->ns, b, col, from, err)
+               : rc;
 }
 
 /* ---- rows ---- */
@@ -703,6 +832,19 @@ static pier_status pg_change_append(pier__lake *lake, const char *board,
     *watermark = l->tx_head + (int64_t)l->queued;
     l->appended = *watermark;
     return PIER_OK;
+}
+
+static int64_t pg_commit_shift(pier__lake *lake)
+{
+    return of(lake)->shift;
+}
+
+static bool pg_write_moved(pier__lake *lake)
+{
+    pg_lake *l = of(lake);
+    bool m = l->moved;
+    l->moved = false;
+    return m;
 }
 
 static pier_status pg_head(pier__lake *lake, int64_t *out, pier_error *err)
@@ -1185,6 +1327,8 @@ static const pier__lake_ops pg_ops = {
     .replica_watermark = pg_replica_watermark,
     .evict = pg_evict,
     .replica_stats = pg_replica_stats,
+    .commit_shift = pg_commit_shift,
+    .write_moved = pg_write_moved,
 };
 
 /* Creates `dir` and its missing parents (mode 0700: a node's cache). */

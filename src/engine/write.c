@@ -803,11 +803,16 @@ static pier_status run_rows(int64_t *watermark, pier_engine *e,
                             pier_error *err)
 {
     pier__write w;
-    pier_status rc = pier__write_begin(&w, e, err);
-    if (rc != PIER_OK)
-        return rc;
-    rc = pier__write_rows(&w, board, mode, rows, ids, err);
-    return pier__write_end(&w, rc, watermark, err);
+    pier_status rc;
+    int attempts = 0;
+    do {
+        rc = pier__write_begin(&w, e, err);
+        if (rc != PIER_OK)
+            return rc;
+        rc = pier__write_rows(&w, board, mode, rows, ids, err);
+        rc = pier__write_end(&w, rc, watermark, err);
+    } while (pier__write_again(&w, rc, &attempts));
+    return rc;
 }
 
 pier_status pier__read_json(pier_rows *rows, pier__write_mode mode,
@@ -949,11 +954,15 @@ PIER_API pier_status pier_delete_many(int64_t *watermark, pier_engine *engine,
     if (rc != PIER_OK)
         return rc;
     pier__write w;
-    rc = pier__write_begin(&w, engine, err);
-    if (rc != PIER_OK)
-        return rc;
-    rc = pier__write_delete(&w, board, ids, nids, err);
-    return pier__write_end(&w, rc, watermark, err);
+    int attempts = 0;
+    do {
+        rc = pier__write_begin(&w, engine, err);
+        if (rc != PIER_OK)
+            return rc;
+        rc = pier__write_delete(&w, board, ids, nids, err);
+        rc = pier__write_end(&w, rc, watermark, err);
+    } while (pier__write_again(&w, rc, &attempts));
+    return rc;
 }
 
 PIER_API pier_status pier_delete(int64_t *watermark, pier_engine *engine,

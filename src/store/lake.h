@@ -603,6 +603,16 @@ typedef struct pier__lake_ops {
     /* Adds the node's replica counts to *out (syncs, records_applied,
      * rebuilds, replicas). */
     void (*replica_stats)(pier__lake *lake, pier_stats *out);
+    /* After a commit: what to add to the watermarks change_append handed
+     * out in that transaction to get the ones the records took (a
+     * PostgreSQL lake numbers them from the head as the transaction
+     * began, and learns where they went as it commits). NULL: 0. */
+    int64_t (*commit_shift)(pier__lake *lake);
+    /* After a failed write: whether it failed only because another node
+     * changed the catalog meanwhile (or deadlocked with one), so that
+     * writing it again from the start may succeed; clears the answer.
+     * NULL: never. */
+    bool (*write_moved)(pier__lake *lake);
 } pier__lake_ops;
 
 /* rows_write modes. */
