@@ -42,6 +42,8 @@ Commands:
   stats         Show the lake's figures
   maintain      Drop old change records and tidy the lake files
   flush         Write buffered changes to the lake
+  sync          Bring this node's replica of a board up to the lake's head
+  evict         Delete this node's replica of a board
   help          Show this help, or a command's
 
 Options (before the command):

@@ -114,7 +114,7 @@ $ pier query t 'SELECT 1' --format
 ! Try 'pier query --help'.
 [exit 2]
 $ pier query --help
-Usage: pier [OPTIONS] query BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... [--min-watermark N] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]
+Usage: pier [OPTIONS] query BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... [--min-watermark N] [--max-stale DURATION] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]
 
 Runs SQL (with '-', read from stdin), one read-only statement (SELECT
 or WITH ... SELECT, in SQLite's dialect), for BOARD, where {{board}}
@@ -136,6 +136,11 @@ Options:
   --with OTHER        Lets the query read board OTHER as
                       {{board:OTHER}}; repeatable
   --min-watermark N   Runs on data at least as fresh as watermark N
+  --max-stale DURATION
+                      On a PostgreSQL lake that cannot be reached,
+                      answers from this node's replica if it was at
+                      the lake's head at most this long ago (default:
+                      fails with SyncFailed)
   --time-limit DURATION
                       Stops the query once it has run this long
                       (500ms, 30s, 5m; default 30s; none: never)

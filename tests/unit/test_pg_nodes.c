@@ -544,6 +544,83 @@ static void test_server_down(void **state)
     pier_close(&e);
 }
 
+/* ---- topologies ---- */
+
+/* Counts `board` on e without a sync: what a plain query sees. */
+static int64_t count_now(pier_engine *e, const char *board)
+{
+    pier_error err;
+    pier_cursor *c = NULL;
+    if (pier_query(&c, e, board, "SELECT count(*) FROM {{board}}", NULL,
+                   NULL, &err) != PIER_OK)
+        fail_msg("count %s: %s: %s", board, err.tag, err.message);
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    int64_t n = pier_row_value(row, 0)->as.integer;
+    pier_cursor_close(c);
+    return n;
+}
+
+static void test_topologies(void **state)
+{
+    (void)state;
+    /* single-node: the head read once, then only this engine's writes */
+    char cache[512];
+    cache_of(7, cache, sizeof cache);
+    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+    o.lake = url;
+    o.lake_namespace = ns;
+    o.cache_dir = cache;
+    o.head_refresh_ms = 1;
+    o.topology = PIER_TOPOLOGY_SINGLE_NODE;
+    pier_engine *single = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&single, NULL, &o, &err), PIER_OK);
+    insert(single, "s", "{\"id\":\"a\"}");
+    assert_int_equal(count_now(single, "s"), 1);
+    insert(single, "s", "{\"id\":\"b\"}");
+    assert_int_equal(count_now(single, "s"), 2);   /* its own: at once */
+    /* clustered, refreshing every millisecond: another's writes show */
+    pier_engine *other = NULL;
+    assert_int_equal(node_try(&other, 8, 1, &err), PIER_OK);
+    assert_int_equal(count_now(other, "s"), 2);
+    insert(other, "s", "{\"id\":\"c\"}");
+    sleep_ms(5);
+    assert_int_equal(count_now(single, "s"), 2);   /* never read again */
+    assert_int_equal(count_synced(single, "s"), 3);
+    insert(single, "s", "{\"id\":\"d\"}");
+    sleep_ms(5);
+    assert_int_equal(count_now(other, "s"), 4);
+    pier_close(&other);
+    pier_close(&single);
+    /* an embedded lake has one node */
+    char *dir = lakedir_make();
+    pier_open_options e = PIER_OPEN_OPTIONS_INIT;
+    e.topology = PIER_TOPOLOGY_CLUSTERED;
+    pier_engine *none = NULL;
+    assert_int_equal(pier_open(&none, dir, &e, &err),
+                     PIER_E_TOPOLOGY_UNSUPPORTED);
+    assert_null(none);
+    e.topology = PIER_TOPOLOGY_SINGLE_NODE;
+    assert_int_equal(pier_open(&none, dir, &e, &err), PIER_OK);
+    pier_close(&none);
+    lakedir_remove_tree(dir);
+    free(dir);
+    /* options a node refuses */
+    o.head_refresh_ms = -1;
+    assert_int_equal(pier_open(&none, NULL, &o, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    o.head_refresh_ms = 0;
+    o.lake_namespace = "Bad-Name";
+    assert_int_equal(pier_open(&none, NULL, &o, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    o.lake_namespace = ns;
+    o.topology = (pier_topology)9;
+    assert_int_equal(pier_open(&none, NULL, &o, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_null(none);
+}
+
 int main(void)
 {
     shared_url = url = pgtest_url("test_pg_nodes");
@@ -556,6 +633,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_replica_deleted_is_rebuilt,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_topologies, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_server_restart_costs_no_acknowledged_write, setup,
             teardown_own),

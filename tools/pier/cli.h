@@ -72,6 +72,8 @@ extern const cli_command cli_cmd_changes;
 extern const cli_command cli_cmd_watch;
 extern const cli_command cli_cmd_maintain;
 extern const cli_command cli_cmd_flush;
+extern const cli_command cli_cmd_sync;
+extern const cli_command cli_cmd_evict;
 extern const cli_command cli_cmd_stats;
 extern const cli_command cli_cmd_head;
 extern const cli_command cli_cmd_boards;

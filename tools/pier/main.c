@@ -37,6 +37,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_watch, &cli_cmd_add_column,
     &cli_cmd_widen, &cli_cmd_truncate, &cli_cmd_compact, &cli_cmd_drop,
     &cli_cmd_head, &cli_cmd_stats, &cli_cmd_maintain, &cli_cmd_flush,
+    &cli_cmd_sync, &cli_cmd_evict,
     &cmd_help,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,5 +1,6 @@
 /*
- * ops.c: the operations commands: maintain, flush, stats and head.
+ * ops.c: the operations commands: maintain, flush, sync, evict, stats and
+ * head.
  *
  * Each parses its arguments, opens the engine, makes one library call and
  * prints its result. maintain and flush print nothing on success, in both
@@ -101,6 +102,71 @@ const cli_command cli_cmd_flush = {
     run_flush,
 };
 
+/* ---- sync and evict: a PostgreSQL lake's node's replicas ---- */
+
+static const char *const board_names[] = { "BOARD" };
+
+static int run_sync(cli_ctx *ctx, const cli_command *cmd, int argc,
+                    char **argv)
+{
+    char *board = NULL;
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, board_names, 1,
+                      1, &board);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    pier_error err;
+    cli_error_init(&err);
+    int64_t watermark = 0;
+    if (pier_sync(&watermark, ctx->engine, board, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return cli_print_number(ctx, "watermark", watermark);
+}
+
+const cli_command cli_cmd_sync = {
+    "sync", "Bring this node's replica of a board up to the lake's head",
+    "BOARD",
+    "On a PostgreSQL lake (--lake, docs/clustered.md): brings this node's\n"
+    "replica of BOARD up to the lake's head, read now, as a query does\n"
+    "before it runs. On an embedded lake every board is at the head\n"
+    "already.\n"
+    "\n"
+    "Output: the watermark the replica is at; with --json,\n"
+    "{\"watermark\":N}. Fails with BoardNotFound if there is no such\n"
+    "board, SyncFailed if the lake cannot be read.\n",
+    run_sync,
+};
+
+static int run_evict(cli_ctx *ctx, const cli_command *cmd, int argc,
+                     char **argv)
+{
+    char *board = NULL;
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, board_names, 1,
+                      1, &board);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_evict(ctx->engine, board, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_evict = {
+    "evict", "Delete this node's replica of a board", "BOARD",
+    "On a PostgreSQL lake (--lake, docs/clustered.md): closes this node's\n"
+    "replica of BOARD and deletes its files; the next read makes it again\n"
+    "from the lake. On an embedded lake there is no replica: this only\n"
+    "checks that BOARD exists.\n"
+    "\n"
+    "Output: nothing, in both modes; the exit status says it worked.\n"
+    "Fails with BoardNotFound if there is no such board.\n",
+    run_evict,
+};
+
 /* ---- stats ---- */
 
 /* One figure of pier_stats: its label for people, its JSON key. */
@@ -122,8 +188,14 @@ static const stat_field stat_fields[] = {
     STAT("wal bytes", wal_bytes),
     STAT("writes", writes),
     STAT("queries", queries),
+    /* a PostgreSQL lake's node only (NSTATS_EMBEDDED before them) */
+    STAT("syncs", syncs),
+    STAT("records applied", records_applied),
+    STAT("rebuilds", rebuilds),
+    STAT("replicas", replicas),
 };
-#define NSTATS (sizeof stat_fields / sizeof stat_fields[0])
+#define NSTATS_ALL (sizeof stat_fields / sizeof stat_fields[0])
+#define NSTATS_EMBEDDED 9
 
 static int64_t stat_value(const pier_stats *s, size_t i)
 {
@@ -132,10 +204,10 @@ static int64_t stat_value(const pier_stats *s, size_t i)
     return v;
 }
 
-static void stats_json(const pier_stats *s)
+static void stats_json(const pier_stats *s, size_t nstats)
 {
     fputc('{', stdout);
-    for (size_t i = 0; i < NSTATS; i++)
+    for (size_t i = 0; i < nstats; i++)
         printf("%s\"%s\":%" PRId64, i > 0 ? "," : "", stat_fields[i].key,
                stat_value(s, i));
     if (s->last_maintenance == 0) {
@@ -148,12 +220,12 @@ static void stats_json(const pier_stats *s)
 }
 
 /* @return false if out of memory. */
-static bool stats_table(const pier_stats *s)
+static bool stats_table(const pier_stats *s, size_t nstats)
 {
     cli_table *t = cli_table_new(2);
     bool ok = t != NULL;
     char text[CLI_INSTANT_SIZE];
-    for (size_t i = 0; ok && i < NSTATS; i++) {
+    for (size_t i = 0; ok && i < nstats; i++) {
         int n = snprintf(text, sizeof text, "%" PRId64, stat_value(s, i));
         ok = cli_table_add(t, stat_fields[i].label,
                            strlen(stat_fields[i].label)) &&
@@ -188,9 +260,10 @@ static int run_stats(cli_ctx *ctx, const cli_command *cmd, int argc,
     cli_error_init(&err);
     if (pier_stats_get(&s, ctx->engine, &err) != PIER_OK)
         return cli_fail(ctx, &err);
+    size_t nstats = ctx->opts.lake != NULL ? NSTATS_ALL : NSTATS_EMBEDDED;
     if (ctx->json)
-        stats_json(&s);
-    else if (!stats_table(&s))
+        stats_json(&s, nstats);
+    else if (!stats_table(&s, nstats))
         return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                             "out of memory");
     return CLI_EXIT_OK;

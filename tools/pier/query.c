@@ -27,11 +27,13 @@ typedef struct query_args {
     bool format_set;          /* --table, --json, --jsonl or --csv given */
     cli_format format;
     int64_t min_watermark;
+    int64_t max_stale_ms;
 } query_args;
 
 static const cli_optspec query_opts[] = {
     { "--param", true }, { "--params", true }, { "--with", true },
-    { "--min-watermark", true }, { "--table", false }, { "--json", false },
+    { "--min-watermark", true }, { "--max-stale", true },
+    { "--table", false }, { "--json", false },
     { "--jsonl", false }, { "--csv", false }, CLI_LIMIT_OPTSPECS,
     { NULL, false },
 };
@@ -98,6 +100,13 @@ static int query_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
     }
     if (cli_is_limit_option(name))
         return cli_limit_option(ctx, cmd, name, value);
+    if (strcmp(name, "--max-stale") == 0) {
+        if (!cli_duration_ms(value, &a->max_stale_ms))
+            return cli_usage(cmd, "%s: option '--max-stale' takes a "
+                             "duration (500ms, 30s, 5m), not '%s'",
+                             cmd->name, value);
+        return 0;
+    }
     if (strcmp(name, "--min-watermark") == 0) {
         if (!cli_parse_int(value, 0, INT64_MAX, &a->min_watermark))
             return cli_usage(cmd, "%s: option '--min-watermark' takes a "
@@ -158,6 +167,7 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
         o.with = a.with;
         o.nwith = a.nwith;
         o.min_watermark = a.min_watermark;
+        o.max_stale_ms = a.max_stale_ms;
         cli_format format = a.format_set ? a.format
                             : ctx->json  ? CLI_FORMAT_JSON
                                          : CLI_FORMAT_TABLE;
@@ -187,8 +197,8 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
 const cli_command cli_cmd_query = {
     "query", "Run a read-only SQL query on one board",
     "BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... "
-    "[--min-watermark N] [--time-limit DURATION] [--max-value SIZE] "
-    "[--max-memory SIZE] [--table|--json|--jsonl|--csv]",
+    "[--min-watermark N] [--max-stale DURATION] [--time-limit DURATION] "
+    "[--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]",
     "Runs SQL (with '-', read from stdin), one read-only statement (SELECT\n"
     "or WITH ... SELECT, in SQLite's dialect), for BOARD, where {{board}}\n"
     "stands for the board's rows with their column names. The statement\n"
@@ -209,6 +219,11 @@ const cli_command cli_cmd_query = {
     "  --with OTHER        Lets the query read board OTHER as\n"
     "                      {{board:OTHER}}; repeatable\n"
     "  --min-watermark N   Runs on data at least as fresh as watermark N\n"
+    "  --max-stale DURATION\n"
+    "                      On a PostgreSQL lake that cannot be reached,\n"
+    "                      answers from this node's replica if it was at\n"
+    "                      the lake's head at most this long ago (default:\n"
+    "                      fails with SyncFailed)\n"
     "  --time-limit DURATION\n"
     "                      Stops the query once it has run this long\n"
     "                      (500ms, 30s, 5m; default 30s; none: never)\n"
