@@ -279,6 +279,14 @@ static pier_status read_meta(PGconn *c, const char *qns, pier__pg_meta *out,
                           "the PostgreSQL lake's meta table is damaged: "
                           "its format, identity or catalog version is "
                           "missing");
+    /* Format 1 kept a column per board column; no Pier released it. */
+    if (out->format < PIER__PG_FORMAT)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "the PostgreSQL lake is of format %" PRId64
+                          ", which this Pier does not read (it reads %d): "
+                          "a lake made while the PostgreSQL lake was being "
+                          "built; drop its namespace and make it again",
+                          out->format, PIER__PG_FORMAT);
     return PIER_OK;
 }
 

@@ -18,7 +18,7 @@
 #include "catalog/catalog.h"
 
 /* The format of the lake's tables this Pier reads and writes. */
-#define PIER__PG_FORMAT 1
+#define PIER__PG_FORMAT 2
 
 /* The namespace a lake lives in when none is named. */
 #define PIER__PG_NAMESPACE "pier"

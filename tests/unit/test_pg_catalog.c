@@ -234,15 +234,24 @@ static void test_refusals_change_nothing(void **state)
     /* a newer format */
     fresh_namespace(c, "newer", ns);
     assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err), PIER_OK);
-    snprintf(sql, sizeof sql, "UPDATE %s.meta SET value = 2 WHERE key = "
+    snprintf(sql, sizeof sql, "UPDATE %s.meta SET value = 3 WHERE key = "
              "'format'", ns);
     run(c, sql);
     assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err),
                      PIER_E_LAKE_UNAVAILABLE);
-    assert_non_null(strstr(err.message, "format 2, newer than this "
-                                        "Pier's 1"));
-    /* a lake that lost a table is not made whole behind its back */
+    assert_non_null(strstr(err.message, "format 3, newer than this "
+                                        "Pier's 2"));
+    /* the format of the lake while it was being built (a column per
+     * board column) is not read */
     snprintf(sql, sizeof sql, "UPDATE %s.meta SET value = 1 WHERE key = "
+             "'format'", ns);
+    run(c, sql);
+    assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_non_null(strstr(err.message, "format 1, which this Pier does "
+                                        "not read"));
+    /* a lake that lost a table is not made whole behind its back */
+    snprintf(sql, sizeof sql, "UPDATE %s.meta SET value = 2 WHERE key = "
              "'format'; DROP TABLE %s.changes", ns, ns);
     run(c, sql);
     assert_int_equal(pier__pg_catalog_ensure(c, ns, &m, &err),
