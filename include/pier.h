@@ -348,12 +348,19 @@ typedef struct pier_open_options {
 
 /*
  * Opens the lake in `data_dir`, creating the directory and the lake file
- * (`lake.sqlite`) if they are missing.
+ * (`lake.sqlite`) if they are missing; or a PostgreSQL lake, when
+ * `data_dir` is a postgres:// or postgresql:// URL or opts->lake names one
+ * (data_dir may then be NULL), made in its namespace if missing
+ * (docs/clustered.md).
  * @return PIER_E_LAKE_UNAVAILABLE if the directory cannot be created or
  *         read, the file is not a Pier lake, or it was written by a newer
  *         Pier (the message says which);
  *         PIER_E_INVALID_ARGUMENT for a bad option (a limit below
- *         PIER_LIMIT_NONE among them).
+ *         PIER_LIMIT_NONE among them);
+ *         PIER_E_TOPOLOGY_UNSUPPORTED for the clustered topology on an
+ *         embedded lake. A PostgreSQL lake that cannot be reached, or
+ *         whose cache directory another node uses, is
+ *         PIER_E_LAKE_UNAVAILABLE.
  */
 PIER_API pier_status pier_open(pier_engine **out, const char *data_dir,
                                const pier_open_options *opts,
@@ -878,13 +885,17 @@ PIER_API pier_status pier_head_from_catalog(int64_t *out,
                                             pier_error *err);
 /*
  * The watermark the board's rows reflect. In the embedded topology a
- * board is always at the head, so this is the lake's head; the clustered
- * topology will answer for its replica.
+ * board is always at the head, so this is the lake's head; on a
+ * PostgreSQL lake, the watermark of this node's replica of the board,
+ * without a sync (0 when the node holds none).
  */
 PIER_API pier_status pier_watermark_of(int64_t *out, pier_engine *engine,
                                        const char *board, pier_error *err);
-/* Catches the board's replica up to the head: a no-op in the embedded
- * topology, which reports the head it is at in *watermark. */
+/* Catches the board's replica up to the head (read now): a no-op in the
+ * embedded topology, which reports the head it is at in *watermark; on a
+ * PostgreSQL lake, *watermark is where this node's replica got to.
+ * @return PIER_E_BOARD_NOT_FOUND; PIER_E_SYNC_FAILED (the lake cannot be
+ *         read). */
 PIER_API pier_status pier_sync(int64_t *watermark, pier_engine *engine,
                                const char *board, pier_error *err);
 
@@ -1519,7 +1530,9 @@ PIER_API pier_status pier_maintain(pier_engine *engine, int older_than_hours,
  */
 PIER_API pier_status pier_flush(pier_engine *engine, const char *board,
                                 pier_error *err);
-/* Drops a board's cached replica. The embedded lake caches none, so this
+/* Drops a board's replica: on a PostgreSQL lake, closes this node's
+ * replica of the board and deletes its files (the next read makes it
+ * again from the lake). The embedded lake caches none, so there this
  * checks the board and returns. */
 PIER_API pier_status pier_evict(pier_engine *engine, const char *board,
                                 pier_error *err);
