@@ -21,6 +21,7 @@
 
 #include "pier.h"
 #include "support/lakedir.h"
+#include "support/testlake.h"
 #include "support/write_path.h"
 
 #define T0 INT64_C(1772359200000000)   /* 2026-03-01T10:00:00Z */
@@ -47,6 +48,7 @@ static int setup(void **state)
     pier_open_options o = PIER_OPEN_OPTIONS_INIT;
     o.clock = test_clock;
     o.clock_payload = f;
+    testlake_options(&o, f->dir);
     pier_error err;
     assert_int_equal(pier_open(&f->e, f->dir, &o, &err), PIER_OK);
     *state = f;
@@ -57,11 +59,12 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     pier_close(&f->e);
+    int rc = testlake_reset(f->dir);
     lakedir_remove_tree(f->dir);
     free(f->dir);
     free(f->lake);
     free(f);
-    return 0;
+    return rc;
 }
 
 static int setup_json(void **state)
@@ -180,7 +183,7 @@ static void assert_no_row(fixture *f, const char *board, const char *id)
 
 static void assert_records(fixture *f, const char *sql, const char *want)
 {
-    char *got = lakedir_sql_text(f->lake, sql);
+    char *got = testlake_text(f->dir, sql);
     char *w = dq(want);
     if (got == NULL || strcmp(got, w) != 0)
         fail_msg("%s gave\n%s\nexpected\n%s", sql, got ? got : "(failed)", w);
@@ -211,7 +214,7 @@ static void update_patches_rows_in_order(void **state)
     assert_row(f, "b", "b", "{'id':'b','updated_at':'" T1S "','state':'done',"
                             "'n':2,'s':null,'flag':null}");
     /* One record per patch, in order; the write returns the last. */
-    int64_t last = lakedir_sql_int(f->lake, "SELECT max(watermark) FROM "
+    int64_t last = testlake_int(f->dir, "SELECT max(watermark) FROM "
                                    "_pier_changes", -1);
     assert_int_equal(wm, last);
     assert_records(f, "SELECT kind, payload FROM _pier_changes "
@@ -226,7 +229,7 @@ static void refused(fixture *f, pier_status want, pier_status got,
                     const char *before)
 {
     assert_int_equal(got, want);
-    char *after = lakedir_sql_dump(f->lake);
+    char *after = testlake_dump(f->dir);
     assert_string_equal(before, after);
     free(after);
 }
@@ -244,7 +247,7 @@ static void update_refusals_write_nothing(void **state)
     assert_int_equal(pier_board_create(NULL, f->e, "strict_b", &o, &err),
                      PIER_OK);
     ins(f, "strict_b", "{'id':'s','amount':1}");
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     int64_t wm = -1;
     /* A missing row, even after patches that applied: nothing stays. */
     refused(f, PIER_E_ROW_NOT_FOUND,
@@ -285,7 +288,7 @@ static void update_json_takes_one_object(void **state)
 {
     fixture *f = *state;
     ins(f, "b", "{'id':'a','n':1}");
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     pier_error err;
     const char *arr = "[{\"n\":2}]";
     refused(f, PIER_E_INVALID_JSON,
@@ -337,7 +340,7 @@ static void upsert_replaces_or_inserts(void **state)
     assert_row(f, "fresh", "x", "{'id':'x','updated_at':'" T1S "',"
                                 "'state':null,'k':true}");
     /* The same rules as insert: a value that does not fit is refused. */
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     refused(f, PIER_E_COLUMN_TYPE_CONFLICT,
             ups(f, "b", "[{'id':'d','n':1},{'id':'a','n':'x'}]", &wm, &err),
             before);
@@ -347,6 +350,7 @@ static void upsert_replaces_or_inserts(void **state)
 
 static void stamps_grow_even_when_the_clock_goes_back(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins(f, "b", "{'id':'a','n':1}");
     int64_t v1 = lakedir_sql_int(f->lake, "SELECT _v FROM _pier_b_b "
@@ -376,7 +380,7 @@ static void stamps_grow_even_when_the_clock_goes_back(void **state)
     const char *p = "{\"n\":4}";
     assert_int_equal(pier_update_json(&wm, f->e, "b", "a", p, strlen(p),
                                       &err), PIER_OK);
-    assert_true(lakedir_sql_int(f->lake, "SELECT max(stamp) FROM "
+    assert_true(testlake_int(f->dir, "SELECT max(stamp) FROM "
                                 "_pier_changes", -1) > v2);
 }
 
@@ -403,15 +407,15 @@ static void delete_takes_missing_ids_in_stride(void **state)
     assert_int_equal(pier_delete(&wm2, f->e, "b", "nope", &err), PIER_OK);
     assert_true(wm2 > wm);
     /* No ids: nothing to delete, no record; the head is the answer. */
-    int64_t records = lakedir_sql_int(f->lake, "SELECT count(*) FROM "
+    int64_t records = testlake_int(f->dir, "SELECT count(*) FROM "
                                       "_pier_changes", -1);
     int64_t wm3 = 0;
     assert_int_equal(pier_delete_many(&wm3, f->e, "b", NULL, 0, &err),
                      PIER_OK);
     assert_int_equal(wm3, wm2);
-    assert_int_equal(lakedir_sql_int(f->lake, "SELECT count(*) FROM "
+    assert_int_equal(testlake_int(f->dir, "SELECT count(*) FROM "
                                      "_pier_changes", -1), records);
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     refused(f, PIER_E_BOARD_NOT_FOUND,
             pier_delete(NULL, f->e, "nope", "a", &err), before);
     refused(f, PIER_E_INVALID_BOARD_ID,
@@ -426,6 +430,7 @@ static void delete_takes_missing_ids_in_stride(void **state)
 
 static void compact_reclaims_nothing_honestly(void **state)
 {
+    testlake_embedded_only();
     fixture *f = *state;
     ins(f, "b", "{'id':'a','n':1}");
     pier_error err;
@@ -462,11 +467,11 @@ static void a_transaction_commits_once(void **state)
     assert_int_equal(pier_tx_delete_many(tx, "history", ids, 1, &err),
                      PIER_OK);
     /* Nothing is visible to the lake before the commit. */
-    assert_int_equal(lakedir_sql_int(f->lake, "SELECT count(*) FROM "
+    assert_int_equal(testlake_int(f->dir, "SELECT count(*) FROM "
                                      "_pier_changes", -1), head);
     int64_t wm = 0;
     assert_int_equal(pier_tx_commit(&wm, tx, &err), PIER_OK);
-    assert_int_equal(wm, lakedir_sql_int(f->lake, "SELECT max(watermark) "
+    assert_int_equal(wm, testlake_int(f->dir, "SELECT max(watermark) "
                                          "FROM _pier_changes", -1));
     assert_true(wm > head);
     assert_int_equal(pier_head(f->e), wm);
@@ -476,7 +481,7 @@ static void a_transaction_commits_once(void **state)
     assert_row(f, "history", "h1", "{'id':'h1','updated_at':'" T1S "',"
                                    "'state':null,'delta':-3}");
     assert_no_row(f, "history", "h2");
-    assert_int_equal(lakedir_sql_int(f->lake, "SELECT count(DISTINCT stamp) "
+    assert_int_equal(testlake_int(f->dir, "SELECT count(DISTINCT stamp) "
                                      "FROM _pier_changes WHERE watermark > "
                                      "2", -1), 1);
 }
@@ -485,7 +490,7 @@ static void a_failure_poisons_the_transaction(void **state)
 {
     fixture *f = *state;
     ins(f, "a", "{'id':'x','n':1}");
-    char *before = lakedir_sql_dump(f->lake);
+    char *before = testlake_dump(f->dir);
     pier_tx *tx = NULL;
     pier_error err;
     const char *boards[] = { "a", "fresh" };
@@ -508,7 +513,7 @@ static void a_failure_poisons_the_transaction(void **state)
                      PIER_E_ENTITY_NOT_ALLOWED);
     assert_non_null(strstr(err.message, "rolled back"));
     assert_int_equal(wm, -1);
-    char *after = lakedir_sql_dump(f->lake);
+    char *after = testlake_dump(f->dir);
     assert_string_equal(before, after);       /* nothing written */
     free(after);
     bool has = true;
@@ -526,7 +531,7 @@ static void a_failure_poisons_the_transaction(void **state)
     assert_int_equal(pier_tx_insert_json(tx, "fresh", row, strlen(row), &err),
                      PIER_OK);
     pier_tx_rollback(tx);
-    after = lakedir_sql_dump(f->lake);
+    after = testlake_dump(f->dir);
     assert_string_equal(before, after);
     free(after);
     assert_int_equal(pier_board_has(&has, f->e, "fresh", &err), PIER_OK);

@@ -248,3 +248,69 @@ int testlake_exec(const char *dir, const char *sqlite_sql,
     PQfinish(c);
     return rc;
 }
+
+/* sql with the embedded lake's change log named as a PostgreSQL lake's
+ * ("_pier_changes" becomes "changes"). */
+static char *pg_spelling(const char *sql)
+{
+    size_t n = strlen(sql);
+    char *out = malloc(n + 1);
+    if (out == NULL)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (strncmp(sql + i, "_pier_changes", 13) == 0) {
+            memcpy(out + o, "changes", 7);
+            o += 7;
+            i += 13;
+        } else {
+            out[o++] = sql[i++];
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+char *testlake_text(const char *dir, const char *sql)
+{
+    if (!testlake_pg()) {
+        char *file = lakedir_join(dir, "lake.sqlite");
+        char *t = file != NULL ? lakedir_sql_text(file, sql) : NULL;
+        free(file);
+        return t;
+    }
+    opened *o = lake_of(dir);
+    PGconn *c = connect_server();
+    char *q = pg_spelling(sql);
+    if (c == NULL || q == NULL) {
+        free(q);
+        PQfinish(c);
+        return NULL;
+    }
+    char path[128];
+    snprintf(path, sizeof path, "SET search_path = \"%s\"", o->ns);
+    PQclear(PQexec(c, path));
+    PGresult *r = PQexec(c, q);
+    char *out = calloc(1, 1);
+    size_t len = 0, cap = 1;
+    bool ok = out != NULL && PQresultStatus(r) == PGRES_TUPLES_OK &&
+              append_rows(r, &out, &len, &cap);
+    PQclear(r);
+    PQfinish(c);
+    free(q);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+int64_t testlake_int(const char *dir, const char *sql, int64_t fallback)
+{
+    char *t = testlake_text(dir, sql);
+    int64_t v = fallback;
+    if (t != NULL && t[0] != '\0' && strncmp(t, "NULL", 4) != 0)
+        v = strtoll(t, NULL, 10);
+    free(t);
+    return v;
+}

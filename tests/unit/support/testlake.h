@@ -43,6 +43,14 @@ int64_t testlake_changes(const char *dir);
 int testlake_exec(const char *dir, const char *sqlite_sql,
                   const char *pg_sql);
 
+/* A query's rows as text (columns joined by '|', rows ended by '\n',
+ * nulls as NULL), on the lake of `dir`: on a PostgreSQL lake in its
+ * namespace, with "_pier_changes" read as its change log ("changes").
+ * NULL on failure. testlake_int: the first column of the first row as an
+ * integer, or `fallback`. */
+char *testlake_text(const char *dir, const char *sql);
+int64_t testlake_int(const char *dir, const char *sql, int64_t fallback);
+
 /* Skips the running cmocka case on a PostgreSQL lake: it is about the
  * embedded lake's file. */
 #define testlake_embedded_only()                                          \
