@@ -7,16 +7,18 @@
  * its board, synced first (sync-then-query), by the embedded lake's own
  * query code: one dialect, one query path.
  *
- * Transactions. A write transaction begins by locking the head row
- * (SELECT ... FOR UPDATE, READ COMMITTED): the writers of every node then
- * run one at a time, each statement after the lock sees every write
- * committed before it, so the catalog the engine validates against is
- * the lake's (a column or a type decided on another node binds this one,
- * as another process's decisions bind on SQLite), and watermarks are
- * handed out in commit order (the "serialized head" of the design). A
- * read transaction is REPEATABLE READ READ ONLY: one snapshot. Each
- * begins in one round trip, which also reads the head and the catalog
- * version.
+ * Transactions. A write begins (READ COMMITTED) with a snapshot of the
+ * head and the catalog version, and takes no lock while it writes its
+ * rows; its change records are queued and sent with COMMIT in one
+ * pipeline, whose first statement moves the head row (its row lock, held
+ * to the end, orders the writers of every node: watermarks in commit
+ * order, the "serialized head") and whose second, the guard, fails when
+ * the catalog version moved since the write began: the engine then runs
+ * the write again (write_moved). A change of the catalog takes the head's
+ * row lock and checks the guard as it starts (lock_now), so it runs
+ * alone. A read transaction is REPEATABLE READ READ ONLY: one snapshot.
+ * Each begins in one round trip, which also reads the head and the
+ * catalog version.
  *
  * The head cache (cluster/head.h) decides where a query syncs to: read
  * at most once per head_refresh_us (clustered), or once and then only
@@ -70,14 +72,14 @@ typedef struct pg_lake {
     int64_t tx_head;           /* the head as the transaction began: its
                                   records are numbered from tx_head + 1
                                   until the commit says where they went */
+    int64_t tx_stamp;          /* ... and the newest stamp */
+    int64_t tx_version;        /* ... and the catalog version */
     bool locked;               /* the transaction holds the head's lock */
     bool moved;                /* the last write failed because another
                                   node changed the catalog, or a deadlock
                                   with one: the engine writes again */
     int64_t shift;             /* what the last commit added to its
                                   records' numbers */
-    int64_t tx_stamp;          /* ... and the newest stamp */
-    int64_t tx_version;        /* ... and the catalog version */
     int64_t appended;          /* the last watermark this transaction
                                   appended; 0: none */
     /* The records the transaction appends, sent with its COMMIT as arrays
