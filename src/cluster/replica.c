@@ -33,8 +33,9 @@ pier_status pier__replica_meta_write(pier__lake *lake,
              META_KEYS[0], (long long)m->watermark, META_KEYS[1],
              (long long)m->identity, META_KEYS[2],
              (long long)m->board_key);
+    /* (a replica that cannot be written: the sync fails, SyncFailed) */
     return pier__sqlite_exec((pier__sqlite_lake *)lake, sql,
-                             PIER_E_LAKE_UNAVAILABLE, err);
+                             PIER_E_WRITE_FAILED, err);
 }
 
 pier_status pier__replica_remove(const char *dir, pier_error *err)

@@ -341,9 +341,10 @@ pier_status pier__replica_sync(PGconn *c, const char *ns, int64_t identity,
         rc = pier__replica_rebuild(c, ns, identity, board, dir, out, err);
         report->rebuilt = rc == PIER_OK;
     }
-    /* the server could not be read, or the replica written: it stays as
-     * it was, behind */
-    if (rc == PIER_E_READ_FAILED || rc == PIER_E_WRITE_FAILED) {
+    /* the server could not be read, or the replica written (its disk, its
+     * directory): it stays as it was, behind */
+    if (rc == PIER_E_READ_FAILED || rc == PIER_E_WRITE_FAILED ||
+        rc == PIER_E_LAKE_UNAVAILABLE) {
         char msg[sizeof err->message];
         pier__copy_field(msg, sizeof msg, err != NULL ? err->message : "");
         rc = pier__fail(err, PIER_E_SYNC_FAILED, "cannot sync the replica of "

@@ -30,9 +30,9 @@ typedef struct pier__sync_report {
  * replica holds. *out: its meta after.
  * @return PIER_E_BOARD_NOT_FOUND when the board was dropped (its replica
  *         is removed); PIER_E_SYNC_FAILED when the server could not be
- *         read or the replica written (the message has the reason; the
- *         replica stays as it was); PIER_E_LAKE_UNAVAILABLE for the cache
- *         directory.
+ *         read or the replica written, its disk or its directory failing
+ *         among the reasons (the message has the reason; the replica
+ *         stays as it was).
  */
 pier_status pier__replica_sync(PGconn *c, const char *ns, int64_t identity,
                                const char *board, const char *dir,

@@ -15,7 +15,12 @@
  *     write, and the node goes on by itself once the server is back;
  *   - while the server is down, a query fails with SyncFailed unless it
  *     allows the staleness of the node's replica; writes fail with
- *     WriteFailed, and nothing is half-written.
+ *     WriteFailed, and nothing is half-written;
+ *   - a power cut while a node writes its replica (support/faultvfs.h,
+ *     at every kind of moment: making it, applying records) leaves a
+ *     replica that the node, started again, serves right: caught up, or
+ *     made again; an I/O error in the replica is SyncFailed, and the node
+ *     syncs once the disk is back.
  *
  * Needs the test server (pgtest.h); the cases that stop the server start
  * one of their own (tests/support/pg.sh), so that the tests running
@@ -38,6 +43,7 @@
 #include <libpq-fe.h>
 
 #include "pier.h"
+#include "support/faultvfs.h"
 #include "support/lakedir.h"
 #include "support/pgtest.h"
 
@@ -544,6 +550,105 @@ static void test_server_down(void **state)
     pier_close(&e);
 }
 
+/* ---- the replica's disk: a power cut, I/O errors ---- */
+
+/* A node in a child process whose power is cut at the k-th write of a
+ * replica file: it makes the replica of "cut", writes ten rows to the
+ * lake, syncs them into the replica. Exits 0 if the cut never came. */
+static void cut_child(int n, long k)
+{
+    faultvfs_install();
+    faultvfs_set_real_sync(false);
+    faultvfs_track(true);
+    faultvfs_cut cut = { .at_sync = false, .k = k, .seed = (uint64_t)k,
+                         .keep_percent = 40, .tear_percent = 20 };
+    faultvfs_arm_cut(&cut);
+    pier_engine *e = NULL;
+    pier_error err;
+    if (node_try(&e, n, 50, &err) != PIER_OK)
+        _exit(3);
+    if (pier_sync(NULL, e, "cut", &err) != PIER_OK)
+        _exit(4);
+    for (int i = 0; i < 10; i++) {
+        char json[64];
+        snprintf(json, sizeof json, "{\"id\":\"c%d-%d\",\"k\":%ld}", n, i,
+                 k);
+        if (pier_insert_json(NULL, e, "cut", json, strlen(json), &err) !=
+            PIER_OK)
+            _exit(5);
+    }
+    if (pier_sync(NULL, e, "cut", &err) != PIER_OK)
+        _exit(6);
+    pier_close(&e);
+    _exit(0);
+}
+
+static void test_replica_power_cut(void **state)
+{
+    (void)state;
+    pier_engine *w = node(0);
+    for (int i = 0; i < 20; i++) {
+        char json[64];
+        snprintf(json, sizeof json, "[{\"id\":\"w%d\",\"k\":%d}]", i, i);
+        insert(w, "cut", json);
+    }
+    /* the moments: writes 1, 2, 3... then further apart */
+    static const long ks[] = { 1, 2, 3, 5, 8, 12, 17, 25, 40, 60 };
+    int cuts = 0;
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        int n = 10 + (int)t;
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            cut_child(n, ks[t]);
+        int st = 0;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFEXITED(st));
+        assert_true(WEXITSTATUS(st) == 0 ||
+                    WEXITSTATUS(st) == FAULTVFS_CUT_EXIT);
+        cuts += WEXITSTATUS(st) == FAULTVFS_CUT_EXIT;
+        /* started again on the same cache, on a disk that works */
+        pier_engine *again = node(n);
+        int64_t lake = 0;
+        pier_error err;
+        assert_int_equal(pier_row_count(&lake, w, "cut", &err), PIER_OK);
+        assert_int_equal(count_synced(again, "cut"), lake);
+        pier_cursor *c = NULL;
+        assert_int_equal(pier_query(&c, again, "cut", "SELECT count(*) FROM "
+                                    "{{board}} WHERE k IS NULL", NULL,
+                                    NULL, &err), PIER_OK);
+        const pier_row *row = NULL;
+        assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+        assert_int_equal(pier_row_value(row, 0)->as.integer, 0);
+        pier_cursor_close(c);
+        pier_close(&again);
+    }
+    assert_true(cuts >= 5);       /* (the early moments all cut) */
+    /* I/O errors: a sync fails with SyncFailed, and works once the disk
+     * is back */
+    faultvfs_install();
+    faultvfs_set_real_sync(false);
+    pier_engine *e = node(30);
+    insert(w, "cut", "{\"id\":\"late\"}");
+    faultvfs_arm(FAULTVFS_WRITE, 1, true);
+    pier_error err;
+    assert_int_equal(pier_sync(NULL, e, "cut", &err), PIER_E_SYNC_FAILED);
+    assert_non_null(strstr(err.message, "board 'cut'"));
+    faultvfs_disarm();
+    int64_t lake = 0;
+    assert_int_equal(pier_row_count(&lake, w, "cut", &err), PIER_OK);
+    assert_int_equal(count_synced(e, "cut"), lake);
+    insert(w, "cut", "{\"id\":\"later\"}");
+    faultvfs_arm(FAULTVFS_FULL, 1, true);
+    assert_int_equal(pier_sync(NULL, e, "cut", &err), PIER_E_SYNC_FAILED);
+    faultvfs_disarm();
+    assert_int_equal(count_synced(e, "cut"), lake + 1);
+    pier_close(&e);
+    faultvfs_reset();
+    faultvfs_uninstall();
+    pier_close(&w);
+}
+
 /* ---- topologies ---- */
 
 /* Counts `board` on e without a sync: what a plain query sees. */
@@ -634,6 +739,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_replica_deleted_is_rebuilt,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_topologies, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replica_power_cut, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(
             test_server_restart_costs_no_acknowledged_write, setup,
             teardown_own),
