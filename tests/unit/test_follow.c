@@ -42,6 +42,7 @@
 #include "pier.h"
 #include "support/feed_model.h"
 #include "support/lakedir.h"
+#include "support/testlake.h"
 
 #define BOARD "b"
 /* A literal and its length. */
@@ -392,7 +393,9 @@ static pid_t start_writer(const char *dir, bool pause, bool drop,
                       .pause = pause, .drop = drop };
         writer *w = &wr;
         pier_error err;
-        OK(pier_open(&wr.e, dir, NULL, &err));
+        pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+        testlake_options(&o, dir);
+        OK(pier_open(&wr.e, dir, &o, &err));
         run_script(&wr);
         pier_close(&wr.e);
         close(up[1]);
@@ -447,7 +450,9 @@ static void follow_with_pages(void **state)
 
     /* 1. inserts */
     int64_t wm = next_checkpoint(up, pid);
-    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+    testlake_options(&o, dir);
+    assert_int_equal(pier_open(&e, dir, &o, &err), PIER_OK);
     catch_up(&m, e, wm);
     fm_compare(&m, e, "after the inserts");
     assert_true(m.created);
@@ -592,6 +597,7 @@ static void follow_with_pages(void **state)
     fm_free(&m);
     pier_close(&e);
     assert_int_equal(pier_reset_lake(dir, &err), PIER_OK);
+    assert_int_equal(testlake_reset(dir), 0);
     lakedir_remove_tree(dir);
     free(dir);
 }
@@ -658,7 +664,9 @@ static void follow_live_with_watch(void **state)
      * starts at 0 and the writer goes on without pausing. */
     int64_t first = next_checkpoint(up, pid);
     assert_true(first > 0);
-    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+    testlake_options(&o, dir);
+    assert_int_equal(pier_open(&e, dir, &o, &err), PIER_OK);
     pier_watch_options wo = PIER_WATCH_OPTIONS_INIT;
     wo.after = 0;
     wo.poll_ms = 5;
@@ -712,6 +720,7 @@ static void follow_live_with_watch(void **state)
     fm_free(&m);
     pier_close(&e);
     assert_int_equal(pier_reset_lake(dir, &err), PIER_OK);
+    assert_int_equal(testlake_reset(dir), 0);
     lakedir_remove_tree(dir);
     free(dir);
 }

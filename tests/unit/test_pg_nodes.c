@@ -412,6 +412,42 @@ static void test_node_killed_catches_up(void **state)
     pier_close(&again);
 }
 
+/* ---- one catalog for every node ---- */
+
+/* A type one node inferred binds another, as on one node; a column
+ * another node added or widened is seen by the next write. */
+static void test_catalog_shared(void **state)
+{
+    (void)state;
+    pier_engine *a = node(0), *b = node(1);
+    insert(a, "typed", "{\"id\":\"1\",\"v\":1}");
+    pier_error err;
+    int64_t wm = -1;
+    const char *text_v = "{\"id\":\"2\",\"v\":\"text\"}";
+    assert_int_equal(pier_insert_json(&wm, b, "typed", text_v,
+                                      strlen(text_v), &err),
+                     PIER_E_COLUMN_TYPE_CONFLICT);
+    assert_string_equal(err.column, "v");
+    assert_string_equal(err.column_type, "bigint");
+    assert_int_equal(wm, -1);
+    /* widened on one node, the other's text fits */
+    assert_int_equal(pier_board_widen_column(NULL, a, "typed", "v", "text",
+                                             &err), PIER_OK);
+    insert(b, "typed", "{\"id\":\"2\",\"v\":\"text\"}");
+    /* strict on one node, refused on the other */
+    pier_board_options o = PIER_BOARD_OPTIONS_INIT;
+    o.strict = true;
+    assert_int_equal(pier_board_create(NULL, a, "strict_one", &o, &err),
+                     PIER_OK);
+    const char *undeclared = "{\"id\":\"1\",\"x\":1}";
+    assert_int_equal(pier_insert_json(NULL, b, "strict_one", undeclared,
+                                      strlen(undeclared), &err),
+                     PIER_E_UNKNOWN_COLUMN);
+    assert_int_equal(count_synced(a, "typed"), 2);
+    pier_close(&a);
+    pier_close(&b);
+}
+
 /* ---- a drop, and a replica deleted ---- */
 
 static void test_drop_seen_at_next_sync(void **state)
@@ -733,6 +769,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nodes_converge, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_node_killed_catches_up, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_catalog_shared, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_drop_seen_at_next_sync, setup,
                                         teardown),

@@ -18,6 +18,7 @@
 
 #include "pier.h"
 #include "support/lakedir.h"
+#include "support/testlake.h"
 
 #define THREADS 4
 #define WRITES 40
@@ -69,7 +70,9 @@ static void threads_share_one_engine(void **state)
     assert_non_null(dir);
     pier_engine *e = NULL;
     pier_error err;
-    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    pier_open_options o = PIER_OPEN_OPTIONS_INIT;
+    testlake_options(&o, dir);
+    assert_int_equal(pier_open(&e, dir, &o, &err), PIER_OK);
     /* Create the shared board first so that every thread's first write
      * finds it; the columns col_0..col_4 are still added concurrently. */
     const char seed[] = "{\"id\":\"seed\",\"n\":0}";
@@ -112,6 +115,7 @@ static void threads_share_one_engine(void **state)
         assert_int_equal(count, WRITES);
     }
     pier_close(&e);
+    assert_int_equal(testlake_reset(dir), 0);
     lakedir_remove_tree(dir);
     free(dir);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -74,8 +75,10 @@ void testlake_options(pier_open_options *o, const char *dir)
     if (!testlake_pg())
         return;
     opened *l = lake_of(dir);
-    char name[32];
-    snprintf(name, sizeof name, "cache-%zu", l->ncaches + 1);
+    char name[48];
+    /* (the process's id too: a forked child is another node) */
+    snprintf(name, sizeof name, "cache-%ld-%zu", (long)getpid(),
+             l->ncaches + 1);
     char **more = realloc(l->caches, (l->ncaches + 1) * sizeof *more);
     if (more == NULL)
         abort();
