@@ -448,6 +448,47 @@ static void test_catalog_shared(void **state)
     pier_close(&b);
 }
 
+/* ---- a query's limits on a replica ---- */
+
+static void test_query_limits_on_replica(void **state)
+{
+    (void)state;
+    pier_engine *e = node(0);
+    char json[200 * 16 + 2];
+    size_t len = 0;
+    json[len++] = '[';
+    for (int i = 0; i < 200; i++)
+        len += (size_t)snprintf(json + len, sizeof json - len,
+                                "%s{\"id\":\"%d\"}", i > 0 ? "," : "", i);
+    json[len++] = ']';
+    json[len] = '\0';
+    insert(e, "lim", json);
+    pier_query_options o = PIER_QUERY_OPTIONS_INIT;
+    o.limits.time_ms = 50;
+    pier_cursor *c = NULL;
+    pier_error err;
+    const pier_row *row = NULL;
+    /* (1.6e9 rows: far longer than the limit) */
+    pier_status rc = pier_query(&c, e, "lim", "SELECT count(*) FROM "
+                                "{{board}} a, {{board}} b, {{board}} c, "
+                                "{{board}} d", NULL, &o, &err);
+    if (rc == PIER_OK) {
+        rc = pier_cursor_next(&row, c, &err);
+        pier_cursor_close(c);
+    }
+    assert_int_equal(rc, PIER_E_LIMIT_EXCEEDED);
+    /* the fence holds on a replica as on the embedded lake */
+    assert_int_equal(pier_query(&c, e, "lim", "SELECT * FROM _pier_meta",
+                                NULL, NULL, &err),
+                     PIER_E_ENTITY_NOT_ALLOWED);
+    assert_int_equal(pier_query(&c, e, "lim", "SELECT * FROM {{board}}; "
+                                "SELECT 1", NULL, NULL, &err),
+                     PIER_E_ENTITY_NOT_ALLOWED);
+    /* and the engine answers the next query */
+    assert_int_equal(count_synced(e, "lim"), 200);
+    pier_close(&e);
+}
+
 /* ---- a drop, and a replica deleted ---- */
 
 static void test_drop_seen_at_next_sync(void **state)
@@ -771,6 +812,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_node_killed_catches_up, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_catalog_shared, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_query_limits_on_replica, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_drop_seen_at_next_sync, setup,
                                         teardown),
