@@ -30,7 +30,6 @@
 
 #include "pier.h"
 #include "support/engine_fixture.h"
-#include "support/testlake.h"
 
 typedef engine_fixture fixture;
 
@@ -340,7 +339,6 @@ static void test_memory_limit_of_exec_result(void **state)
 
 static void test_bad_limits(void **state)
 {
-    testlake_embedded_only();
     fixture *f = *state;
     pier_open_options o = PIER_OPEN_OPTIONS_INIT;
     o.limits.memory_bytes = -2;
@@ -363,7 +361,6 @@ static void test_bad_limits(void **state)
  * had no limits, get the defaults. */
 static void test_version_1_options(void **state)
 {
-    testlake_embedded_only();
     fixture *f = *state;
     pier_open_options o = PIER_OPEN_OPTIONS_INIT;
     o.version = 1;
