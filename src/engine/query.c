@@ -308,6 +308,118 @@ static size_t skip_quoted(const char *sql, size_t n, size_t i, char q)
     return n;
 }
 
+/* The end of the white space and comments from i. */
+static size_t blank_end(const char *sql, size_t n, size_t i)
+{
+    for (;;) {
+        while (i < n && char_class_of((unsigned char)sql[i]) == CC_SPACE)
+            i++;
+        if (i + 1 < n && sql[i] == '-' && sql[i + 1] == '-') {
+            while (i < n && sql[i] != '\n')
+                i++;
+        } else if (i + 1 < n && sql[i] == '/' && sql[i + 1] == '*') {
+            size_t k = i + 2;
+            while (k + 1 < n && !(sql[k] == '*' && sql[k + 1] == '/'))
+                k++;
+            i = k + 1 < n ? k + 2 : n;
+        } else {
+            return i;
+        }
+    }
+}
+
+/* The end of the identifier at i (i itself when there is none). */
+static size_t ident_end(const char *sql, size_t n, size_t i)
+{
+    if (i >= n || char_class_of((unsigned char)sql[i]) != CC_IDENT)
+        return i;
+    while (i < n && ident_part((unsigned char)sql[i]))
+        i++;
+    return i;
+}
+
+/* Whether the word w (any case) is at i; *end: after it. */
+static bool word_at(const char *sql, size_t n, size_t i, const char *w,
+                    size_t *end)
+{
+    size_t e = ident_end(sql, n, i);
+    size_t len = strlen(w);
+    if (e - i != len || !pier__name_eq(sql + i, len, w, len))
+        return false;
+    *end = e;
+    return true;
+}
+
+/* Whether the identifier ending at e names a CTE: what follows it is
+ * `[(columns)] AS [NOT] [MATERIALIZED] (` (a window's `w AS (` passes
+ * too: a name that is no table's changes nothing). */
+static bool names_cte(const char *sql, size_t n, size_t e)
+{
+    size_t j = blank_end(sql, n, e);
+    if (j < n && sql[j] == '(') {
+        size_t k = j + 1;
+        for (;;) {
+            k = blank_end(sql, n, k);
+            size_t after = ident_end(sql, n, k);
+            if (after == k)
+                return false;
+            k = blank_end(sql, n, after);
+            if (k < n && sql[k] == ',') {
+                k++;
+                continue;
+            }
+            if (k < n && sql[k] == ')')
+                break;
+            return false;
+        }
+        j = blank_end(sql, n, k + 1);
+    }
+    size_t end = 0;
+    if (!word_at(sql, n, j, "as", &end))
+        return false;
+    j = blank_end(sql, n, end);
+    if (word_at(sql, n, j, "not", &end))
+        j = blank_end(sql, n, end);
+    if (word_at(sql, n, j, "materialized", &end))
+        j = blank_end(sql, n, end);
+    return j < n && sql[j] == '(';
+}
+
+/* The names the template gives CTEs (unquoted ones: a quoted name is not
+ * seen, and a query reading such a CTE as a table is refused). */
+static size_t cte_names(const char *sql, size_t n, pier__query_cte *out,
+                        size_t cap)
+{
+    size_t count = 0, i = 0;
+    while (i < n && count < cap) {
+        size_t b = blank_end(sql, n, i);
+        if (b != i) {
+            i = b;
+            continue;
+        }
+        unsigned char c = (unsigned char)sql[i];
+        switch (char_class_of(c)) {
+        case CC_STRING:
+            i = skip_quoted(sql, n, i, '\'');
+            continue;
+        case CC_QUOTED:
+            i = skip_quoted(sql, n, i, (char)c);
+            continue;
+        case CC_IDENT: {
+            size_t e = ident_end(sql, n, i);
+            if (names_cte(sql, n, e))
+                out[count++] = (pier__query_cte){ sql + i, e - i, i };
+            i = e;
+            continue;
+        }
+        default:
+            i++;
+            continue;
+        }
+    }
+    return count;
+}
+
 /*
  * Scans the template as SQLite's tokenizer would, far enough to know what
  * is code: string literals, quoted identifiers ("x", `x`, [x]) and
@@ -648,6 +760,7 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
             return rc;
         boards[i] = b;
     }
+    pier__query_cte ctes[PIER__QUERY_MAX_CTES];
     pier__query_text q = {
         .sql = a->sql,
         .len = a->len,
@@ -656,6 +769,8 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
         .boards = boards,
         .nboards = a->nids,
         .catalog_version = version,
+        .ctes = ctes,
+        .nctes = cte_names(a->sql, a->len, ctes, PIER__QUERY_MAX_CTES),
         .max_stale_us = a->max_stale_us,
     };
     pier__buf text;

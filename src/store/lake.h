@@ -91,6 +91,18 @@ typedef struct pier__placeholder {
                                   pier__query_text.boards */
 } pier__placeholder;
 
+/* A name the query's text gives a CTE of its own (`name [(columns)] AS
+ * [NOT] [MATERIALIZED] (`), not NUL-terminated. */
+typedef struct pier__query_cte {
+    const char *name;
+    size_t len;
+    size_t offset;             /* where it is in the template */
+} pier__query_cte;
+
+/* The most CTE names a query's policy keeps (more are not allowed as
+ * tables: a refusal, never an escape). */
+#define PIER__QUERY_MAX_CTES 32
+
 /* A query as the engine hands it to the lake. */
 typedef struct pier__query_text {
     const char *sql;           /* the template, not NUL-terminated */
@@ -101,6 +113,8 @@ typedef struct pier__query_text {
                                          query's own */
     size_t nboards;
     int64_t catalog_version;   /* the version `boards` reflect */
+    const pier__query_cte *ctes; /* the names its text gives CTEs */
+    size_t nctes;
     int64_t max_stale_us;      /* a PostgreSQL lake's replicas may answer
                                   as they stand when the lake cannot be
                                   reached, if they were at its head at most

@@ -142,6 +142,12 @@ struct pier__reader {
     size_t nstmts;
     stmt_rec *stmts[READER_STMTS];   /* most recently used first */
     sqlite3_stmt *get_version;   /* the catalog version */
+    sqlite3_stmt *table_named;   /* whether a table or view of main or
+                                    temp has the name ?1 */
+    char ctes[PIER__QUERY_MAX_CTES][PIER__NAME_MAX + 1]; /* the names the
+                                    statement's text gives CTEs: no table
+                                    of the lake has one (reader_prepare) */
+    size_t nctes;
     bool colmeta;                /* sqlite3_column_table_name works */
     pier__buf sql;               /* scratch: the expanded SQL */
     size_t *hole_at;             /* where each placeholder landed in it */
@@ -292,6 +298,7 @@ static void board_schema(pier__buf *b, const pier__reader *r,
 
 /*
  * A read is allowed when it is
+ * - the rows of a CTE of the statement's own (below);
  * - a visible column of an allowed board's view (temp."_pier_v_<board>");
  * - a visible column of an allowed board's table (main."_pier_b_<board>")
  *   read through that board's view (a CTE named like the view passes this
@@ -307,6 +314,14 @@ static bool read_allowed(const pier__reader *r, const char *table,
 {
     if (table == NULL)
         return false;
+    /* A CTE SQLite did not flatten, read for its rows' count: named in no
+     * schema and with no column. No table of the lake has its name
+     * (reader_prepare), so this name means the CTE wherever it stands. */
+    if (db == NULL && (column == NULL || column[0] == '\0'))
+        for (size_t i = 0; i < r->nctes; i++)
+            if (pier__name_eq(r->ctes[i], strlen(r->ctes[i]), table,
+                              strlen(table)))
+                return true;
     if (db != NULL && strcmp(db, "temp") == 0 &&
         strncmp(table, VIEW_PREFIX, PREFIX_LEN) == 0) {
         const allowed_board *b = board_allowed(r, table + PREFIX_LEN);
@@ -431,6 +446,7 @@ static void reader_free(pier__reader *r)
     for (size_t i = 0; i < r->nviews; i++)
         view_forget(&r->views[i]);
     sqlite3_finalize(r->get_version);
+    sqlite3_finalize(r->table_named);
     sqlite3_close(r->db);
     free(r->allowed);
     free(r->hole_at);
@@ -1270,6 +1286,61 @@ static pier_status stmt_prepare(pier__reader *r, const pier__query_text *q,
     return PIER_OK;
 }
 
+/*
+ * Keeps the names q's text gives CTEs, so that the authorizer lets the
+ * statement count a CTE's rows (SQLite names the CTE then, in no schema,
+ * exactly as it names an unqualified table). Sound because no table or
+ * view of the lake may have such a name: one that does (a declared table,
+ * SQLite's own) is refused here, before anything is compiled, on every
+ * prepare, so a table made since the statement was cached is seen too.
+ * A name too long to be a board's is not kept: reading it as a table is
+ * refused.
+ */
+static pier_status ctes_check(pier__reader *r, const pier__query_text *q,
+                              pier_error *err)
+{
+    r->nctes = 0;
+    for (size_t i = 0; i < q->nctes && i < PIER__QUERY_MAX_CTES; i++) {
+        const pier__query_cte *c = &q->ctes[i];
+        if (c->len == 0 || c->len > PIER__NAME_MAX)
+            continue;
+        char name[PIER__NAME_MAX + 1];
+        memcpy(name, c->name, c->len);
+        name[c->len] = '\0';
+        bool taken = c->len >= 7 && pier__name_eq(name, 7, "sqlite_", 7);
+        if (!taken) {
+            r->auth_mode = AUTH_INTERNAL;
+            if (r->table_named == NULL &&
+                reader_stmt(r, "SELECT 1 FROM main.sqlite_schema WHERE "
+                            "type IN ('table', 'view') AND name = ?1 "
+                            "COLLATE NOCASE UNION ALL SELECT 1 FROM "
+                            "temp.sqlite_schema WHERE type IN ('table', "
+                            "'view') AND name = ?1 COLLATE NOCASE",
+                            &r->table_named, err) != PIER_OK)
+                return PIER_E_READ_FAILED;
+            sqlite3_bind_text(r->table_named, 1, name, (int)c->len,
+                              SQLITE_STATIC);
+            int step = sqlite3_step(r->table_named);
+            taken = step == SQLITE_ROW;
+            sqlite3_reset(r->table_named);
+            sqlite3_clear_bindings(r->table_named);
+            if (step != SQLITE_ROW && step != SQLITE_DONE)
+                return reader_fail(r, err, PIER_E_READ_FAILED,
+                                   "cannot read the lake's schema");
+        }
+        if (taken) {
+            pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED, "a query's CTE may "
+                       "not be named like a table of the lake ('%s'): name "
+                       "it otherwise", name);
+            if (err != NULL)
+                err->offset = (int64_t)c->offset;
+            return PIER_E_ENTITY_NOT_ALLOWED;
+        }
+        memcpy(r->ctes[r->nctes++], name, c->len + 1);
+    }
+    return PIER_OK;
+}
+
 pier_status pier__sqlite_reader_prepare(pier__reader *r,
                                         const pier__query_text *q,
                                         pier__query_shape *shape,
@@ -1298,7 +1369,9 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
                 r->allowed[i].rowid_column = true;
     }
     r->nallowed = q->nboards;
-    pier_status rc = PIER_OK;
+    pier_status rc = ctes_check(r, q, err);
+    if (rc != PIER_OK)
+        return rc;
     /* Views only for the boards the template names. */
     for (size_t k = 0; k < q->nboards && rc == PIER_OK; k++)
         for (size_t i = 0; i < q->nholes; i++)

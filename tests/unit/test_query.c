@@ -1113,6 +1113,22 @@ static const escape escapes[] = {
     { "SELECT * FROM {{board:Other}}", NA },
     { "SELECT * FROM {{board:nope}}", NA },
     { "SELECT * FROM {{board:_pier_b_other}}", NA },
+    /* a CTE's name is the CTE's only: a table's name is refused as one,
+     * and a CTE's name in one scope lets no table by that name through
+     * in another */
+    { "WITH sqlite_schema AS (SELECT 1) SELECT count(*) FROM sqlite_schema",
+      NA },
+    { "SELECT (WITH sqlite_master AS (SELECT 1) SELECT 1), (SELECT "
+      "count(*) FROM sqlite_master)", NA },
+    { "SELECT (WITH other AS (SELECT 1) SELECT 1), (SELECT count(*) FROM "
+      "other)", NA },
+    { "WITH t AS (SELECT 1) SELECT count(*) FROM sqlite_schema", NA },
+    { "WITH x AS MATERIALIZED (SELECT * FROM {{board}}) SELECT count(*) "
+      "FROM x, sqlite_master", NA },
+    { "WITH \"_pier_b_other\" AS (SELECT 1) SELECT count(*) FROM "
+      "\"_pier_b_other\"", NA },
+    { "WITH main AS (SELECT 1) SELECT count(*) FROM main.sqlite_master",
+      NA },
 };
 #undef NA
 
@@ -1148,6 +1164,34 @@ static void test_escapes_are_refused(void **state)
     /* The engine still works. */
     expect(f->e, "items", "SELECT count(*) AS n FROM {{board}}", NULL, NULL,
            "{\"n\":2}\n");
+}
+
+/* CTEs: their own names are no other table, flattened or not, recursive
+ * or materialized; a CTE named like a table of the lake is refused. */
+static void test_ctes(void **state)
+{
+    fixture *f = *state;
+    expect(f->e, "items", "WITH t AS (SELECT id FROM {{board}} GROUP BY id) "
+           "SELECT count(*) AS n FROM t", NULL, NULL, "{\"n\":2}\n");
+    expect(f->e, "items", "WITH c(x) AS (SELECT 1) SELECT count(*) AS n "
+           "FROM c", NULL, NULL, "{\"n\":1}\n");
+    expect(f->e, "items", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
+           "SELECT x + 1 FROM c WHERE x < 5) SELECT count(*) AS n FROM c",
+           NULL, NULL, "{\"n\":5}\n");
+    expect(f->e, "items", "WITH t AS MATERIALIZED (SELECT id FROM "
+           "{{board}}) SELECT count(*) AS n, max(id) AS m FROM t", NULL,
+           NULL, "{\"n\":2,\"m\":\"b\"}\n");
+    expect(f->e, "items", "WITH a AS NOT MATERIALIZED (SELECT id FROM "
+           "{{board}}), b AS (SELECT * FROM a) SELECT count(*) AS n FROM b",
+           NULL, NULL, "{\"n\":2}\n");
+    expect(f->e, "items", "SELECT (WITH t AS (SELECT 1) SELECT count(*) "
+           "FROM t) AS n", NULL, NULL, "{\"n\":1}\n");
+    /* named like a table: refused, where the name is */
+    pier_error e = expect_fail(f->e, "items", "WITH sqlite_schema AS "
+                               "(SELECT 1) SELECT 1", NULL, NULL,
+                               PIER_E_ENTITY_NOT_ALLOWED);
+    assert_int_equal(e.offset, 5);
+    assert_non_null(strstr(e.message, "'sqlite_schema'"));
 }
 
 /* The lake's prepare step refuses these on its own (the authorizer and
@@ -1494,6 +1538,7 @@ int main(void)
         T(test_query_inside_own_transaction_refused),
         T(test_join_named_boards),
         T(test_escapes_are_refused),
+        T(test_ctes),
         T(test_authorizer_alone),
         T(test_schema_changes_are_followed),
         T(test_other_engines_changes_are_seen),
