@@ -48,6 +48,11 @@ typedef struct write_ctx {
     bool strict;
     pending *pend;
     size_t npend, pend_cap;
+    size_t *pend_hash;         /* open addressing: pending index + 1, 0
+                                  free; names hashed without case, so that
+                                  finding one costs the same for the
+                                  10th column as for the 100,000th */
+    size_t pend_hash_cap;      /* a power of two, at least twice npend */
     ptrdiff_t *field_col;      /* per field: a combined index (see below),
                                   then a draft column index, or -1 */
     size_t *seen;              /* per combined index: last row + 1 */
@@ -155,16 +160,61 @@ static bool grow_seen(write_ctx *c, size_t need)
     return true;
 }
 
+/* A name's hash, ASCII case folded as pier__name_eq compares (FNV-1a). */
+static size_t name_hash(const char *p, size_t n)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        if (ch >= 'A' && ch <= 'Z')
+            ch = (unsigned char)(ch - 'A' + 'a');
+        h = (h ^ ch) * UINT64_C(1099511628211);
+    }
+    return (size_t)h;
+}
+
+/* The slot of pending name (p, n): where it is, or the free slot where
+ * it goes. */
+static size_t pend_slot(const write_ctx *c, const char *p, size_t n)
+{
+    size_t mask = c->pend_hash_cap - 1;
+    size_t at = name_hash(p, n) & mask;
+    while (c->pend_hash[at] != 0) {
+        const pending *q = &c->pend[c->pend_hash[at] - 1];
+        if (pier__name_eq(q->name, q->len, p, n))
+            break;
+        at = (at + 1) & mask;
+    }
+    return at;
+}
+
+/* Makes room in the hash for one more pending name. */
+static bool pend_hash_grow(write_ctx *c)
+{
+    if ((c->npend + 1) * 2 <= c->pend_hash_cap)
+        return true;
+    size_t cap = c->pend_hash_cap == 0 ? 16 : c->pend_hash_cap * 2;
+    size_t *h = calloc(cap, sizeof *h);
+    if (h == NULL)
+        return false;
+    free(c->pend_hash);
+    c->pend_hash = h;
+    c->pend_hash_cap = cap;
+    for (size_t k = 0; k < c->npend; k++)
+        c->pend_hash[pend_slot(c, c->pend[k].name, c->pend[k].len)] = k + 1;
+    return true;
+}
+
 /* Finds or adds the pending column for a name that is not on the board. */
 static pier_status pend_column(write_ctx *c, const pier__field *f,
                                size_t row, size_t *out, pier_error *err)
 {
-    for (size_t k = 0; k < c->npend; k++) {
-        if (pier__name_eq(c->pend[k].name, c->pend[k].len, f->name,
-                          f->name_len)) {
-            *out = k;
-            return PIER_OK;
-        }
+    if (!pend_hash_grow(c))
+        return pier__oom(err);
+    size_t slot = pend_slot(c, f->name, f->name_len);
+    if (c->pend_hash[slot] != 0) {
+        *out = c->pend_hash[slot] - 1;
+        return PIER_OK;
     }
     pier_status rc = pier__column_name_check(f->name, f->name_len,
                                              c->board_id, err);
@@ -201,6 +251,7 @@ static pier_status pend_column(write_ctx *c, const pier__field *f,
         .name = f->name, .len = f->name_len,
         .type = { PIER_KIND_NULL, NULL }, .col = -1,
     };
+    c->pend_hash[slot] = c->npend + 1;
     *out = c->npend++;
     return PIER_OK;
 }
@@ -733,6 +784,7 @@ pier_status pier__write_rows(pier__write *w, const char *board,
         rc = pier__engine_install(e, &c.draft, err);
     pier__board_free(c.draft);
     free(c.pend);
+    free(c.pend_hash);
     free(c.field_col);
     free(c.seen);
     return rc;
