@@ -113,15 +113,25 @@ $ pier --data fresh query t 'SELECT 1' --param 0=1
 ! Try 'pier query --help'.
 [exit 2]
 $ pier --data fresh query t 'SELECT 1' --params '{"a":'
-! pier: error: InvalidJson: query parameters: unexpected token near end of file
-[exit 1]
+! pier: usage: query: option '--params': query parameters: unexpected token near end of file
+! Try 'pier query --help'.
+[exit 2]
+$ pier --data fresh query t 'SELECT 1' --params nope
+! pier: usage: query: option '--params': query parameters: invalid token near 'nope'
+! Try 'pier query --help'.
+[exit 2]
+$ pier --data fresh query t 'SELECT 1' --params 5
+! pier: usage: query: option '--params': query parameters are a JSON object (named) or array (numbered)
+! Try 'pier query --help'.
+[exit 2]
 $ pier --data fresh query t 'SELECT 1' --params '"text"'
 ! pier: usage: query: option '--params': query parameters are a JSON object (named) or array (numbered)
 ! Try 'pier query --help'.
 [exit 2]
 $ pier --data fresh query t 'SELECT 1' --params '{"a":1,"a":2}'
-! pier: error: InvalidJson: query parameters: duplicate object key near '"a"'
-[exit 1]
+! pier: usage: query: option '--params': query parameters: duplicate object key near '"a"'
+! Try 'pier query --help'.
+[exit 2]
 $ ls fresh
 ! ls: cannot access 'fresh': No such file or directory
 [exit 2]

@@ -261,6 +261,11 @@ pier_status cli_print_cursor(pier_cursor *c, cli_format format, FILE *out,
  * it is one (5, 2.5, true, null, "quoted"), else as its text.
  * @return PIER_E_INVALID_ARGUMENT for no '=' or a bad name; *err says why.
  */
+/* --params JSON of query and sql: the object's members by name, the
+ * array's elements by number, into params. @return 0, or the exit code: a
+ * value that is no JSON object or array is a usage error (2). */
+int cli_params_option(cli_ctx *ctx, const cli_command *cmd,
+                      pier_params *params, const char *value);
 pier_status cli_param_set(pier_params *params, const char *assignment,
                           pier_error *err);
 

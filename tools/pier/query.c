@@ -38,6 +38,22 @@ static const cli_optspec query_opts[] = {
     { NULL, false },
 };
 
+int cli_params_option(cli_ctx *ctx, const cli_command *cmd,
+                      pier_params *params, const char *value)
+{
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_params_set_json(params, value, strlen(value), &err) == PIER_OK)
+        return 0;
+    /* (a value the option cannot take, malformed JSON or another shape:
+     * a usage error either way) */
+    if (err.status == PIER_E_INVALID_ARGUMENT ||
+        err.status == PIER_E_INVALID_JSON)
+        return cli_usage(cmd, "%s: option '--params': %s", cmd->name,
+                         err.message);
+    return cli_fail(ctx, &err);
+}
+
 pier_status cli_param_set(pier_params *params, const char *assignment,
                           pier_error *err)
 {
@@ -83,17 +99,8 @@ static int query_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
     cli_format f = CLI_FORMAT_TABLE;
     if (strcmp(name, "--param") == 0)
         return set_param(ctx, cmd, a, value);
-    if (strcmp(name, "--params") == 0) {
-        pier_error err;
-        cli_error_init(&err);
-        if (pier_params_set_json(a->params, value, strlen(value), &err) ==
-            PIER_OK)
-            return 0;
-        if (err.status == PIER_E_INVALID_ARGUMENT)
-            return cli_usage(cmd, "%s: option '--params': %s", cmd->name,
-                             err.message);
-        return cli_fail(ctx, &err);
-    }
+    if (strcmp(name, "--params") == 0)
+        return cli_params_option(ctx, cmd, a->params, value);
     if (strcmp(name, "--with") == 0) {
         a->with[a->nwith++] = value;
         return 0;

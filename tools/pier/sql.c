@@ -41,15 +41,8 @@ static int sql_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
                              err.message);
         return rc == PIER_OK ? 0 : cli_fail(ctx, &err);
     }
-    if (strcmp(name, "--params") == 0) {
-        if (pier_params_set_json(a->params, value, strlen(value), &err) ==
-            PIER_OK)
-            return 0;
-        if (err.status == PIER_E_INVALID_ARGUMENT)
-            return cli_usage(cmd, "%s: option '--params': %s", cmd->name,
-                             err.message);
-        return cli_fail(ctx, &err);
-    }
+    if (strcmp(name, "--params") == 0)
+        return cli_params_option(ctx, cmd, a->params, value);
     if (strcmp(name, "-f") == 0 || strcmp(name, "--file") == 0) {
         a->file = value;
         return 0;
