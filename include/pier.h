@@ -338,17 +338,23 @@ typedef struct pier_open_options {
     int replicas_open;             /* the most replicas kept open at once
                                       (least recently used closed first);
                                       0: 64 */
+    bool must_exist;               /* refuse a lake that does not exist
+                                      (LakeUnavailable naming where it was
+                                      looked for) instead of making it: for
+                                      a caller that only reads */
 } pier_open_options;
 
 #define PIER_OPEN_OPTIONS_VERSION 3
 #define PIER_OPEN_OPTIONS_INIT                                            \
     { PIER_OPEN_OPTIONS_VERSION, PIER_AUTO_CREATE_ON_WRITE,               \
       PIER_COLUMNS_INFER, PIER_DURABILITY_FULL, 5000, NULL, NULL,         \
-      PIER_LIMITS_INIT, NULL, NULL, 0, PIER_TOPOLOGY_DEFAULT, NULL, 0 }
+      PIER_LIMITS_INIT, NULL, NULL, 0, PIER_TOPOLOGY_DEFAULT, NULL, 0,   \
+      false }
 
 /*
  * Opens the lake in `data_dir`, creating the directory and the lake file
- * (`lake.sqlite`) if they are missing; or a PostgreSQL lake, when
+ * (`lake.sqlite`) if they are missing (unless opts->must_exist); or a
+ * PostgreSQL lake, when
  * `data_dir` is a postgres:// or postgresql:// URL or opts->lake names one
  * (data_dir may then be NULL), made in its namespace if missing
  * (docs/clustered.md).

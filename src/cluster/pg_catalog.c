@@ -292,7 +292,8 @@ static pier_status read_meta(PGconn *c, const char *qns, pier__pg_meta *out,
 
 /* Finds or makes the lake; the transaction is open. */
 static pier_status ensure(PGconn *c, const char *ns, const char *qns,
-                          pier__pg_meta *out, pier_error *err)
+                          bool create_it, pier__pg_meta *out,
+                          pier_error *err)
 {
     /* nodes opening the same lake wait for each other here, so that one
      * makes it and the others find all of it */
@@ -307,7 +308,11 @@ static pier_status ensure(PGconn *c, const char *ns, const char *qns,
     int have = rc == PIER_OK ? tables_present(c, ns, err) : -1;
     if (have < 0)
         return rc != PIER_OK ? rc : PIER_E_LAKE_UNAVAILABLE;
-    if (have == 0) {
+    if (have == 0 && !create_it) {
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "no lake in "
+                          "namespace '%s' of the PostgreSQL database (a "
+                          "read makes no lake)", ns);
+    } else if (have == 0) {
         rc = create(c, qns, err);
         out->created = rc == PIER_OK;
     } else if (have != (1 << NTABLES) - 1) {
@@ -333,6 +338,12 @@ static pier_status ensure(PGconn *c, const char *ns, const char *qns,
 pier_status pier__pg_catalog_ensure(PGconn *c, const char *ns,
                                     pier__pg_meta *out, pier_error *err)
 {
+    return pier__pg_catalog_open(c, ns, true, out, err);
+}
+
+pier_status pier__pg_catalog_open(PGconn *c, const char *ns, bool create,
+                                  pier__pg_meta *out, pier_error *err)
+{
     *out = (pier__pg_meta){ .format = 0 };
     if (!pier__pg_namespace_valid(ns))
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
@@ -345,7 +356,7 @@ pier_status pier__pg_catalog_ensure(PGconn *c, const char *ns,
                              err);
     if (rc != PIER_OK)
         return rc;
-    rc = ensure(c, ns, qns, out, err);
+    rc = ensure(c, ns, qns, create, out, err);
     if (rc == PIER_OK)
         rc = command(c, "COMMIT", "cannot make the PostgreSQL lake", err);
     if (rc != PIER_OK) {

@@ -78,6 +78,11 @@ bool pier__pg_namespace_valid(const char *ns);
 pier_status pier__pg_catalog_ensure(PGconn *c, const char *ns,
                                     pier__pg_meta *out, pier_error *err);
 
+/* pier__pg_catalog_ensure, or with create false, only finding the lake:
+ * PIER_E_LAKE_UNAVAILABLE when the namespace holds none. */
+pier_status pier__pg_catalog_open(PGconn *c, const char *ns, bool create,
+                                  pier__pg_meta *out, pier_error *err);
+
 /* One record of the change log, as a write appends it. */
 typedef struct pier__pg_record {
     const char *board;

@@ -82,6 +82,7 @@ static pier_status lake_open(pier_engine *e, const char *location,
         pier__lake_config cfg = {
             .durability = o->durability,
             .busy_timeout_ms = o->busy_timeout_ms,
+            .must_exist = o->must_exist,
         };
         return pier__sqlite_lake_open(&e->lake, location, &cfg, err);
     }
@@ -95,6 +96,7 @@ static pier_status lake_open(pier_engine *e, const char *location,
         .replicas_open = o->replicas_open > 0 ? (size_t)o->replicas_open
                                               : 64,
         .durability = o->durability,
+        .must_exist = o->must_exist,
     };
     return pier__pg_lake_open(&e->lake, &cfg, err);
 }

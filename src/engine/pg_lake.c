@@ -1440,7 +1440,8 @@ pier_status pier__pg_lake_open(pier__lake **out, const pier__pg_config *cfg,
         rc = pier__pg_connect(&l->conn, cfg->conninfo, err);
     pier__pg_meta meta;
     if (rc == PIER_OK)
-        rc = pier__pg_catalog_ensure(l->conn, l->ns, &meta, err);
+        rc = pier__pg_catalog_open(l->conn, l->ns, !cfg->must_exist, &meta,
+                                   err);
     if (rc == PIER_OK)
         rc = session_alive(l, err);
     if (rc == PIER_OK) {

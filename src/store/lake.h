@@ -23,6 +23,7 @@ typedef struct pier__lake pier__lake;
 typedef struct pier__lake_config {
     pier_durability durability;
     int busy_timeout_ms;
+    bool must_exist;           /* refuse a missing lake: make nothing */
 } pier__lake_config;
 
 /* Called once per stored row, in order, with one cell per column of the
@@ -680,6 +681,7 @@ typedef struct pier__pg_config {
     bool single_node;          /* the head is read once, then followed */
     size_t replicas_open;
     pier_durability durability;
+    bool must_exist;           /* find the lake, never make it */
 } pier__pg_config;
 
 pier_status pier__pg_lake_open(pier__lake **out, const pier__pg_config *cfg,

@@ -352,6 +352,23 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
                                    pier_error *err)
 {
     *out = NULL;
+    if (cfg->must_exist) {
+        /* (a read: neither the directory nor the file is made) */
+        char *file = lake_path(data_dir, "");
+        struct stat fs;
+        bool there = file != NULL && stat(file, &fs) == 0;
+        pier_status rc = file == NULL ? pier__oom(err)
+                         : there      ? PIER_OK
+                                      : pier__fail(err,
+                                                   PIER_E_LAKE_UNAVAILABLE,
+                                                   "no lake at '%s': '%s' "
+                                                   "does not exist (a read "
+                                                   "makes no lake)",
+                                                   data_dir, file);
+        free(file);
+        if (rc != PIER_OK)
+            return rc;
+    }
     int e = mkdir_p(data_dir);
     if (e != 0)
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,

@@ -9,12 +9,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-# Processes that create the same new lake at once all open it: each sees
+# Processes that create the same new lake at once (flush makes it and
+# writes nothing) all open it: each sees
 # the lake before its creation or after, never half-made.
 for round in $(seq 1 15); do
     pids=()
     for p in 1 2 3 4; do
-        "$pier" --data "race-$round" boards >/dev/null 2>"race-$round-$p.err" &
+        "$pier" --data "race-$round" flush >/dev/null 2>"race-$round-$p.err" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do

@@ -2,6 +2,7 @@
 # print the watermark (the number alone, or {"watermark":N}); boards prints
 # one id per line or a JSON array; has-board prints true or false in both
 # modes.
+$ pier flush
 $ pier boards
 $ pier --json boards
 []

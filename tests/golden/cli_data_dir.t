@@ -31,8 +31,22 @@ lake.sqlite
 # A path that cannot be a directory is LakeUnavailable.
 $ touch afile
 $ pier --data afile boards
-! pier: error: LakeUnavailable: data directory 'afile' is not a directory
+! pier: error: LakeUnavailable: no lake at 'afile': 'afile/lake.sqlite' does not exist (a read makes no lake)
 [exit 1]
 $ pier --json --data afile/sub boards
-! {"error":"LakeUnavailable","message":"cannot create data directory 'afile/sub': Not a directory"}
+! {"error":"LakeUnavailable","message":"no lake at 'afile/sub': 'afile/sub/lake.sqlite' does not exist (a read makes no lake)"}
+[exit 1]
+# A command that only reads makes no lake: a mistyped directory is
+# refused, naming where the lake was looked for, and nothing is made.
+$ pier --data typo boards
+! pier: error: LakeUnavailable: no lake at 'typo': 'typo/lake.sqlite' does not exist (a read makes no lake)
+[exit 1]
+$ test -e typo || echo nothing made
+nothing made
+$ pier --data typo insert b '{"id":"a"}'
+2
+$ pier --data typo count b
+1
+$ pier --data afile insert b '{"id":"a"}'
+! pier: error: LakeUnavailable: data directory 'afile' is not a directory
 [exit 1]

@@ -2,6 +2,7 @@
 # diagnostic shows its control bytes and invalid UTF-8 escaped, as a
 # table cell does: a diagnostic stays one line of text, and a terminal's
 # escape sequences (here one that would clear the screen) stay inert.
+$ pier flush
 $ pier $'boards\x1b[2J'
 ! pier: usage: unknown command 'boards\x1B[2J'
 ! Try 'pier --help'.

@@ -1,6 +1,7 @@
 # A failed operation prints one line `pier: error: <Tag>: <message>` on
 # stderr and exits 1; with --json the same error is one line of JSON,
 # {"error":"<Tag>","message":"..."}, on stderr, and stdout stays empty.
+$ pier flush
 $ pier count nope
 ! pier: error: BoardNotFound: no board 'nope'
 [exit 1]

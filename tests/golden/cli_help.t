@@ -47,8 +47,9 @@ Commands:
   help          Show this help, or a command's
 
 Options (before the command):
-  --data DIR          The data directory, created if missing (default:
-                      $PIER_DATA, else ./pier-data)
+  --data DIR          The data directory, created if missing by a
+                      command that may write; a read makes no lake
+                      (default: $PIER_DATA, else ./pier-data)
   --lake URL          A PostgreSQL lake instead (docs/clustered.md): a
                       libpq connection string, postgres://... or
                       'host=... dbname=...' (default: $PIER_LAKE)

@@ -3,6 +3,7 @@
 # one JSON object; `maintain` and `flush` print nothing on success, in
 # both modes. The size of the lake file depends on SQLite's page layout,
 # so it is shown as N here.
+$ pier flush
 $ pier head
 0
 $ pier --json head

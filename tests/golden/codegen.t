@@ -498,6 +498,7 @@ $ pier schema codegen c --prefix 1x schema.sql
 $ pier schema codegen c nope.sql
 ! pier: error: ReadFailed: cannot read 'nope.sql': No such file or directory
 [exit 1]
+$ pier flush
 $ pier schema codegen
 ! pier: error: BoardNotFound: no board 'codegen'
 [exit 1]

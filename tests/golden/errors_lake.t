@@ -6,10 +6,10 @@ $ mkdir pier-data && echo 'hello' > pier-data/lake.sqlite && pier boards
 $ cat pier-data/lake.sqlite
 hello
 $ touch file.txt && pier --data ./file.txt boards
-! pier: error: LakeUnavailable: data directory './file.txt' is not a directory
+! pier: error: LakeUnavailable: no lake at './file.txt': './file.txt/lake.sqlite' does not exist (a read makes no lake)
 [exit 1]
 $ pier --data ./file.txt/sub boards
-! pier: error: LakeUnavailable: cannot create data directory './file.txt/sub': Not a directory
+! pier: error: LakeUnavailable: no lake at './file.txt/sub': './file.txt/sub/lake.sqlite' does not exist (a read makes no lake)
 [exit 1]
 
 # A new data directory, nested, is created on first use.

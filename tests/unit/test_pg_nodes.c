@@ -775,6 +775,22 @@ static void test_topologies(void **state)
     assert_int_equal(count_now(other, "s"), 4);
     pier_close(&other);
     pier_close(&single);
+    /* a reader may ask for a lake that exists: none is made */
+    pier_open_options r = o;
+    r.topology = PIER_TOPOLOGY_DEFAULT;
+    r.lake_namespace = "nodes_none";
+    r.must_exist = true;
+    cache_of(9, cache, sizeof cache);
+    r.cache_dir = cache;
+    pier_engine *reader = NULL;
+    assert_int_equal(pier_open(&reader, NULL, &r, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_non_null(strstr(err.message, "no lake in namespace "
+                                        "'nodes_none'"));
+    assert_null(reader);
+    r.lake_namespace = ns;                 /* (this one exists) */
+    assert_int_equal(pier_open(&reader, NULL, &r, &err), PIER_OK);
+    pier_close(&reader);
     /* an embedded lake has one node */
     char *dir = lakedir_make();
     pier_open_options e = PIER_OPEN_OPTIONS_INIT;
@@ -784,8 +800,18 @@ static void test_topologies(void **state)
                      PIER_E_TOPOLOGY_UNSUPPORTED);
     assert_null(none);
     e.topology = PIER_TOPOLOGY_SINGLE_NODE;
-    assert_int_equal(pier_open(&none, dir, &e, &err), PIER_OK);
+    char *sub = lakedir_join(dir, "sub");
+    e.must_exist = true;                   /* (none there yet) */
+    assert_int_equal(pier_open(&none, sub, &e, &err),
+                     PIER_E_LAKE_UNAVAILABLE);
+    assert_false(lakedir_exists(sub));
+    e.must_exist = false;
+    assert_int_equal(pier_open(&none, sub, &e, &err), PIER_OK);
     pier_close(&none);
+    e.must_exist = true;
+    assert_int_equal(pier_open(&none, sub, &e, &err), PIER_OK);
+    pier_close(&none);
+    free(sub);
     lakedir_remove_tree(dir);
     free(dir);
     /* options a node refuses */

@@ -123,6 +123,7 @@ const cli_command cli_cmd_create_board = {
 static int run_boards(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
                       NULL);
     if (rc != CLI_CONTINUE)
@@ -163,6 +164,7 @@ const cli_command cli_cmd_boards = {
 static int run_has_board(cli_ctx *ctx, const cli_command *cmd, int argc,
                          char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     char *board = NULL;
     int rc = board_args(ctx, cmd, argc, argv, &board);
     if (rc != CLI_CONTINUE)
@@ -237,6 +239,7 @@ static bool schema_table(const pier_board_info *info)
 static int run_schema(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     static const char *const names[] = { "NAME" };
     char *board = NULL;
     /* codegen.c; `pier schema codegen` alone still names a board */

@@ -65,6 +65,7 @@ static int feed_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
 static int run_changes(cli_ctx *ctx, const cli_command *cmd, int argc,
                        char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     feed_args a = { 0, 0, 0 };
     char *board = NULL;
     int rc = cli_args(ctx, cmd, argc, argv, changes_opts, feed_opt, &a,
@@ -208,6 +209,7 @@ static int follow(cli_ctx *ctx, pier_watch *watch)
 static int run_watch(cli_ctx *ctx, const cli_command *cmd, int argc,
                      char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     feed_args a = { 0, 0, 0 };
     char *board = NULL;
     int rc = cli_args(ctx, cmd, argc, argv, watch_opts, feed_opt, &a,

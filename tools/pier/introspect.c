@@ -185,6 +185,7 @@ static int introspect_opt(cli_ctx *ctx, const cli_command *cmd,
 static int run_introspect(cli_ctx *ctx, const cli_command *cmd, int argc,
                           char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     int rc = cli_args(ctx, cmd, argc, argv, introspect_opts, introspect_opt,
                       NULL, NULL, 0, 0, NULL);
     if (rc != CLI_CONTINUE)

@@ -54,8 +54,9 @@ static const char main_help_head[] =
 static const char main_help_tail[] =
     "\n"
     "Options (before the command):\n"
-    "  --data DIR          The data directory, created if missing (default:\n"
-    "                      $PIER_DATA, else ./pier-data)\n"
+    "  --data DIR          The data directory, created if missing by a\n"
+    "                      command that may write; a read makes no lake\n"
+    "                      (default: $PIER_DATA, else ./pier-data)\n"
     "  --lake URL          A PostgreSQL lake instead (docs/clustered.md): a\n"
     "                      libpq connection string, postgres://... or\n"
     "                      'host=... dbname=...' (default: $PIER_LAKE)\n"

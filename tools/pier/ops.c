@@ -109,6 +109,7 @@ static const char *const board_names[] = { "BOARD" };
 static int run_sync(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     char *board = NULL;
     int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, board_names, 1,
                       1, &board);
@@ -248,6 +249,7 @@ static bool stats_table(const pier_stats *s, size_t nstats)
 static int run_stats(cli_ctx *ctx, const cli_command *cmd, int argc,
                      char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
                       NULL);
     if (rc != CLI_CONTINUE)
@@ -291,6 +293,7 @@ const cli_command cli_cmd_stats = {
 static int run_head(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
                       NULL);
     if (rc != CLI_CONTINUE)

@@ -134,6 +134,7 @@ static int query_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
 static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
                      char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     static const char *const names[] = { "BOARD", "SQL" };
     char *pos[2] = { NULL, NULL };
     query_args a = { 0 };

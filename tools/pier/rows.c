@@ -245,6 +245,7 @@ static bool row_table(const pier_row *row)
 static int run_get(cli_ctx *ctx, const cli_command *cmd, int argc,
                    char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     char *pos[2] = { NULL, NULL };
     int rc = prepare(ctx, cmd, argc, argv, board_id_names, 2, pos);
     if (rc != CLI_CONTINUE)
@@ -289,6 +290,7 @@ const cli_command cli_cmd_get = {
 static int run_count(cli_ctx *ctx, const cli_command *cmd, int argc,
                      char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     char *board = NULL;
     int rc = prepare(ctx, cmd, argc, argv, board_id_names, 1, &board);
     if (rc != CLI_CONTINUE)
@@ -341,6 +343,7 @@ static int dump_row(const pier_row *row, void *payload)
 static int run_dump(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     char *board = NULL;
     int rc = prepare(ctx, cmd, argc, argv, board_id_names, 1, &board);
     if (rc != CLI_CONTINUE)

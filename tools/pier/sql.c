@@ -190,6 +190,7 @@ const cli_command cli_cmd_sql = {
 static int run_tables(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
     int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
                       NULL);
     if (rc != CLI_CONTINUE)
