@@ -46,7 +46,7 @@ Commands:
   evict         Delete this node's replica of a board
   help          Show this help, or a command's
 
-Options (before the command):
+Options (before the command or after it):
   --data DIR          The data directory, created if missing by a
                       command that may write; a read makes no lake
                       (default: $PIER_DATA, else ./pier-data)

@@ -125,9 +125,9 @@ $ PIER_NOW=0000-12-31T23:59:59Z pier count b
 ! Try 'pier --help'.
 [exit 2]
 
-# Global options go before the command: after it they are the command's.
+# Global options go before the command or after it (here there is no lake
+# yet, which a read does not make).
 $ pier count b --json
-! pier: usage: count: unknown option '--json'
-! Try 'pier count --help'.
-[exit 2]
+! {"error":"LakeUnavailable","message":"no lake at './pier-data': './pier-data/lake.sqlite' does not exist (a read makes no lake)"}
+[exit 1]
 $ ls -A

@@ -53,7 +53,7 @@ static const char main_help_head[] =
 
 static const char main_help_tail[] =
     "\n"
-    "Options (before the command):\n"
+    "Options (before the command or after it):\n"
     "  --data DIR          The data directory, created if missing by a\n"
     "                      command that may write; a read makes no lake\n"
     "                      (default: $PIER_DATA, else ./pier-data)\n"
@@ -168,6 +168,10 @@ static bool is_option(const char *arg)
     return arg[0] == '-' && arg[1] != '\0';
 }
 
+/* Not a global option (global_option). */
+#define NOT_GLOBAL (-2)
+static int global_option(cli_ctx *ctx, int argc, char **argv, int *i);
+
 int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
              const cli_optspec *opts, cli_opt_fn on_opt, void *payload,
              const char *const *names, int min, int max, char **pos)
@@ -193,9 +197,16 @@ int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
             while (o != NULL && o->name != NULL &&
                    !option_is(a, o->name, &value))
                 o++;
-            if (o == NULL || o->name == NULL)
-                return cli_usage(cmd, "%s: unknown option '%s'", cmd->name,
-                                 a);
+            if (o == NULL || o->name == NULL) {
+                /* (a global option may come after the command too) */
+                int rc = global_option(ctx, argc, argv, &i);
+                if (rc == NOT_GLOBAL)
+                    return cli_usage(cmd, "%s: unknown option '%s'",
+                                     cmd->name, a);
+                if (rc != CLI_CONTINUE)
+                    return rc;
+                continue;
+            }
             if (o->has_value && value == NULL) {
                 if (i + 1 == argc)
                     return cli_usage(cmd, "%s: option '%s' needs a value",
@@ -432,18 +443,80 @@ static int choice(const char *option, const char *value, const char *a,
     return CLI_EXIT_OK;
 }
 
-/* Parses the global options from argv[1]; *next gets the index of the
- * command. @return CLI_CONTINUE, or an exit code. */
-static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
+/* The global option at argv[*i] (its value the next argument, or after
+ * '='), applied to ctx; *i moves past a separate value. @return
+ * CLI_CONTINUE, NOT_GLOBAL when argv[*i] is none, or an exit code. */
+static int global_option(cli_ctx *ctx, int argc, char **argv, int *i)
 {
     static const char *const valued[] = {
         "--data", "--auto-create", "--columns", "--durability",
         "--time-limit", "--max-value", "--max-memory", "--lake",
         "--cache-dir", "--head-refresh", NULL,
     };
+    const char *a = argv[*i], *value = NULL;
+    if (strcmp(a, "--json") == 0) {
+        ctx->json = true;
+        return CLI_CONTINUE;
+    }
+    const char *const *v = valued;
+    while (*v != NULL && !option_is(a, *v, &value))
+        v++;
+    if (*v == NULL) {
+        if (strncmp(a, "--json=", 7) == 0)
+            return cli_usage(NULL, "option '--json' takes no value");
+        return NOT_GLOBAL;
+    }
+    if (value == NULL) {
+        if (*i + 1 == argc)
+            return cli_usage(NULL, "option '%s' needs a value", *v);
+        value = argv[++*i];
+    }
+    int which = 0, rc = CLI_EXIT_OK;
+    if (cli_is_limit_option(*v)) {
+        rc = cli_limit_option(ctx, NULL, *v, value);
+    } else if (strcmp(*v, "--data") == 0) {
+        if (value[0] == '\0')
+            return cli_usage(NULL, "option '--data' needs a directory");
+        ctx->data_dir = value;
+    } else if (strcmp(*v, "--lake") == 0) {
+        if (value[0] == '\0')
+            return cli_usage(NULL, "option '--lake' needs a connection "
+                             "string");
+        ctx->lake = value;
+    } else if (strcmp(*v, "--cache-dir") == 0) {
+        if (value[0] == '\0')
+            return cli_usage(NULL, "option '--cache-dir' needs a "
+                             "directory");
+        ctx->opts.cache_dir = value;
+    } else if (strcmp(*v, "--head-refresh") == 0) {
+        int64_t ms = 0;
+        if (!cli_duration_ms(value, &ms) || ms <= 0 || ms > INT32_MAX)
+            return cli_usage(NULL, "option '--head-refresh' takes a "
+                             "duration (250ms, 1s, 2m), not '%s'", value);
+        ctx->opts.head_refresh_ms = (int)ms;
+    } else if (strcmp(*v, "--auto-create") == 0) {
+        rc = choice(*v, value, "on-write", "never", &which);
+        ctx->opts.auto_create = which ? PIER_AUTO_CREATE_NEVER
+                                      : PIER_AUTO_CREATE_ON_WRITE;
+    } else if (strcmp(*v, "--columns") == 0) {
+        rc = choice(*v, value, "infer", "declared", &which);
+        ctx->opts.columns = which ? PIER_COLUMNS_DECLARED
+                                  : PIER_COLUMNS_INFER;
+    } else {
+        rc = choice(*v, value, "full", "normal", &which);
+        ctx->opts.durability = which ? PIER_DURABILITY_NORMAL
+                                     : PIER_DURABILITY_FULL;
+    }
+    return rc != CLI_EXIT_OK ? rc : CLI_CONTINUE;
+}
+
+/* Parses the global options from argv[1]; *next gets the index of the
+ * command. @return CLI_CONTINUE, or an exit code. */
+static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
+{
     int i = 1;
     for (; i < argc && is_option(argv[i]); i++) {
-        const char *a = argv[i], *value = NULL;
+        const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
             i++;
             break;
@@ -456,61 +529,10 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
             printf("pier %s\n", pier_version());
             return CLI_EXIT_OK;
         }
-        if (strcmp(a, "--json") == 0) {
-            ctx->json = true;
-            continue;
-        }
-        const char *const *v = valued;
-        while (*v != NULL && !option_is(a, *v, &value))
-            v++;
-        if (*v == NULL) {
-            if (strncmp(a, "--json=", 7) == 0)
-                return cli_usage(NULL, "option '--json' takes no value");
+        int rc = global_option(ctx, argc, argv, &i);
+        if (rc == NOT_GLOBAL)
             return cli_usage(NULL, "unknown option '%s'", a);
-        }
-        if (value == NULL) {
-            if (i + 1 == argc)
-                return cli_usage(NULL, "option '%s' needs a value", *v);
-            value = argv[++i];
-        }
-        int which = 0, rc = CLI_EXIT_OK;
-        if (cli_is_limit_option(*v)) {
-            rc = cli_limit_option(ctx, NULL, *v, value);
-        } else if (strcmp(*v, "--data") == 0) {
-            if (value[0] == '\0')
-                return cli_usage(NULL, "option '--data' needs a directory");
-            ctx->data_dir = value;
-        } else if (strcmp(*v, "--lake") == 0) {
-            if (value[0] == '\0')
-                return cli_usage(NULL, "option '--lake' needs a connection "
-                                 "string");
-            ctx->lake = value;
-        } else if (strcmp(*v, "--cache-dir") == 0) {
-            if (value[0] == '\0')
-                return cli_usage(NULL, "option '--cache-dir' needs a "
-                                 "directory");
-            ctx->opts.cache_dir = value;
-        } else if (strcmp(*v, "--head-refresh") == 0) {
-            int64_t ms = 0;
-            if (!cli_duration_ms(value, &ms) || ms <= 0 || ms > INT32_MAX)
-                return cli_usage(NULL, "option '--head-refresh' takes a "
-                                 "duration (250ms, 1s, 2m), not '%s'",
-                                 value);
-            ctx->opts.head_refresh_ms = (int)ms;
-        } else if (strcmp(*v, "--auto-create") == 0) {
-            rc = choice(*v, value, "on-write", "never", &which);
-            ctx->opts.auto_create = which ? PIER_AUTO_CREATE_NEVER
-                                          : PIER_AUTO_CREATE_ON_WRITE;
-        } else if (strcmp(*v, "--columns") == 0) {
-            rc = choice(*v, value, "infer", "declared", &which);
-            ctx->opts.columns = which ? PIER_COLUMNS_DECLARED
-                                      : PIER_COLUMNS_INFER;
-        } else {
-            rc = choice(*v, value, "full", "normal", &which);
-            ctx->opts.durability = which ? PIER_DURABILITY_NORMAL
-                                         : PIER_DURABILITY_FULL;
-        }
-        if (rc != CLI_EXIT_OK)
+        if (rc != CLI_CONTINUE)
             return rc;
     }
     *next = i;
