@@ -390,6 +390,16 @@ static pier_status check_id(const write_ctx *c, size_t r,
     if (id->kind != PIER_KIND_TEXT)
         return conflict(c, r, "id", (pier__type){ PIER_KIND_TEXT, NULL },
                         id, "; an id is a string", err);
+    /* (one rule on every path: no call naming a row by a C string, and
+     * no command line, could reach such a row) */
+    if (id->n > 0 && memchr(id->s, '\0', id->n) != NULL) {
+        pier__fail(err, PIER_E_INVALID_ARGUMENT, "an id may not hold "
+                   "U+0000: nothing could name the row afterwards");
+        error_row(err, c, r);
+        pier__error_board(err, c->board_id);
+        pier__error_column(err, "id");
+        return PIER_E_INVALID_ARGUMENT;
+    }
     return PIER_OK;
 }
 

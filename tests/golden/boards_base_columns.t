@@ -18,8 +18,9 @@ updated_at  timestamp  base
 state       text       base
 
 # id is required: missing, null or empty is MissingId; not a string is
-# ColumnTypeConflict; one already stored, or given twice in one write, is
-# DuplicateId. None of these writes leaves anything.
+# ColumnTypeConflict; one holding U+0000 is InvalidArgument, on every path
+# (no command could name its row); one already stored, or given twice in
+# one write, is DuplicateId. None of these writes leaves anything.
 $ pier insert b '{"state":"x"}'
 ! pier: error: MissingId: every row needs an id (a non-empty string)
 [exit 1]
@@ -31,6 +32,18 @@ $ pier insert b '{"id":""}'
 [exit 1]
 $ pier insert b '{"id":7}'
 ! pier: error: ColumnTypeConflict: column 'id' of board 'b' is text, got bigint 7; an id is a string
+[exit 1]
+$ pier insert b '{"id":"a\u0000b"}'
+! pier: error: InvalidArgument: an id may not hold U+0000: nothing could name the row afterwards
+[exit 1]
+$ pier upsert b '[{"id":"fine"},{"id":"x\u0000"}]'
+! pier: error: InvalidArgument: an id may not hold U+0000: nothing could name the row afterwards (row 2)
+[exit 1]
+$ printf '%s\n' '{"id":"y\u0000"}' | pier insert b -
+! pier: error: InvalidArgument: an id may not hold U+0000: nothing could name the row afterwards (batch 1 of stdin not written; 0 rows committed before it)
+[exit 1]
+$ printf '%s' '[{"op":"insert","board":"b","rows":[{"id":"z\u0000"}]}]' | pier tx --boards b -
+! pier: error: InvalidArgument: an id may not hold U+0000: nothing could name the row afterwards (operation 1)
 [exit 1]
 $ pier insert b '{"id":["a"]}'
 ! pier: error: ColumnTypeConflict: column 'id' of board 'b' is text, got json ["a"]; an id is a string
