@@ -2,7 +2,8 @@
 # Ctrl-C stops the statement that runs, not the program: `pier query` and
 # `pier sql` given SIGINT while a statement without end runs (no time
 # limit) report Interrupted and exit 1, having written nothing, and the
-# lake serves the next command. (tests/unit/test_shell.c does the same in
+# lake serves the next command; `pier insert -` says how many rows it
+# committed. (tests/unit/test_shell.c does the same in
 # `pier shell`.)
 #
 # The signal is sent once the command has taken SIGINT (its handler shows
@@ -56,5 +57,36 @@ interrupt "$pier" --time-limit=none sql \
 # Nothing of the script was written; the lake goes on.
 [ "$("$pier" sql 'SELECT count(*) AS n FROM t' --csv)" = $'n\n0' ]
 [ "$("$pier" query b 'SELECT count(*) AS n FROM {{board}}' --csv)" = $'n\n2' ]
+
+# A load from stdin interrupted says how many rows it committed, as a
+# failed batch does, and the lake holds exactly those: the batch being
+# written when the signal came commits whole or not at all, and no other
+# begins. The writer keeps its end of the pipe open, so the load waits
+# for more input when it is interrupted.
+mkfifo rows.fifo
+"$pier" insert big - <rows.fifo >load.out 2>load.err &
+pid=$!
+exec 7>rows.fifo
+for i in $(seq 1 12000); do printf '{"id":"r%05d","n":%d}\n' "$i" "$i"; done >&7
+# (some batches are in: the count grows past 0)
+for _ in $(seq 600); do
+    n=$("$pier" count big 2>/dev/null || echo 0)
+    [ "$n" -gt 0 ] && break
+    sleep 0.1
+done
+wait_caught "$pid"
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+exec 7>&-
+[ "$rc" -eq 1 ] || { echo "load: exit $rc"; cat load.err; exit 1; }
+grep -q 'Interrupted: interrupted by SIGINT' load.err ||
+    { echo "load:"; cat load.err; exit 1; }
+said=$(sed -n 's/.*; \([0-9]*\) rows committed before it).*/\1/p' load.err)
+[ -n "$said" ] && [ "$said" -gt 0 ] ||
+    { echo "load said no count:"; cat load.err; exit 1; }
+[ "$("$pier" count big)" = "$said" ] ||
+    { echo "load said $said, the lake holds $("$pier" count big)"; exit 1; }
+cat load.err
 
 echo "Ctrl-C stops statements"

@@ -13,6 +13,7 @@
 #ifndef PIER_CLI_H
 #define PIER_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -293,6 +294,10 @@ int cli_schema_table(cli_ctx *ctx, const char *name, pier_error *err);
 typedef pier_status (*cli_batch_fn)(const char *text, size_t len,
                                     int64_t base, size_t rows,
                                     void *payload, pier_error *err);
+
+/* When set and non-zero at the start of a read, cli_stream_split stops
+ * before reading more (a signal handler sets it: rows.c). */
+extern volatile sig_atomic_t *cli_stream_stop;
 
 /*
  * Reads `in` to its end: a JSON array of objects, or objects separated by

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,10 +136,21 @@ void cli_relocate(pier_error *err, int64_t base, size_t rows_before,
         err->offset += base;
 }
 
+/* SIGINT or SIGTERM while stdin loads: the batch being written commits
+ * (or not) whole, and no other begins. */
+static volatile sig_atomic_t load_stopped;
+
+static void stop_load(int sig)
+{
+    load_stopped = sig;
+}
+
 static pier_status write_batch(const char *text, size_t len, int64_t base,
                                 size_t rows, void *payload, pier_error *err)
 {
     write_state *st = payload;
+    if (load_stopped != 0)
+        return cli_error_set(err, PIER_E_INTERRUPTED, "stopped");
     int64_t wm = 0;
     pier_status rc = st->fn(&wm, st->engine, st->board, text, len, err);
     if (rc != PIER_OK) {
@@ -157,8 +169,26 @@ static int write_stdin(cli_ctx *ctx, const char *board,
     write_state st = { ctx->engine, board, fn, 0, 0, 0 };
     pier_error err;
     cli_error_init(&err);
+    /* (no SA_RESTART: a read of stdin waiting for input ends at once) */
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stop_load;
+    sigemptyset(&sa.sa_mask);
+    load_stopped = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    cli_stream_stop = &load_stopped;
     pier_status rc = cli_stream_split(stdin, CLI_STDIN_BATCH_ROWS,
                                       write_batch, &st, &err);
+    cli_stream_stop = NULL;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (load_stopped != 0) {
+        /* (a read cut short by the signal, or the next batch not begun) */
+        rc = cli_error_set(&err, PIER_E_INTERRUPTED, "%s",
+                           load_stopped == SIGINT ? "interrupted by SIGINT"
+                                                  : "stopped by SIGTERM");
+    }
     if (rc != PIER_OK) {
         char msg[sizeof err.message + 128];
         snprintf(msg, sizeof msg,

@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,8 @@ static pier_status finish(scanner *s)
     return flush(s);
 }
 
+volatile sig_atomic_t *cli_stream_stop;
+
 pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
                              void *payload, pier_error *err)
 {
@@ -299,7 +302,10 @@ pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
     pier_status rc = PIER_OK;
     size_t n;
     bool first = true;
-    while (rc == PIER_OK && (n = fread(chunk, 1, CHUNK_BYTES, in)) > 0) {
+    /* (a stop asked for by a signal between two reads ends the stream
+     * before the next: a read it interrupts ends it too, as an error) */
+    while (rc == PIER_OK && (cli_stream_stop == NULL || *cli_stream_stop == 0)
+           && (n = fread(chunk, 1, CHUNK_BYTES, in)) > 0) {
         size_t i = 0;
         /* Editors on some systems start UTF-8 files with a byte order
          * mark; the library skips it too. fread fills the chunk unless
