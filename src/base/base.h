@@ -132,6 +132,13 @@ int64_t pier__clock_system(void *payload);
  * measuring how long something took. */
 int64_t pier__clock_monotonic(void);
 
+/* ---- directories (fs.c) ---- */
+
+/* Makes `dir` and its missing parents (mode `mode`, less the umask), as
+ * mkdir -p does; one that exists is no error. @return 0, or the errno of
+ * the step that failed. */
+int pier__mkdir_p(const char *dir, unsigned mode);
+
 /* ---- randomness (random.c) ---- */
 
 /* Fills buf with n bytes from the kernel's cryptographic generator

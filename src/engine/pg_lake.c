@@ -1333,30 +1333,6 @@ static const pier__lake_ops pg_ops = {
     .write_moved = pg_write_moved,
 };
 
-/* Creates `dir` and its missing parents (mode 0700: a node's cache). */
-static int mkdirs(const char *dir)
-{
-    char *path = pier__strdup(dir);
-    if (path == NULL)
-        return ENOMEM;
-    int rc = 0;
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-            rc = errno;
-            break;
-        }
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    free(path);
-    return rc;
-}
-
 /* The node's cache directory: the caller's, or one under the user's cache
  * named by the lake (identity and namespace); made, and locked so that
  * no other node uses it. */
@@ -1385,7 +1361,7 @@ static pier_status cache_open(pg_lake *l, pier_error *err)
     pier__buf_free(&b);
     if (l->cache_dir == NULL)
         return pier__oom(err);
-    int e = mkdirs(l->cache_dir);
+    int e = pier__mkdir_p(l->cache_dir, 0700);     /* (a node's own) */
     if (e != 0)
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot make the "
                           "node's cache directory '%s': %s", l->cache_dir,

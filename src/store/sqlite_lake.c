@@ -68,30 +68,6 @@ void pier__sql_board_table(pier__buf *b, const char *board)
 
 /* ---- opening ---- */
 
-/* Creates `dir` and its missing parents, as mkdir -p does. */
-static int mkdir_p(const char *dir)
-{
-    char *path = pier__strdup(dir);
-    if (path == NULL)
-        return ENOMEM;
-    int rc = 0;
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            rc = errno;
-            break;
-        }
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    free(path);
-    return rc;
-}
-
 static char *lake_path(const char *data_dir, const char *suffix)
 {
     pier__buf b;
@@ -369,7 +345,7 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
         if (rc != PIER_OK)
             return rc;
     }
-    int e = mkdir_p(data_dir);
+    int e = pier__mkdir_p(data_dir, 0777);
     if (e != 0)
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                           "cannot create data directory '%s': %s", data_dir,

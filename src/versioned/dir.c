@@ -241,30 +241,6 @@ pier_status pier__vdir_read(pier__vdir *out, const char *dir,
 
 /* ---- a new file ---- */
 
-/* Creates `dir` and its missing parents, as mkdir -p does. */
-static int mkdir_p(const char *dir)
-{
-    char *path = pier__strdup(dir);
-    if (path == NULL)
-        return ENOMEM;
-    int rc = 0;
-    for (char *p = path + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            rc = errno;
-            break;
-        }
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    free(path);
-    return rc;
-}
-
 static const char template_text[] =
     "-- migrate:up\n"
     "-- SQL to apply, in Pier's dialect (docs/sql.md).\n"
@@ -372,7 +348,7 @@ PIER_API pier_status pier_migration_file_create(char **path, const char *dir,
     if (why != NULL)
         return pier__fail(err, PIER_E_INVALID_ARGUMENT, "bad migration "
                           "name '%.120s': %s", name, why);
-    int e = mkdir_p(dir);
+    int e = pier__mkdir_p(dir, 0777);
     if (e == ENOMEM)
         return pier__oom(err);
     if (e != 0)

@@ -72,23 +72,33 @@ const cli_command cli_cmd_maintain = {
 
 /* ---- flush ---- */
 
-static const char *const flush_names[] = { "BOARD" };
+static const char *const board_names[] = { "BOARD" };
 
-static int run_flush(cli_ctx *ctx, const cli_command *cmd, int argc,
-                     char **argv)
+/* A command of at least `min` BOARD (0 or 1) that calls fn, printing
+ * nothing on success: flush, evict. */
+static int board_call(cli_ctx *ctx, const cli_command *cmd, int argc,
+                      char **argv, int min,
+                      pier_status (*fn)(pier_engine *, const char *,
+                                        pier_error *))
 {
     char *board = NULL;
-    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, flush_names, 0,
-                      1, &board);
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, board_names,
+                      min, 1, &board);
     if (rc != CLI_CONTINUE)
         return rc;
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
         return rc;
     pier_error err;
     cli_error_init(&err);
-    if (pier_flush(ctx->engine, board, &err) != PIER_OK)
+    if (fn(ctx->engine, board, &err) != PIER_OK)
         return cli_fail(ctx, &err);
     return CLI_EXIT_OK;
+}
+
+static int run_flush(cli_ctx *ctx, const cli_command *cmd, int argc,
+                     char **argv)
+{
+    return board_call(ctx, cmd, argc, argv, 0, pier_flush);
 }
 
 const cli_command cli_cmd_flush = {
@@ -103,8 +113,6 @@ const cli_command cli_cmd_flush = {
 };
 
 /* ---- sync and evict: a PostgreSQL lake's node's replicas ---- */
-
-static const char *const board_names[] = { "BOARD" };
 
 static int run_sync(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
@@ -142,18 +150,7 @@ const cli_command cli_cmd_sync = {
 static int run_evict(cli_ctx *ctx, const cli_command *cmd, int argc,
                      char **argv)
 {
-    char *board = NULL;
-    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, board_names, 1,
-                      1, &board);
-    if (rc != CLI_CONTINUE)
-        return rc;
-    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
-        return rc;
-    pier_error err;
-    cli_error_init(&err);
-    if (pier_evict(ctx->engine, board, &err) != PIER_OK)
-        return cli_fail(ctx, &err);
-    return CLI_EXIT_OK;
+    return board_call(ctx, cmd, argc, argv, 1, pier_evict);
 }
 
 const cli_command cli_cmd_evict = {
