@@ -174,6 +174,29 @@ typedef enum pier_kind {
 /* The board-vocabulary name of a kind ("bigint"); "null" for NULL. */
 PIER_API const char *pier_kind_name(pier_kind kind);
 
+/*
+ * Generated ids: UUIDs in their canonical lowercase text, for rows that
+ * come without an id (`pier insert --id-generate`). Version 7 (RFC 9562)
+ * starts with the millisecond, so ids generated later sort later; a
+ * generator's version 7 UUIDs each sort after the one before, even within
+ * one millisecond. A generator is zeroed before its first use
+ * (PIER_UUID_GEN_INIT) and used by one thread at a time.
+ */
+#define PIER_UUID_TEXT_SIZE 37     /* 36 characters and the NUL */
+typedef struct pier_uuid_gen {
+    int64_t last_ms;               /* the last version 7 UUID's time */
+    unsigned counter;              /* its 12-bit counter (rand_a) */
+} pier_uuid_gen;
+#define PIER_UUID_GEN_INIT { 0, 0 }
+
+/* Writes a new UUID of `version` 4 (random) or 7 (time-ordered, the
+ * system clock's millisecond) to `out`.
+ * @return PIER_E_INVALID_ARGUMENT for another version or a NULL argument;
+ *         PIER_E_READ_FAILED if the system gives no random bytes. */
+PIER_API pier_status pier_uuid_generate(char out[PIER_UUID_TEXT_SIZE],
+                                        pier_uuid_gen *gen, int version,
+                                        pier_error *err);
+
 /* A 128-bit signed integer: hi * 2^64 + lo. */
 typedef struct pier_hugeint {
     int64_t hi;

@@ -88,6 +88,36 @@ static void test_uuid_v4(void **state)
     assert_string_equal(text, "00000000-0000-4000-8000-000000000000");
 }
 
+/* pier_uuid_generate: the public generator. Version 7 UUIDs of one
+ * generator increase strictly, 4 and 7 carry their version and variant,
+ * and another version is refused. */
+static void test_uuid_generate(void **state)
+{
+    (void)state;
+    pier_uuid_gen gen = PIER_UUID_GEN_INIT;
+    pier_error err;
+    char prev[PIER_UUID_TEXT_SIZE] = "", text[PIER_UUID_TEXT_SIZE];
+    unsigned char b[16];
+    for (int i = 0; i < 5000; i++) {
+        assert_int_equal(pier_uuid_generate(text, &gen, 7, &err), PIER_OK);
+        assert_int_equal(strlen(text), 36);
+        assert_null(pier__uuid_parse(text, 36, b));
+        assert_int_equal(text[14], '7');
+        assert_non_null(strchr("89ab", text[19]));
+        assert_true(strcmp(prev, text) < 0);
+        memcpy(prev, text, sizeof text);
+    }
+    assert_int_equal(pier_uuid_generate(text, &gen, 4, &err), PIER_OK);
+    assert_int_equal(text[14], '4');
+    assert_non_null(strchr("89ab", text[19]));
+    assert_null(pier__uuid_parse(text, 36, b));
+    assert_int_equal(pier_uuid_generate(text, &gen, 1, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_string_equal(err.tag, "InvalidArgument");
+    assert_int_equal(pier_uuid_generate(text, NULL, 7, &err),
+                     PIER_E_INVALID_ARGUMENT);
+}
+
 /* Version 7: the millisecond, then a counter that keeps the UUIDs of
  * one generator increasing within a millisecond, across a clock that
  * steps back, and past the counter's end. */
@@ -513,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_uuid_round_trips),
         cmocka_unit_test(test_uuid_refusals),
         cmocka_unit_test(test_uuid_v4),
+        cmocka_unit_test(test_uuid_generate),
         cmocka_unit_test(test_uuid_v7),
         cmocka_unit_test(test_decimal_column_scale),
         cmocka_unit_test(test_decimal_wide),
