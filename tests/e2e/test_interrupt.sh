@@ -89,4 +89,30 @@ said=$(sed -n 's/.*; \([0-9]*\) rows committed before it).*/\1/p' load.err)
     { echo "load said $said, the lake holds $("$pier" count big)"; exit 1; }
 cat load.err
 
+# The same for a CSV load (insert --csv -), which shares the batches.
+mkfifo csv.fifo
+"$pier" insert bigcsv --csv - <csv.fifo >load.out 2>load.err &
+pid=$!
+exec 7>csv.fifo
+{ echo "id,n"; for i in $(seq 1 12000); do printf 'r%05d,%d\n' "$i" "$i"; done; } >&7
+for _ in $(seq 600); do
+    n=$("$pier" count bigcsv 2>/dev/null || echo 0)
+    [ "$n" -gt 0 ] && break
+    sleep 0.1
+done
+wait_caught "$pid"
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+exec 7>&-
+[ "$rc" -eq 1 ] || { echo "csv load: exit $rc"; cat load.err; exit 1; }
+grep -q 'Interrupted: interrupted by SIGINT' load.err ||
+    { echo "csv load:"; cat load.err; exit 1; }
+said=$(sed -n 's/.*; \([0-9]*\) rows committed before it).*/\1/p' load.err)
+[ -n "$said" ] && [ "$said" -gt 0 ] ||
+    { echo "csv load said no count:"; cat load.err; exit 1; }
+[ "$("$pier" count bigcsv)" = "$said" ] ||
+    { echo "csv load said $said, the lake holds $("$pier" count bigcsv)"; exit 1; }
+cat load.err
+
 echo "Ctrl-C stops statements"

@@ -6,7 +6,7 @@ $ pier insert tasks '{"id":"t1","n":1}'
 
 # The last row fails: the new board is not created.
 $ pier insert fresh '[{"id":"f1","n":1},{"id":"f2","n":2},{"n":3}]'
-! pier: error: MissingId: every row needs an id (a non-empty string) (row 3)
+! pier: error: MissingId: every row needs an id (a non-empty string) (row 3); name the field that holds it with --id COL, or generate ids with --id-generate uuid7
 [exit 1]
 $ pier has-board fresh
 false

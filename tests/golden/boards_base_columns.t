@@ -22,16 +22,16 @@ state       text       base
 # (no command could name its row); one already stored, or given twice in
 # one write, is DuplicateId. None of these writes leaves anything.
 $ pier insert b '{"state":"x"}'
-! pier: error: MissingId: every row needs an id (a non-empty string)
+! pier: error: MissingId: every row needs an id (a non-empty string); name the field that holds it with --id COL, or generate ids with --id-generate uuid7
 [exit 1]
 $ pier insert b '{"id":null}'
-! pier: error: MissingId: every row needs an id (a non-empty string)
+! pier: error: MissingId: every row needs an id (a non-empty string); name the field that holds it with --id COL, or generate ids with --id-generate uuid7
 [exit 1]
 $ pier insert b '{"id":""}'
-! pier: error: MissingId: every row needs an id (a non-empty string)
+! pier: error: MissingId: every row needs an id (a non-empty string); name the field that holds it with --id COL, or generate ids with --id-generate uuid7
 [exit 1]
 $ pier insert b '{"id":7}'
-! pier: error: ColumnTypeConflict: column 'id' of board 'b' is text, got bigint 7; an id is a string
+! pier: error: ColumnTypeConflict: column 'id' of board 'b' is text, got bigint 7; an id is a string; --id id takes an integer id as its digits
 [exit 1]
 $ pier insert b '{"id":"a\u0000b"}'
 ! pier: error: InvalidArgument: an id may not hold U+0000: nothing could name the row afterwards

@@ -11,7 +11,7 @@ once and then enforced, or declared up front with create-board.
 
 Commands:
   create-board  Create a board, with declared columns if any
-  insert        Insert rows given as JSON, or streamed from stdin
+  insert        Insert rows given as JSON, or streamed from stdin or CSV
   update        Patch some columns of one row
   upsert        Write whole rows: replace each id's row, or insert it
   delete        Delete rows by id
@@ -21,7 +21,7 @@ Commands:
   schema        Show a board's or table's columns, dump the schema, make code
   get           Show one row
   count         Print the number of rows on a board
-  dump          Print every row as JSON lines, in id order
+  dump          Print every row as JSON lines (or CSV, TSV), in id order
   query         Run a read-only SQL query on one board
   shell         Query boards interactively
   sql           Run SQL statements on the lake's declared tables
@@ -124,7 +124,7 @@ Output: the watermark the board was created at; with --json,
 
 OPTIONS are the global options of 'pier --help'.
 $ pier insert --help
-Usage: pier [OPTIONS] insert BOARD JSON|-
+Usage: pier [OPTIONS] insert BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]
 
 Inserts rows into BOARD (created by the write unless
 --auto-create=never). JSON is one object or an array of objects, each
@@ -135,6 +135,23 @@ by white space (JSON lines). It is streamed: every 1000 rows are one
 atomic write (fewer if their text passes 64 MiB). If a batch fails,
 the batches before it stay committed: the error says how many rows
 that was, and its byte offsets count from the start of stdin.
+
+--csv FILE|- and --tsv FILE|- read the rows from a CSV (RFC 4180) or
+TSV file instead, or from stdin with '-': a header line names the
+columns, each later line is a row, streamed in batches as above.
+Where the board has the column, the value takes its type; elsewhere
+an unquoted 42, 4.5, true or false is a number or a boolean, an
+empty unquoted field is null, and anything else (anything quoted) is
+text. Errors name the line of the file.
+
+--id COL takes each row's id from the field COL (the column "id" by
+default), which then is no column of its own; an integer there is
+kept as its digits (7 becomes "7"). --id-generate uuid7 (or uuid4)
+gives a row without an id (or with a null or empty one) a new UUID; a
+row that has one keeps it.
+
+On a terminal, a load from stdin or a file shows its progress (rows
+committed, rows per second) on stderr.
 
 Output: the watermark of the last write; with --json,
 {"watermark":N}. An empty stdin writes nothing and prints the current
@@ -218,11 +235,19 @@ Output: the number alone; with --json, {"count":N}.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier dump --help
-Usage: pier [OPTIONS] dump BOARD
+Usage: pier [OPTIONS] dump BOARD [--csv|--tsv]
 
 Prints every row of BOARD, in id order (byte order of the ids), as
 one JSON object per line, columns in board order. The same with
 --json.
+
+--csv prints a header line of the board's column names, then one
+record per row in the same order (RFC 4180: CRLF line ends, a field
+holding a comma, a quote or a line break quoted, quotes doubled). A
+value is its text, a null an empty field; a text value that would
+read back as something else (empty, a number, true or false) is
+quoted, so that `insert --csv` loads the dump back as it was. --tsv
+is the same with tabs between the fields and LF line ends.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier add-column --help

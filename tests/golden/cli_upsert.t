@@ -77,7 +77,7 @@ $ pier upsert b '[{"id":"a","n":3},{"id":"e","_hidden":1}]'
 ! pier: error: ReservedColumnName: column name '_hidden' is reserved: names starting with '_' belong to the engine (row 2)
 [exit 1]
 $ pier upsert b '[{"id":"a","n":3},{"n":4}]'
-! pier: error: MissingId: every row needs an id (a non-empty string) (row 2)
+! pier: error: MissingId: every row needs an id (a non-empty string) (row 2); name the field that holds it with --id COL, or generate ids with --id-generate uuid7
 [exit 1]
 $ pier --json upsert b '{"id":"a",'
 ! {"error":"InvalidJson","message":"expected a member name at byte 10"}
@@ -103,7 +103,7 @@ false
 
 # --help, and usage errors (exit 2).
 $ pier upsert --help
-Usage: pier [OPTIONS] upsert BOARD JSON|-
+Usage: pier [OPTIONS] upsert BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]
 
 Writes complete rows to BOARD (created by the write unless
 --auto-create=never): each replaces the stored row with its id (the
@@ -118,13 +118,30 @@ their text passes 64 MiB). If a batch fails, the batches before it
 stay committed: the error says how many rows that was, and its byte
 offsets count from the start of stdin.
 
+--csv FILE|- and --tsv FILE|- read the rows from a CSV (RFC 4180) or
+TSV file instead, or from stdin with '-': a header line names the
+columns, each later line is a row, streamed in batches as above.
+Where the board has the column, the value takes its type; elsewhere
+an unquoted 42, 4.5, true or false is a number or a boolean, an
+empty unquoted field is null, and anything else (anything quoted) is
+text. Errors name the line of the file.
+
+--id COL takes each row's id from the field COL (the column "id" by
+default), which then is no column of its own; an integer there is
+kept as its digits (7 becomes "7"). --id-generate uuid7 (or uuid4)
+gives a row without an id (or with a null or empty one) a new UUID; a
+row that has one keeps it.
+
+On a terminal, a load from stdin or a file shows its progress (rows
+committed, rows per second) on stderr.
+
 Output: the watermark of the last write; with --json,
 {"watermark":N}. An empty stdin writes nothing and prints the current
 head.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier upsert b
-! pier: usage: upsert: missing argument JSON|-
+! pier: usage: upsert: missing argument JSON|- (or --csv FILE|-, --tsv FILE|-)
 ! Try 'pier upsert --help'.
 [exit 2]
 $ pier upsert b '{}' '{}'

@@ -50,7 +50,7 @@ $ pier get a
 ! Try 'pier get --help'.
 [exit 2]
 $ pier insert a
-! pier: usage: insert: missing argument JSON|-
+! pier: usage: insert: missing argument JSON|- (or --csv FILE|-, --tsv FILE|-)
 ! Try 'pier insert --help'.
 [exit 2]
 $ pier add-column a b

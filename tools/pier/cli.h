@@ -337,7 +337,7 @@ void cli_locate(pier_error *err, const char *text, const char *file);
 int cli_schema_codegen(cli_ctx *ctx, const cli_command *cmd, int argc,
                        char **argv);
 
-/* ---- rows.c: writing JSON rows ---- */
+/* ---- load.c: writing rows ---- */
 
 /* A write of JSON rows: pier_insert_json, pier_upsert_json. */
 typedef pier_status (*cli_json_write_fn)(int64_t *watermark,
@@ -346,14 +346,71 @@ typedef pier_status (*cli_json_write_fn)(int64_t *watermark,
                                          const char *json, size_t len,
                                          pier_error *err);
 
+typedef enum cli_load_format {
+    CLI_LOAD_JSON = 0,     /* the JSON argument, or JSON from stdin */
+    CLI_LOAD_CSV = 1,      /* --csv FILE|- */
+    CLI_LOAD_TSV = 2       /* --tsv FILE|- */
+} cli_load_format;
+
+/* The options of insert and upsert about their input. */
+typedef struct cli_load_opts {
+    cli_load_format format;
+    const char *source;    /* --csv/--tsv's FILE, or "-" for stdin */
+    const char *id_column; /* --id COL, or NULL: "id" */
+    int id_generate;       /* --id-generate: 4, 7; 0 when not given */
+} cli_load_opts;
+#define CLI_LOAD_OPTS_INIT { CLI_LOAD_JSON, NULL, NULL, 0 }
+
+#define CLI_LOAD_OPTSPECS                                                 \
+    { "--csv", true }, { "--tsv", true }, { "--id", true },              \
+    { "--id-generate", true }
+
+/* The options insert and upsert share, in their --help. */
+#define CLI_LOAD_HELP                                                        \
+    "--csv FILE|- and --tsv FILE|- read the rows from a CSV (RFC 4180) or\n" \
+    "TSV file instead, or from stdin with '-': a header line names the\n"  \
+    "columns, each later line is a row, streamed in batches as above.\n"   \
+    "Where the board has the column, the value takes its type; elsewhere\n" \
+    "an unquoted 42, 4.5, true or false is a number or a boolean, an\n"    \
+    "empty unquoted field is null, and anything else (anything quoted) is\n"\
+    "text. Errors name the line of the file.\n"                           \
+    "\n"                                                                    \
+    "--id COL takes each row's id from the field COL (the column \"id\" by\n"\
+    "default), which then is no column of its own; an integer there is\n"  \
+    "kept as its digits (7 becomes \"7\"). --id-generate uuid7 (or uuid4)\n" \
+    "gives a row without an id (or with a null or empty one) a new UUID; a\n"\
+    "row that has one keeps it.\n"                                        \
+    "\n"                                                                    \
+    "On a terminal, a load from stdin or a file shows its progress (rows\n"\
+    "committed, rows per second) on stderr.\n"
+
+/* Takes one of CLI_LOAD_OPTSPECS into opts. @return 0, or the usage exit
+ * code after printing why. */
+int cli_load_option(const cli_command *cmd, const char *name,
+                    const char *value, cli_load_opts *opts);
+
 /*
- * Writes `arg`, JSON text, to `board` with `fn` as one write; or with "-"
- * streams stdin in batches of CLI_STDIN_BATCH_ROWS rows, one write each
- * (see rows.c). Prints the watermark, or the error. The engine is open.
- * @return the exit code.
+ * Writes rows to `board` with `fn`: `arg`, JSON text, as one write; with
+ * "-" (JSON from stdin) or a CSV/TSV input, streamed in batches of
+ * CLI_STDIN_BATCH_ROWS rows, one write each (see load.c), with a progress
+ * line on stderr when it is a terminal. `opts` (NULL: none) gives the
+ * input's format and ids. Prints the watermark, or the error. The engine
+ * is open. @return the exit code.
  */
 int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
-                   cli_json_write_fn fn);
+                   cli_json_write_fn fn, const cli_load_opts *opts);
+
+/* Whether an unquoted CSV field s[0..n) reads as something else than
+ * text: empty (null), a JSON number or a boolean. dump --csv quotes such a
+ * text value so that it loads back as text. */
+bool cli_csv_reads_as_json(const char *s, size_t n);
+
+/* ---- rows.c ---- */
+
+/* `insert` and `upsert`: parses BOARD, JSON|- and CLI_LOAD_OPTSPECS, opens
+ * the engine and writes the rows with `fn`. @return the exit code. */
+int cli_run_load(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
+                 cli_json_write_fn fn);
 
 /*
  * Makes the error of a write of a part of a larger input read as if the

@@ -1,11 +1,11 @@
 /*
- * rows.c: the commands about rows: insert, get, count and dump, and the
- * writing of JSON rows that insert shares with upsert (write.c).
+ * rows.c: the commands about rows: insert, get, count and dump (as JSON
+ * lines, CSV or TSV), and the relocation of a batch's errors that the
+ * streamed writes of load.c share.
  *
- * `insert BOARD -` (and `upsert BOARD -`) streams stdin through stream.c
- * in batches of CLI_STDIN_BATCH_ROWS rows, one atomic write each. A failed
- * batch leaves the batches before it committed; the error then says how
- * many rows that was, and its byte offsets count from the start of stdin.
+ * `insert` parses its options and hands the rows to load.c, which upsert
+ * (write.c) shares: JSON from stdin and CSV are streamed in batches of
+ * CLI_STDIN_BATCH_ROWS rows, one atomic write each.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +16,6 @@
 #include "cli.h"
 
 static const char *const board_id_names[] = { "BOARD", "ID" };
-static const char *const insert_names[] = { "BOARD", "JSON|-" };
 
 /* Parses the arguments, then opens the engine. @return CLI_CONTINUE, or
  * an exit code. */
@@ -31,16 +30,7 @@ static int prepare(cli_ctx *ctx, const cli_command *cmd, int argc,
     return rc == CLI_EXIT_OK ? CLI_CONTINUE : rc;
 }
 
-/* ---- insert ---- */
-
-typedef struct write_state {
-    pier_engine *engine;
-    const char *board;
-    cli_json_write_fn fn;   /* pier_insert_json, pier_upsert_json */
-    int64_t watermark;     /* of the last committed batch */
-    size_t committed;      /* rows in the committed batches */
-    size_t batches;        /* committed batches */
-} write_state;
+/* ---- relocating a batch's errors ---- */
 
 /* Whether m starts with `word` followed by a digit. */
 static bool word_then_digit(const char *m, const char *word)
@@ -136,101 +126,50 @@ void cli_relocate(pier_error *err, int64_t base, size_t rows_before,
         err->offset += base;
 }
 
-/* SIGINT or SIGTERM while stdin loads: the batch being written commits
- * (or not) whole, and no other begins. */
-static volatile sig_atomic_t load_stopped;
+/* ---- insert ---- */
 
-static void stop_load(int sig)
+static const cli_optspec load_opts[] = { CLI_LOAD_OPTSPECS, { NULL, false } };
+
+static int load_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                    const char *value, void *payload)
 {
-    load_stopped = sig;
+    (void)ctx;
+    return cli_load_option(cmd, name, value, payload);
 }
 
-static pier_status write_batch(const char *text, size_t len, int64_t base,
-                                size_t rows, void *payload, pier_error *err)
+int cli_run_load(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
+                 cli_json_write_fn fn)
 {
-    write_state *st = payload;
-    if (load_stopped != 0)
-        return cli_error_set(err, PIER_E_INTERRUPTED, "stopped");
-    int64_t wm = 0;
-    pier_status rc = st->fn(&wm, st->engine, st->board, text, len, err);
-    if (rc != PIER_OK) {
-        cli_relocate(err, base, st->committed, "stdin");
+    static const char *const names[] = { "BOARD", "JSON|-" };
+    cli_load_opts opts = CLI_LOAD_OPTS_INIT;
+    char *pos[2] = { NULL, NULL };
+    int rc = cli_args(ctx, cmd, argc, argv, load_opts, load_opt, &opts,
+                      names, 1, 2, pos);
+    if (rc != CLI_CONTINUE)
         return rc;
-    }
-    st->watermark = wm;
-    st->committed += rows;
-    st->batches++;
-    return PIER_OK;
-}
-
-static int write_stdin(cli_ctx *ctx, const char *board,
-                       cli_json_write_fn fn)
-{
-    write_state st = { ctx->engine, board, fn, 0, 0, 0 };
-    pier_error err;
-    cli_error_init(&err);
-    /* (no SA_RESTART: a read of stdin waiting for input ends at once) */
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = stop_load;
-    sigemptyset(&sa.sa_mask);
-    load_stopped = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    cli_stream_stop = &load_stopped;
-    pier_status rc = cli_stream_split(stdin, CLI_STDIN_BATCH_ROWS,
-                                      write_batch, &st, &err);
-    cli_stream_stop = NULL;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    if (load_stopped != 0) {
-        /* (a read cut short by the signal, or the next batch not begun) */
-        rc = cli_error_set(&err, PIER_E_INTERRUPTED, "%s",
-                           load_stopped == SIGINT ? "interrupted by SIGINT"
-                                                  : "stopped by SIGTERM");
-    }
-    if (rc != PIER_OK) {
-        char msg[sizeof err.message + 128];
-        snprintf(msg, sizeof msg,
-                 "%s (batch %zu of stdin not written; %zu rows committed "
-                 "before it)", err.message, st.batches + 1, st.committed);
-        const char *tag = err.tag != NULL ? err.tag : pier_status_tag(rc);
-        return cli_fail_msg(ctx, tag, msg);
-    }
-    if (st.batches == 0) {   /* an empty stream: nothing was written */
-        if (pier_head_from_catalog(&st.watermark, ctx->engine, &err) !=
-            PIER_OK)
-            return cli_fail(ctx, &err);
-    }
-    return cli_print_watermark(ctx, st.watermark);
-}
-
-int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
-                   cli_json_write_fn fn)
-{
-    if (strcmp(arg, "-") == 0)
-        return write_stdin(ctx, board, fn);
-    int64_t wm = 0;
-    pier_error err;
-    cli_error_init(&err);
-    if (fn(&wm, ctx->engine, board, arg, strlen(arg), &err) != PIER_OK)
-        return cli_fail(ctx, &err);
-    return cli_print_watermark(ctx, wm);
+    bool csv = opts.format != CLI_LOAD_JSON;
+    if (csv && pos[1] != NULL)
+        return cli_usage(cmd, "%s: rows come from --%s %s: no JSON argument "
+                         "goes with it", cmd->name,
+                         opts.format == CLI_LOAD_CSV ? "csv" : "tsv",
+                         opts.source);
+    if (!csv && pos[1] == NULL)
+        return cli_usage(cmd, "%s: missing argument JSON|- (or --csv FILE|-, "
+                         "--tsv FILE|-)", cmd->name);
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    return cli_write_rows(ctx, pos[0], pos[1], fn, &opts);
 }
 
 static int run_insert(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
-    char *pos[2] = { NULL, NULL };
-    int rc = prepare(ctx, cmd, argc, argv, insert_names, 2, pos);
-    if (rc != CLI_CONTINUE)
-        return rc;
-    return cli_write_rows(ctx, pos[0], pos[1], pier_insert_json);
+    return cli_run_load(ctx, cmd, argc, argv, pier_insert_json);
 }
 
 const cli_command cli_cmd_insert = {
-    "insert", "Insert rows given as JSON, or streamed from stdin",
-    "BOARD JSON|-",
+    "insert", "Insert rows given as JSON, or streamed from stdin or CSV",
+    "BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]",
     "Inserts rows into BOARD (created by the write unless\n"
     "--auto-create=never). JSON is one object or an array of objects, each\n"
     "with an \"id\"; all its rows are one atomic write.\n"
@@ -240,6 +179,8 @@ const cli_command cli_cmd_insert = {
     "atomic write (fewer if their text passes 64 MiB). If a batch fails,\n"
     "the batches before it stay committed: the error says how many rows\n"
     "that was, and its byte offsets count from the start of stdin.\n"
+    "\n"
+    CLI_LOAD_HELP
     "\n"
     "Output: the watermark of the last write; with --json,\n"
     "{\"watermark\":N}. An empty stdin writes nothing and prints the current\n"
@@ -349,20 +290,103 @@ const cli_command cli_cmd_count = {
 
 typedef struct dump_state {
     cli_ctx *ctx;
+    char sep;              /* ',' or '\t' for CSV and TSV; 0: JSON lines */
     bool out_of_memory;
 } dump_state;
+
+static const cli_optspec dump_opts[] = {
+    { "--csv", false }, { "--tsv", false }, { NULL, false }
+};
+
+static int dump_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                    const char *value, void *payload)
+{
+    (void)ctx;
+    (void)value;
+    dump_state *st = payload;
+    if (st->sep != 0)
+        return cli_usage(cmd, "%s: give one of --csv and --tsv, once",
+                         cmd->name);
+    st->sep = strcmp(name, "--csv") == 0 ? ',' : '\t';
+    return 0;
+}
+
+/* Whether a value's text goes in quotes: RFC 4180's reasons (a separator,
+ * a quote, a line break), white space at either end, which many readers
+ * trim, and for a text value any spelling that would load back as
+ * something else (empty, a number, a boolean). */
+static bool needs_quotes(const char *s, size_t n, char sep, bool text)
+{
+    if (text && cli_csv_reads_as_json(s, n))
+        return true;
+    if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
+                  s[n - 1] == '\t'))
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == sep || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+            return true;
+    return false;
+}
+
+static void put_field(const char *s, size_t n, char sep, bool text)
+{
+    if (!needs_quotes(s, n, sep, text)) {
+        fwrite(s, 1, n, stdout);
+        return;
+    }
+    fputc('"', stdout);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', stdout);
+        fputc(s[i], stdout);
+    }
+    fputc('"', stdout);
+}
+
+/* Whether a value of `kind` is written as JSON writes it bare. */
+static bool bare_kind(pier_kind kind)
+{
+    switch (kind) {
+    case PIER_KIND_BOOLEAN: case PIER_KIND_TINYINT: case PIER_KIND_SMALLINT:
+    case PIER_KIND_INTEGER: case PIER_KIND_BIGINT: case PIER_KIND_HUGEINT:
+    case PIER_KIND_FLOAT: case PIER_KIND_DOUBLE: case PIER_KIND_UNSIGNED:
+    case PIER_KIND_DECIMAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int dump_csv_row(const pier_row *row, dump_state *st)
+{
+    size_t n = pier_row_column_count(row);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            fputc(st->sep, stdout);
+        const pier_value *v = pier_row_value(row, i);
+        if (v == NULL || v->kind == PIER_KIND_NULL || v->text == NULL)
+            continue;   /* a null is an empty field */
+        put_field(v->text, v->len, st->sep, !bare_kind(v->kind));
+    }
+    fputs(st->sep == ',' ? "\r\n" : "\n", stdout);
+    return 0;
+}
 
 static int dump_row(const pier_row *row, void *payload)
 {
     dump_state *st = payload;
-    char *json = pier_row_to_json(row);
-    if (json == NULL) {
-        st->out_of_memory = true;
-        return 1;
+    if (st->sep != 0) {
+        dump_csv_row(row, st);
+    } else {
+        char *json = pier_row_to_json(row);
+        if (json == NULL) {
+            st->out_of_memory = true;
+            return 1;
+        }
+        fputs(json, stdout);
+        fputc('\n', stdout);
+        pier_free(json);
     }
-    fputs(json, stdout);
-    fputc('\n', stdout);
-    pier_free(json);
     if (ferror(stdout)) {   /* reported by main, once the engine is closed */
         st->ctx->stdout_errno = errno;
         return 1;
@@ -370,15 +394,40 @@ static int dump_row(const pier_row *row, void *payload)
     return 0;
 }
 
+/* The header line of dump --csv: the board's columns, in board order (as
+ * each row lists them). */
+static int dump_header(cli_ctx *ctx, const char *board, char sep)
+{
+    pier_board_info *info = NULL;
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_board_describe(&info, ctx->engine, board, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    for (size_t i = 0; i < info->ncolumns; i++) {
+        if (i > 0)
+            fputc(sep, stdout);
+        const char *name = info->columns[i].name;
+        put_field(name, strlen(name), sep, false);
+    }
+    fputs(sep == ',' ? "\r\n" : "\n", stdout);
+    pier_board_info_free(info);
+    return CLI_EXIT_OK;
+}
+
 static int run_dump(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
 {
     ctx->opts.must_exist = true;     /* (a read makes no lake) */
+    dump_state st = { ctx, 0, false };
     char *board = NULL;
-    int rc = prepare(ctx, cmd, argc, argv, board_id_names, 1, &board);
+    int rc = cli_args(ctx, cmd, argc, argv, dump_opts, dump_opt, &st,
+                      board_id_names, 1, 1, &board);
     if (rc != CLI_CONTINUE)
         return rc;
-    dump_state st = { ctx, false };
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    if (st.sep != 0 && (rc = dump_header(ctx, board, st.sep)) != 0)
+        return rc;
     pier_error err;
     cli_error_init(&err);
     if (pier_board_scan(ctx->engine, board, dump_row, &st, &err) != PIER_OK)
@@ -390,9 +439,18 @@ static int run_dump(cli_ctx *ctx, const cli_command *cmd, int argc,
 }
 
 const cli_command cli_cmd_dump = {
-    "dump", "Print every row as JSON lines, in id order", "BOARD",
+    "dump", "Print every row as JSON lines (or CSV, TSV), in id order",
+    "BOARD [--csv|--tsv]",
     "Prints every row of BOARD, in id order (byte order of the ids), as\n"
     "one JSON object per line, columns in board order. The same with\n"
-    "--json.\n",
+    "--json.\n"
+    "\n"
+    "--csv prints a header line of the board's column names, then one\n"
+    "record per row in the same order (RFC 4180: CRLF line ends, a field\n"
+    "holding a comma, a quote or a line break quoted, quotes doubled). A\n"
+    "value is its text, a null an empty field; a text value that would\n"
+    "read back as something else (empty, a number, true or false) is\n"
+    "quoted, so that `insert --csv` loads the dump back as it was. --tsv\n"
+    "is the same with tabs between the fields and LF line ends.\n",
     run_dump,
 };

@@ -77,21 +77,15 @@ const cli_command cli_cmd_update = {
 
 /* ---- upsert ---- */
 
-static const char *const upsert_names[] = { "BOARD", "JSON|-" };
-
 static int run_upsert(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
-    char *pos[2] = { NULL, NULL };
-    int rc = prepare(ctx, cmd, argc, argv, upsert_names, 2, pos);
-    if (rc != CLI_CONTINUE)
-        return rc;
-    return cli_write_rows(ctx, pos[0], pos[1], pier_upsert_json);
+    return cli_run_load(ctx, cmd, argc, argv, pier_upsert_json);
 }
 
 const cli_command cli_cmd_upsert = {
     "upsert", "Write whole rows: replace each id's row, or insert it",
-    "BOARD JSON|-",
+    "BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]",
     "Writes complete rows to BOARD (created by the write unless\n"
     "--auto-create=never): each replaces the stored row with its id (the\n"
     "columns it omits then read null) or, if there is none, is inserted.\n"
@@ -104,6 +98,8 @@ const cli_command cli_cmd_upsert = {
     "their text passes 64 MiB). If a batch fails, the batches before it\n"
     "stay committed: the error says how many rows that was, and its byte\n"
     "offsets count from the start of stdin.\n"
+    "\n"
+    CLI_LOAD_HELP
     "\n"
     "Output: the watermark of the last write; with --json,\n"
     "{\"watermark\":N}. An empty stdin writes nothing and prints the current\n"

@@ -1,0 +1,1074 @@
+/*
+ * load.c: writing rows given on the command line or streamed in, for
+ * insert and upsert: JSON from stdin (stream.c splits it), CSV and TSV
+ * from a file or stdin (csv.c reads it), the id options, and the progress
+ * line.
+ *
+ * Every streamed input goes through one path: its rows become JSON-lines
+ * text in batches of CLI_STDIN_BATCH_ROWS (fewer when the text would pass
+ * PIER_MAX_BATCH_BYTES), and each batch is one atomic pier_insert_json or
+ * pier_upsert_json (write_batch). A failed batch leaves the batches before
+ * it committed, and the error says how many rows that was; SIGINT and
+ * SIGTERM let the batch being written commit or not, whole, and begin no
+ * other. So a CSV load fails, stops and resumes exactly as a JSON one.
+ *
+ * A CSV record becomes a JSON object member by member (csv_value): the
+ * board's columns, as they are when the load starts, type their values;
+ * a column the board does not have yet gets the value a JSON writer would
+ * have written (docs/types.md, "CSV values").
+ *
+ * The id options rewrite each row's id member in the text, leaving every
+ * other member's bytes alone (rewrite_object): the library still parses
+ * and checks the whole row, and values keep their exact spelling.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "csv.h"
+
+/* Bytes read from a CSV input at a time. */
+#define READ_BYTES 65536
+/* The progress line is redrawn at most this often (4 a second), the first
+ * time after as long, and never before the second batch: a load that ends
+ * sooner prints nothing. */
+#define PROGRESS_EVERY_US 250000
+
+/* ---- options ---- */
+
+int cli_load_option(const cli_command *cmd, const char *name,
+                    const char *value, cli_load_opts *opts)
+{
+    if (strcmp(name, "--csv") == 0 || strcmp(name, "--tsv") == 0) {
+        if (opts->format != CLI_LOAD_JSON)
+            return cli_usage(cmd, "%s: give one of --csv and --tsv, once",
+                             cmd->name);
+        opts->format = name[2] == 'c' ? CLI_LOAD_CSV : CLI_LOAD_TSV;
+        opts->source = value;
+        return 0;
+    }
+    if (strcmp(name, "--id") == 0) {
+        if (value[0] == '\0')
+            return cli_usage(cmd, "%s: --id needs a column name",
+                             cmd->name);
+        opts->id_column = value;
+        return 0;
+    }
+    if (strcmp(name, "--id-generate") == 0) {
+        if (strcmp(value, "uuid7") == 0)
+            opts->id_generate = 7;
+        else if (strcmp(value, "uuid4") == 0)
+            opts->id_generate = 4;
+        else
+            return cli_usage(cmd, "%s: --id-generate takes uuid7 or uuid4, "
+                             "not '%s'", cmd->name, value);
+        return 0;
+    }
+    return cli_usage(cmd, "%s: unknown option '%s'", cmd->name, name);
+}
+
+/* ---- progress ---- */
+
+typedef struct progress {
+    bool on;               /* stderr is a terminal */
+    bool shown;            /* a line was drawn: end it with a newline */
+    int64_t start_us, last_us;
+} progress;
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void progress_draw(progress *p, size_t rows, int64_t t)
+{
+    double secs = (double)(t - p->start_us) / 1e6;
+    double rate = secs > 0 ? (double)rows / secs : 0;
+    fprintf(stderr, "\rpier: %zu rows committed (%.0f rows/s)", rows, rate);
+    fflush(stderr);
+    p->shown = true;
+    p->last_us = t;
+}
+
+/* After a batch is committed; `batches` counts it. The first batch never
+ * draws: a load of one batch ends as it began, with no line at all. */
+static void progress_tick(progress *p, size_t rows, size_t batches)
+{
+    if (!p->on || batches < 2)
+        return;
+    int64_t t = now_us();
+    if (t - p->last_us >= PROGRESS_EVERY_US)
+        progress_draw(p, rows, t);
+}
+
+static void progress_end(progress *p, size_t rows)
+{
+    if (!p->shown)
+        return;
+    progress_draw(p, rows, now_us());
+    fputc('\n', stderr);
+}
+
+/* ---- the batch writer ---- */
+
+typedef struct write_state {
+    cli_ctx *ctx;
+    const char *board;
+    cli_json_write_fn fn;  /* pier_insert_json, pier_upsert_json */
+    const cli_load_opts *opts;
+    const char *where;     /* "stdin", or the file's name */
+    int64_t watermark;     /* of the last committed batch */
+    size_t committed;      /* rows in the committed batches */
+    size_t batches;        /* committed batches */
+    const int64_t *lines;  /* CSV: the line of each row of the batch */
+    progress progress;
+    pier_uuid_gen gen;
+    char *text;            /* a rewritten batch (JSON with id options) */
+    size_t text_len, text_cap;
+} write_state;
+
+/* SIGINT or SIGTERM while a stream loads: the batch being written commits
+ * (or not) whole, and no other begins. */
+static volatile sig_atomic_t load_stopped;
+
+static void stop_load(int sig)
+{
+    load_stopped = sig;
+}
+
+/* The batch row (from 1) an error of the library names first ("row N" at
+ * the start of its message or after '('), or 0. */
+static size_t error_row(const char *m)
+{
+    for (const char *p = m; *p != '\0'; p++) {
+        if ((p == m || p[-1] == '(') && strncmp(p, "row ", 4) == 0 &&
+            p[4] >= '1' && p[4] <= '9')
+            return (size_t)strtoul(p + 4, NULL, 10);
+    }
+    return 0;
+}
+
+/* Appends " (line L of WHERE)" to a CSV batch's error. */
+static void add_line(write_state *st, pier_error *err, size_t rows)
+{
+    size_t row = error_row(err->message);
+    if (row == 0 && rows == 1)
+        row = 1;
+    if (row == 0 || row > rows)
+        return;
+    size_t n = strlen(err->message);
+    snprintf(err->message + n, sizeof err->message - n,
+             " (line %" PRId64 " of %s)", st->lines[row - 1], st->where);
+}
+
+/* The library's refusal of a row without a string id, made to say what
+ * the command line offers. */
+static void id_hint(write_state *st, pier_status rc, pier_error *err)
+{
+    if (st->opts->id_column != NULL || st->opts->id_generate != 0)
+        return;
+    bool id_type = rc == PIER_E_COLUMN_TYPE_CONFLICT &&
+                   strcmp(err->column, "id") == 0 &&
+                   (strcmp(err->value_type, "bigint") == 0 ||
+                    strcmp(err->value_type, "hugeint") == 0);
+    if (rc != PIER_E_MISSING_ID && !id_type)
+        return;
+    size_t n = strlen(err->message);
+    snprintf(err->message + n, sizeof err->message - n, "%s",
+             id_type ? "; --id id takes an integer id as its digits"
+                     : "; name the field that holds it with --id COL, or "
+                       "generate ids with --id-generate uuid7");
+}
+
+static pier_status write_text(write_state *st, const char *text, size_t len,
+                              int64_t base, size_t rows, pier_error *err)
+{
+    if (load_stopped != 0)
+        return cli_error_set(err, PIER_E_INTERRUPTED, "stopped");
+    int64_t wm = 0;
+    pier_status rc = st->fn(&wm, st->ctx->engine, st->board, text, len,
+                            err);
+    if (rc != PIER_OK) {
+        if (base < 0) {   /* (offsets in text the input became) */
+            err->offset = -1;
+            base = 0;
+        }
+        if (st->lines != NULL)
+            add_line(st, err, rows);
+        cli_relocate(err, base, st->committed, st->where);
+        id_hint(st, rc, err);
+        return rc;
+    }
+    st->watermark = wm;
+    st->committed += rows;
+    st->batches++;
+    progress_tick(&st->progress, st->committed, st->batches);
+    return PIER_OK;
+}
+
+/* ---- ids in JSON rows ---- */
+
+static pier_status grow(write_state *st, size_t more, pier_error *err)
+{
+    if (st->text_len + more <= st->text_cap)
+        return PIER_OK;
+    size_t cap = st->text_cap != 0 ? st->text_cap : 65536;
+    while (cap < st->text_len + more)
+        cap *= 2;
+    char *t = realloc(st->text, cap);
+    if (t == NULL)
+        return cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
+    st->text = t;
+    st->text_cap = cap;
+    return PIER_OK;
+}
+
+static pier_status add(write_state *st, const char *s, size_t n,
+                       pier_error *err)
+{
+    if (n == 0)
+        return PIER_OK;
+    pier_status rc = grow(st, n, err);
+    if (rc == PIER_OK) {
+        memcpy(st->text + st->text_len, s, n);
+        st->text_len += n;
+    }
+    return rc;
+}
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The end of the JSON string starting at s[i] == '"', or 0 if it does not
+ * end before `end`. */
+static size_t string_end(const char *s, size_t i, size_t end)
+{
+    for (i++; i < end; i++) {
+        if (s[i] == '\\')
+            i++;
+        else if (s[i] == '"')
+            return i + 1;
+    }
+    return 0;
+}
+
+/* The end of the JSON value starting at s[i] (strings and brackets
+ * followed, scalars up to the next ',', '}' or ']'), or 0. */
+static size_t value_end(const char *s, size_t i, size_t end)
+{
+    if (i >= end)
+        return 0;
+    if (s[i] == '"')
+        return string_end(s, i, end);
+    if (s[i] == '{' || s[i] == '[') {
+        size_t depth = 0;
+        for (; i < end; i++) {
+            if (s[i] == '"') {
+                i = string_end(s, i, end);
+                if (i == 0)
+                    return 0;
+                i--;
+            } else if (s[i] == '{' || s[i] == '[') {
+                depth++;
+            } else if ((s[i] == '}' || s[i] == ']') && --depth == 0) {
+                return i + 1;
+            }
+        }
+        return 0;
+    }
+    while (i < end && s[i] != ',' && s[i] != '}' && s[i] != ']' &&
+           !blank(s[i]))
+        i++;
+    return i;
+}
+
+/* A top-level member of an object: where it starts (its key's quote),
+ * where its value lies, and where the member ends (past its comma, if
+ * one follows). */
+typedef struct member {
+    size_t start, value, value_end, end;
+} member;
+
+/*
+ * Finds the members named `name` and "id" of the object s[0..len). A key
+ * matches as written (escapes are not decoded). @return false if the
+ * object is not well formed: it is then left as it is, for the library
+ * to refuse with its own words.
+ */
+static bool find_members(const char *s, size_t len, const char *name,
+                         member *named, member *id)
+{
+    size_t nlen = strlen(name);
+    named->start = id->start = SIZE_MAX;
+    size_t i = 1;
+    for (;;) {
+        while (i < len && blank(s[i]))
+            i++;
+        if (i < len && s[i] == '}')
+            return true;
+        if (i >= len || s[i] != '"')
+            return false;
+        member m;
+        m.start = i;
+        size_t kend = string_end(s, i, len);
+        if (kend == 0)
+            return false;
+        const char *key = s + i + 1;
+        size_t klen = kend - i - 2;
+        i = kend;
+        while (i < len && blank(s[i]))
+            i++;
+        if (i >= len || s[i] != ':')
+            return false;
+        i++;
+        while (i < len && blank(s[i]))
+            i++;
+        m.value = i;
+        m.value_end = value_end(s, i, len);
+        if (m.value_end == 0 || m.value_end == i)
+            return false;
+        i = m.value_end;
+        while (i < len && blank(s[i]))
+            i++;
+        if (i < len && s[i] == ',')
+            i++;
+        else if (i >= len || s[i] != '}')
+            return false;
+        m.end = i;
+        if (klen == nlen && memcmp(key, name, nlen) == 0 &&
+            named->start == SIZE_MAX)
+            *named = m;
+        if (klen == 2 && memcmp(key, "id", 2) == 0 && id->start == SIZE_MAX)
+            *id = m;
+    }
+}
+
+static bool is_integer(const char *s, size_t n)
+{
+    size_t i = s[0] == '-';
+    if (i == n)
+        return false;
+    for (; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+/* What a value that cannot be an id is. */
+static const char *json_what(const char *v, size_t n)
+{
+    switch (v[0]) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case 't': case 'f': return "a boolean";
+    default: return is_integer(v, n) ? "an integer" : "a real number";
+    }
+}
+
+static pier_status generated(write_state *st, char out[PIER_UUID_TEXT_SIZE],
+                             pier_error *err)
+{
+    return pier_uuid_generate(out, &st->gen, st->opts->id_generate, err);
+}
+
+/*
+ * Appends object s[0..len), row `row` of the input, to st->text with its id
+ * as the options say: --id COL moves COL's value to "id" (a string as it
+ * is, an integer as its digits); --id-generate gives a row without an id
+ * (or with a null one) a new UUID.
+ */
+static pier_status rewrite_object(write_state *st, const char *s, size_t len,
+                                  size_t row, pier_error *err)
+{
+    const char *col = st->opts->id_column != NULL ? st->opts->id_column
+                                                  : "id";
+    member named, id;
+    if (!find_members(s, len, col, &named, &id))
+        return add(st, s, len, err);
+    bool own = strcmp(col, "id") != 0;
+    if (own && id.start != SIZE_MAX)
+        return cli_error_set(err, PIER_E_INVALID_ARGUMENT,
+                             "row %zu has a field \"id\", but --id names "
+                             "\"%s\" as the one that holds its id", row,
+                             col);
+    bool absent = named.start == SIZE_MAX ||
+                  (named.value_end - named.value == 4 &&
+                   memcmp(s + named.value, "null", 4) == 0);
+    char uuid[PIER_UUID_TEXT_SIZE];
+    const char *v = NULL;
+    size_t vlen = 0;
+    bool quote = false;
+    if (absent) {
+        if (st->opts->id_generate == 0)
+            return cli_error_set(err, PIER_E_MISSING_ID,
+                                 "row %zu has no \"%s\" (--id %s); give "
+                                 "every row one, or generate ids with "
+                                 "--id-generate uuid7", row, col, col);
+        pier_status rc = generated(st, uuid, err);
+        if (rc != PIER_OK)
+            return rc;
+        v = uuid;
+        vlen = strlen(uuid);
+        quote = true;
+    } else {
+        v = s + named.value;
+        vlen = named.value_end - named.value;
+        if (v[0] != '"') {
+            if (st->opts->id_column == NULL)   /* the library's to refuse */
+                return add(st, s, len, err);
+            if (!is_integer(v, vlen))
+                return cli_error_set(err, PIER_E_COLUMN_TYPE_CONFLICT,
+                                     "row %zu: its \"%s\" (--id) is %s; an "
+                                     "id is a string or an integer", row,
+                                     col, json_what(v, vlen));
+            quote = true;
+        }
+        if (!own && !quote)
+            return add(st, s, len, err);   /* a string id: as it is */
+    }
+    /* {"id":V, then the members but the named one (and, when it is "id"
+     * itself, with V in its place). */
+    pier_status rc = add(st, "{\"id\":", 6, err);
+    if (rc == PIER_OK && quote)
+        rc = add(st, "\"", 1, err);
+    if (rc == PIER_OK)
+        rc = add(st, v, vlen, err);
+    if (rc == PIER_OK && quote)
+        rc = add(st, "\"", 1, err);
+    size_t rest = 1;   /* after the '{' */
+    if (named.start != SIZE_MAX) {
+        if (rc == PIER_OK)
+            rc = add(st, ",", 1, err);
+        if (rc == PIER_OK)
+            rc = add(st, s + 1, named.start - 1, err);
+        rest = named.end;
+    } else if (rc == PIER_OK) {
+        /* (no comma before an empty object's '}') */
+        size_t k = 1;
+        while (k < len && blank(s[k]))
+            k++;
+        if (s[k] != '}')
+            rc = add(st, ",", 1, err);
+    }
+    if (rc == PIER_OK)
+        rc = add(st, s + rest, len - rest, err);
+    /* A member removed last leaves "...,}": drop that comma. */
+    if (rc == PIER_OK && named.start != SIZE_MAX) {
+        size_t k = st->text_len - 1;   /* the '}' */
+        while (k > 0 && blank(st->text[k - 1]))
+            k--;
+        if (k > 0 && st->text[k - 1] == ',')
+            st->text[k - 1] = ' ';
+    }
+    return rc;
+}
+
+/* A batch of JSON lines from stream.c, its ids rewritten when the
+ * options ask, then written. */
+static pier_status json_batch(const char *text, size_t len, int64_t base,
+                              size_t rows, void *payload, pier_error *err)
+{
+    write_state *st = payload;
+    if (st->opts->id_column == NULL && st->opts->id_generate == 0)
+        return write_text(st, text, len, base, rows, err);
+    st->text_len = 0;
+    size_t row = 0;
+    for (size_t i = 0; i < len;) {
+        if (text[i] != '{') {
+            i++;
+            continue;
+        }
+        size_t end = value_end(text, i, len);
+        if (end == 0)
+            end = len;
+        pier_status rc = rewrite_object(st, text + i, end - i,
+                                        st->committed + ++row, err);
+        if (rc == PIER_OK)
+            rc = add(st, "\n", 1, err);
+        if (rc != PIER_OK)
+            return rc;
+        i = end;
+    }
+    /* (byte offsets now count in the rewritten text: not stdin's) */
+    return write_text(st, st->text, st->text_len, -1, rows, err);
+}
+
+/* ---- CSV ---- */
+
+typedef enum col_role { ROLE_VALUE, ROLE_ID } col_role;
+
+typedef struct csv_col {
+    char *key;             /* the member's name as JSON text, quoted */
+    col_role role;
+    int kind;              /* the board's column's pier_kind, or -1 */
+} csv_col;
+
+typedef struct csv_state {
+    write_state *ws;
+    pier_error *err;
+    pier_status rc;
+    const pier_board_info *board;   /* NULL: no such board yet */
+    csv_col *cols;
+    size_t ncols;
+    bool have_header;
+    bool has_id;           /* the header names the id column */
+    size_t rows;           /* rows in the batch being built */
+    int64_t *lines;        /* the line of each */
+    int64_t first_offset;  /* the input offset of the batch's first row */
+} csv_state;
+
+static pier_status csv_fail(csv_state *cs, pier_status status,
+                            const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static pier_status csv_fail(csv_state *cs, pier_status status,
+                            const char *fmt, ...)
+{
+    pier_error *err = cs->err;
+    cli_error_init(err);
+    err->status = status;
+    err->tag = pier_status_tag(status);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    cs->rc = status;
+    return status;
+}
+
+/* Appends s[0..n) as a JSON string. */
+static pier_status add_string(write_state *st, const char *s, size_t n,
+                              pier_error *err)
+{
+    pier_status rc = grow(st, n * 6 + 2, err);
+    if (rc != PIER_OK)
+        return rc;
+    char *o = st->text + st->text_len;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            *o++ = '\\';
+            *o++ = (char)c;
+        } else if (c < 0x20) {
+            static const char hex[] = "0123456789abcdef";
+            memcpy(o, "\\u00", 4);
+            o[4] = hex[c >> 4];
+            o[5] = hex[c & 15];
+            o += 6;
+        } else {
+            *o++ = (char)c;
+        }
+    }
+    *o++ = '"';
+    st->text_len = (size_t)(o - st->text);
+    return PIER_OK;
+}
+
+/* Whether s[0..n) is a JSON number (RFC 8259's grammar, nothing else). */
+static bool is_json_number(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (i < n && s[i] == '-')
+        i++;
+    if (i == n)
+        return false;
+    if (s[i] == '0') {
+        i++;
+    } else if (s[i] >= '1' && s[i] <= '9') {
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+    } else {
+        return false;
+    }
+    if (i < n && s[i] == '.') {
+        size_t d = ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t d = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == d)
+            return false;
+    }
+    return i == n;
+}
+
+static bool is_bool(const char *s, size_t n)
+{
+    return (n == 4 && memcmp(s, "true", 4) == 0) ||
+           (n == 5 && memcmp(s, "false", 5) == 0);
+}
+
+bool cli_csv_reads_as_json(const char *s, size_t n)
+{
+    return (n == 0) || is_json_number(s, n) || is_bool(s, n);
+}
+
+/* Whether s[0..n) is one JSON document. */
+static bool is_json(const char *s, size_t n)
+{
+    json_error_t jerr;
+    json_t *j = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    json_decref(j);
+    return j != NULL;
+}
+
+/*
+ * Appends a field as the JSON value it stands for:
+ * - no column yet (kind -1): empty unquoted is null; unquoted, a JSON
+ *   number or true/false is that; anything else, and anything quoted, is
+ *   a string;
+ * - a column of the board: empty (quoted or not) is null unless the
+ *   column holds text, where "" is the empty string; a number, a boolean,
+ *   a json or array column takes the field's text as JSON when it is of
+ *   that shape (quoted or not) and as a string otherwise, for the library
+ *   to refuse in its own words; every other column takes a string.
+ */
+static pier_status csv_value(write_state *st, const cli_csv_field *f,
+                             int kind, pier_error *err)
+{
+    bool raw = false;
+    if (kind < 0) {
+        if (f->len == 0 && !f->quoted)
+            return add(st, "null", 4, err);
+        raw = !f->quoted && (is_json_number(f->text, f->len) ||
+                             is_bool(f->text, f->len));
+    } else {
+        if (f->len == 0 && (!f->quoted || kind != PIER_KIND_TEXT))
+            return add(st, "null", 4, err);
+        switch ((pier_kind)kind) {
+        case PIER_KIND_BOOLEAN:
+            raw = is_bool(f->text, f->len);
+            break;
+        case PIER_KIND_TINYINT: case PIER_KIND_SMALLINT:
+        case PIER_KIND_INTEGER: case PIER_KIND_BIGINT:
+        case PIER_KIND_HUGEINT: case PIER_KIND_FLOAT:
+        case PIER_KIND_DOUBLE: case PIER_KIND_UNSIGNED:
+        case PIER_KIND_DECIMAL:
+            raw = is_json_number(f->text, f->len);
+            break;
+        case PIER_KIND_JSON: case PIER_KIND_ARRAY:
+            raw = is_json(f->text, f->len);
+            break;
+        default:
+            break;
+        }
+    }
+    return raw ? add(st, f->text, f->len, err)
+               : add_string(st, f->text, f->len, err);
+}
+
+static void csv_cols_free(csv_state *cs)
+{
+    for (size_t i = 0; i < cs->ncols; i++)
+        free(cs->cols[i].key);
+    free(cs->cols);
+    cs->cols = NULL;
+    cs->ncols = 0;
+}
+
+/* The kind of the board's column `name`, or -1. */
+static int board_kind(const pier_board_info *b, const char *name)
+{
+    if (b == NULL)
+        return -1;
+    for (size_t i = 0; i < b->ncolumns; i++)
+        if (strcmp(b->columns[i].name, name) == 0)
+            return (int)b->columns[i].kind;
+    return -1;
+}
+
+static pier_status csv_header(csv_state *cs, const cli_csv_record *rec)
+{
+    write_state *st = cs->ws;
+    const char *idcol = st->opts->id_column != NULL ? st->opts->id_column
+                                                    : "id";
+    cs->cols = calloc(rec->nfields, sizeof *cs->cols);
+    if (cs->cols == NULL)
+        return csv_fail(cs, PIER_E_OUT_OF_MEMORY, "out of memory");
+    cs->ncols = rec->nfields;
+    bool plain_id = false;
+    for (size_t i = 0; i < rec->nfields; i++) {
+        const cli_csv_field *f = &rec->fields[i];
+        if (f->len == 0)
+            return csv_fail(cs, PIER_E_INVALID_COLUMN_NAME,
+                            "field %zu of the header (line %" PRId64
+                            " of %s) is empty: every column needs a name",
+                            i + 1, rec->line, st->where);
+        if (memchr(f->text, '\0', f->len) != NULL)
+            return csv_fail(cs, PIER_E_INVALID_COLUMN_NAME,
+                            "field %zu of the header (line %" PRId64
+                            " of %s) holds a NUL byte", i + 1, rec->line,
+                            st->where);
+        for (size_t j = 0; j < i; j++) {
+            if (rec->fields[j].len == f->len &&
+                memcmp(rec->fields[j].text, f->text, f->len) == 0)
+                return csv_fail(cs, PIER_E_DUPLICATE_COLUMN,
+                                "the header (line %" PRId64 " of %s) names "
+                                "column '%.100s' twice (fields %zu and %zu)",
+                                rec->line, st->where, f->text, j + 1, i + 1);
+        }
+        bool is_id = strcmp(f->text, idcol) == 0;
+        if (strcmp(f->text, "id") == 0 && !is_id)
+            plain_id = true;
+        cs->cols[i].role = is_id ? ROLE_ID : ROLE_VALUE;
+        cs->cols[i].kind = board_kind(cs->board, f->text);
+        cs->has_id = cs->has_id || is_id;
+        /* The key: "id" for the id column, else the name as JSON. */
+        size_t save = st->text_len;
+        pier_status rc = is_id ? add_string(st, "id", 2, cs->err)
+                               : add_string(st, f->text, f->len, cs->err);
+        if (rc != PIER_OK)
+            return cs->rc = rc;
+        size_t n = st->text_len - save;
+        cs->cols[i].key = malloc(n + 1);
+        if (cs->cols[i].key == NULL)
+            return csv_fail(cs, PIER_E_OUT_OF_MEMORY, "out of memory");
+        memcpy(cs->cols[i].key, st->text + save, n);
+        cs->cols[i].key[n] = '\0';
+        st->text_len = save;
+    }
+    if (plain_id && cs->has_id)
+        return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
+                        "the header (line %" PRId64 " of %s) has both 'id' "
+                        "and '%.100s', the column --id names", rec->line,
+                        st->where, idcol);
+    if (plain_id && st->opts->id_generate != 0)
+        return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
+                        "the header (line %" PRId64 " of %s) has an 'id' "
+                        "column, but --id names '%.100s'", rec->line,
+                        st->where, idcol);
+    if (!cs->has_id && st->opts->id_generate == 0)
+        return csv_fail(cs, PIER_E_MISSING_ID,
+                        "the header (line %" PRId64 " of %s) has no '%.100s' "
+                        "column: name the column that holds the ids with "
+                        "--id COL, or generate ids with --id-generate uuid7",
+                        rec->line, st->where, idcol);
+    cs->have_header = true;
+    return PIER_OK;
+}
+
+static pier_status csv_flush(csv_state *cs)
+{
+    write_state *st = cs->ws;
+    if (cs->rows == 0)
+        return PIER_OK;
+    st->lines = cs->lines;
+    pier_status rc = write_text(st, st->text, st->text_len, -1, cs->rows,
+                                cs->err);
+    st->text_len = 0;
+    cs->rows = 0;
+    return cs->rc = rc;
+}
+
+static pier_status csv_row(csv_state *cs, const cli_csv_record *rec)
+{
+    write_state *st = cs->ws;
+    pier_error *err = cs->err;
+    if (rec->nfields != cs->ncols)
+        return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
+                        "line %" PRId64 " of %s has %zu field%s, but the "
+                        "header has %zu", rec->line, st->where, rec->nfields,
+                        rec->nfields == 1 ? "" : "s", cs->ncols);
+    size_t row_start = st->text_len;
+    pier_status rc = add(st, "{", 1, err);
+    bool first = true;
+    if (rc == PIER_OK && !cs->has_id) {
+        char uuid[PIER_UUID_TEXT_SIZE];
+        rc = generated(st, uuid, err);
+        if (rc == PIER_OK)
+            rc = add(st, "\"id\":", 5, err);
+        if (rc == PIER_OK)
+            rc = add_string(st, uuid, strlen(uuid), err);
+        first = false;
+    }
+    for (size_t i = 0; rc == PIER_OK && i < rec->nfields; i++) {
+        const cli_csv_field *f = &rec->fields[i];
+        const csv_col *c = &cs->cols[i];
+        if (!first)
+            rc = add(st, ",", 1, err);
+        first = false;
+        if (rc == PIER_OK)
+            rc = add(st, c->key, strlen(c->key), err);
+        if (rc == PIER_OK)
+            rc = add(st, ":", 1, err);
+        if (rc != PIER_OK)
+            break;
+        if (c->role == ROLE_ID) {
+            if (f->len > 0) {
+                rc = add_string(st, f->text, f->len, err);
+                continue;
+            }
+            if (st->opts->id_generate == 0)
+                return csv_fail(cs, PIER_E_MISSING_ID,
+                                "line %" PRId64 " of %s has an empty id "
+                                "(column '%.100s'); give every row one, or "
+                                "generate ids with --id-generate uuid7",
+                                rec->line, st->where,
+                                st->opts->id_column != NULL
+                                    ? st->opts->id_column : "id");
+            char uuid[PIER_UUID_TEXT_SIZE];
+            rc = generated(st, uuid, err);
+            if (rc == PIER_OK)
+                rc = add_string(st, uuid, strlen(uuid), err);
+            continue;
+        }
+        rc = csv_value(st, f, c->kind, err);
+    }
+    if (rc == PIER_OK)
+        rc = add(st, "}\n", 2, err);
+    if (rc != PIER_OK)
+        return cs->rc = rc;
+    /* A row that would take the batch past its bytes goes to the next. */
+    if (cs->rows > 0 && st->text_len > PIER_MAX_BATCH_BYTES) {
+        size_t n = st->text_len - row_start;
+        char *row = malloc(n);
+        if (row == NULL)
+            return csv_fail(cs, PIER_E_OUT_OF_MEMORY, "out of memory");
+        memcpy(row, st->text + row_start, n);
+        st->text_len = row_start;
+        rc = csv_flush(cs);
+        if (rc == PIER_OK)
+            rc = add(st, row, n, err);
+        free(row);
+        if (rc != PIER_OK)
+            return cs->rc = rc;
+    }
+    cs->lines[cs->rows++] = rec->line;
+    if (cs->rows == CLI_STDIN_BATCH_ROWS)
+        return csv_flush(cs);
+    return PIER_OK;
+}
+
+static int csv_record(const cli_csv_record *rec, void *payload)
+{
+    csv_state *cs = payload;
+    if (load_stopped != 0) {
+        cs->rc = cli_error_set(cs->err, PIER_E_INTERRUPTED, "stopped");
+        return 1;
+    }
+    pier_status rc = cs->have_header ? csv_row(cs, rec)
+                                     : csv_header(cs, rec);
+    return rc != PIER_OK;
+}
+
+/* Reads a CSV or TSV input whole, batch by batch. */
+static pier_status load_csv(write_state *st, FILE *in, pier_error *err)
+{
+    csv_state cs;
+    memset(&cs, 0, sizeof cs);
+    cs.ws = st;
+    cs.err = err;
+    cs.rc = PIER_OK;
+    pier_board_info *info = NULL;
+    pier_error derr;
+    cli_error_init(&derr);
+    pier_status rc = pier_board_describe(&info, st->ctx->engine, st->board,
+                                         &derr);
+    if (rc != PIER_OK && rc != PIER_E_BOARD_NOT_FOUND) {
+        *err = derr;
+        return rc;
+    }
+    cs.board = info;
+    cs.lines = malloc(CLI_STDIN_BATCH_ROWS * sizeof *cs.lines);
+    char sep = st->opts->format == CLI_LOAD_TSV ? '\t' : ',';
+    cli_csv *r = cli_csv_new(sep, PIER_MAX_ROW_BYTES, csv_record, &cs);
+    char *chunk = malloc(READ_BYTES);
+    if (cs.lines == NULL || r == NULL || chunk == NULL) {
+        rc = cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    cli_csv_status cr = CLI_CSV_OK;
+    size_t n;
+    while (cr == CLI_CSV_OK && load_stopped == 0 &&
+           (n = fread(chunk, 1, READ_BYTES, in)) > 0)
+        cr = cli_csv_feed(r, chunk, n);
+    if (cr == CLI_CSV_OK && ferror(in)) {
+        rc = cli_error_set(err, PIER_E_READ_FAILED, "cannot read %s: %s",
+                           st->where, strerror(errno));
+        goto done;
+    }
+    if (cr == CLI_CSV_OK && load_stopped == 0)
+        cr = cli_csv_finish(r);
+    if (cr == CLI_CSV_STOPPED) {
+        rc = cs.rc;
+    } else if (cr == CLI_CSV_SYNTAX) {
+        rc = cli_error_set(err, PIER_E_INVALID_ARGUMENT,
+                           "line %" PRId64 " of %s: %s",
+                           cli_csv_error_line(r), st->where,
+                           cli_csv_error(r));
+    } else if (cr == CLI_CSV_TOO_LONG) {
+        rc = cli_error_set(err, PIER_E_LIMIT_EXCEEDED,
+                           "the record at line %" PRId64 " of %s is larger "
+                           "than %d bytes, the most one row may take",
+                           cli_csv_error_line(r), st->where,
+                           PIER_MAX_ROW_BYTES);
+    } else if (cr == CLI_CSV_NO_MEMORY) {
+        rc = cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
+    } else if (load_stopped == 0) {
+        rc = !cs.have_header && cs.rc == PIER_OK
+                 ? PIER_OK     /* an empty input: nothing to write */
+                 : csv_flush(&cs);
+    }
+done:
+    free(chunk);
+    cli_csv_free(r);
+    free(cs.lines);
+    csv_cols_free(&cs);
+    pier_board_info_free(info);
+    st->lines = NULL;
+    return rc;
+}
+
+/* ---- the command's entry ---- */
+
+static int write_stream(cli_ctx *ctx, const char *board,
+                        cli_json_write_fn fn, const cli_load_opts *opts)
+{
+    write_state st;
+    memset(&st, 0, sizeof st);
+    st.ctx = ctx;
+    st.board = board;
+    st.fn = fn;
+    st.opts = opts;
+    st.where = "stdin";
+    st.progress.on = isatty(STDERR_FILENO) == 1;
+    st.progress.start_us = st.progress.last_us = now_us();
+    pier_error err;
+    cli_error_init(&err);
+    FILE *in = stdin;
+    bool csv = opts->format != CLI_LOAD_JSON;
+    if (csv && strcmp(opts->source, "-") != 0) {
+        in = fopen(opts->source, "rb");
+        if (in == NULL) {
+            cli_error_set(&err, PIER_E_READ_FAILED, "cannot read '%.300s': "
+                          "%s", opts->source, strerror(errno));
+            return cli_fail(ctx, &err);
+        }
+        st.where = opts->source;
+    }
+    /* (no SA_RESTART: a read of stdin waiting for input ends at once) */
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stop_load;
+    sigemptyset(&sa.sa_mask);
+    load_stopped = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    pier_status rc;
+    if (csv) {
+        rc = load_csv(&st, in, &err);
+    } else {
+        cli_stream_stop = &load_stopped;
+        rc = cli_stream_split(in, CLI_STDIN_BATCH_ROWS, json_batch, &st,
+                              &err);
+        cli_stream_stop = NULL;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (in != stdin)
+        fclose(in);
+    free(st.text);
+    progress_end(&st.progress, st.committed);
+    if (load_stopped != 0) {
+        /* (a read cut short by the signal, or the next batch not begun) */
+        rc = cli_error_set(&err, PIER_E_INTERRUPTED, "%s",
+                           load_stopped == SIGINT ? "interrupted by SIGINT"
+                                                  : "stopped by SIGTERM");
+    }
+    if (rc != PIER_OK) {
+        char msg[sizeof err.message + 512];
+        snprintf(msg, sizeof msg,
+                 "%s (batch %zu of %.300s not written; %zu rows committed "
+                 "before it)", err.message, st.batches + 1, st.where,
+                 st.committed);
+        const char *tag = err.tag != NULL ? err.tag : pier_status_tag(rc);
+        return cli_fail_msg(ctx, tag, msg);
+    }
+    if (st.batches == 0) {   /* an empty stream: nothing was written */
+        if (pier_head_from_catalog(&st.watermark, ctx->engine, &err) !=
+            PIER_OK)
+            return cli_fail(ctx, &err);
+    }
+    return cli_print_watermark(ctx, st.watermark);
+}
+
+int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
+                   cli_json_write_fn fn, const cli_load_opts *opts)
+{
+    static const cli_load_opts none = CLI_LOAD_OPTS_INIT;
+    if (opts == NULL)
+        opts = &none;
+    if (opts->format != CLI_LOAD_JSON || strcmp(arg, "-") == 0)
+        return write_stream(ctx, board, fn, opts);
+    write_state st;
+    memset(&st, 0, sizeof st);
+    st.ctx = ctx;
+    st.opts = opts;
+    pier_error err;
+    cli_error_init(&err);
+    const char *text = arg;
+    size_t len = strlen(arg);
+    if (opts->id_column != NULL || opts->id_generate != 0) {
+        /* One object, or an array of them: each rewritten. */
+        size_t i = 0, row = 0;
+        while (i < len && blank(arg[i]))
+            i++;
+        bool array = i < len && arg[i] == '[';
+        pier_status rc = add(&st, array ? "[" : "", array ? 1 : 0, &err);
+        for (i += array; rc == PIER_OK && i < len;) {
+            if (arg[i] != '{') {
+                if (!(array && arg[i] == ']'))
+                    rc = add(&st, arg + i, 1, &err);
+                i++;
+                continue;
+            }
+            size_t end = value_end(arg, i, len);
+            if (end == 0)
+                end = len;
+            rc = rewrite_object(&st, arg + i, end - i, ++row, &err);
+            i = end;
+        }
+        if (rc == PIER_OK && array)
+            rc = add(&st, "]", 1, &err);
+        if (rc != PIER_OK) {
+            free(st.text);
+            return cli_fail(ctx, &err);
+        }
+        text = st.text;
+        len = st.text_len;
+    }
+    int64_t wm = 0;
+    int rc = CLI_EXIT_OK;
+    if (fn(&wm, ctx->engine, board, text, len, &err) != PIER_OK) {
+        id_hint(&st, err.status, &err);
+        rc = cli_fail(ctx, &err);
+    } else {
+        rc = cli_print_watermark(ctx, wm);
+    }
+    free(st.text);
+    return rc;
+}
