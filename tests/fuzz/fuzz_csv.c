@@ -180,7 +180,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 memcpy(&flen, a.p + i + 1, sizeof flen);
                 i += 1 + sizeof flen + (size_t)flen;
             }
-            if (a.len != back.log.len || memcmp(a.p, back.log.p, a.len))
+            if (a.len != back.log.len ||
+                (a.len != 0 && memcmp(a.p, back.log.p, a.len) != 0))
                 abort();
         }
         free(back.log.p);

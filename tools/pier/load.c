@@ -310,8 +310,9 @@ typedef struct member {
 static bool find_members(const char *s, size_t len, const char *name,
                          member *named, member *id)
 {
+    static const member none = { SIZE_MAX, 0, 0, 0 };
     size_t nlen = strlen(name);
-    named->start = id->start = SIZE_MAX;
+    *named = *id = none;
     size_t i = 1;
     for (;;) {
         while (i < len && blank(s[i]))
