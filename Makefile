@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 FUZZ_TARGETS ?=
 
-BENCHES := insert writes watch query sql migrate
+BENCHES := insert writes watch query sql migrate load
 
 .PHONY: all setup build demo test soak fuzz install bench clean \
         $(addprefix bench-,$(BENCHES)) bench-cluster
