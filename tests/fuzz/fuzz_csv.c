@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "support/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,15 +52,16 @@ static void put(log_t *l, const void *b, size_t n)
 static int on_record(const cli_csv_record *rec, void *payload)
 {
     log_t *l = payload;
-    if (rec->nfields == 0 || rec->line < 1 || rec->line < l->last_line)
-        abort();
+    FZ_CHECK(rec->nfields > 0 && rec->line >= 1 &&
+             rec->line >= l->last_line,
+             "record of %zu fields at line %" PRId64 " after line %" PRId64,
+             rec->nfields, rec->line, l->last_line);
     l->last_line = rec->line;
     for (size_t i = 0; i < rec->nfields; i++) {
         const cli_csv_field *f = &rec->fields[i];
-        if (f->text[f->len] != '\0')
-            abort();
-        if (l->all_quoted && !f->quoted)
-            abort();
+        FZ_CHECK(f->text[f->len] == '\0', "field %zu not NUL-terminated", i);
+        FZ_CHECK(!l->all_quoted || f->quoted,
+                 "field %zu of a fully quoted input read as unquoted", i);
         unsigned char q = l->all_quoted ? 0 : f->quoted;
         uint64_t n = f->len;
         put(l, &q, 1);
@@ -105,10 +107,11 @@ static void run(const char *in, size_t n, char sep, size_t cut, size_t step,
 
 static void same(const result *a, const result *b)
 {
-    if (a->status != b->status || a->line != b->line ||
-        a->log.len != b->log.len ||
-        (a->log.len != 0 && memcmp(a->log.p, b->log.p, a->log.len) != 0))
-        abort();
+    FZ_CHECK(a->status == b->status && a->line == b->line &&
+             a->log.len == b->log.len &&
+             (a->log.len == 0 || memcmp(a->log.p, b->log.p, a->log.len) == 0),
+             "the pieces changed the result: status %d/%d, line %" PRId64
+             "/%" PRId64, (int)a->status, (int)b->status, a->line, b->line);
 }
 
 /* Writes the log's records as CSV with every field quoted. */
@@ -165,8 +168,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *again = rewrite(&whole.log, sep, &len);
         result back;
         run(again, len, sep, len, 0, true, &back);
-        if (back.status != CLI_CSV_OK && back.status != CLI_CSV_TOO_LONG)
-            abort();
+        FZ_CHECK(back.status == CLI_CSV_OK || back.status == CLI_CSV_TOO_LONG,
+                 "the quoted rewrite was refused (%d)", (int)back.status);
         if (back.status == CLI_CSV_OK) {
             /* the same fields, the quoted flags aside */
             log_t a = whole.log;
@@ -180,9 +183,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 memcpy(&flen, a.p + i + 1, sizeof flen);
                 i += 1 + sizeof flen + (size_t)flen;
             }
-            if (a.len != back.log.len ||
-                (a.len != 0 && memcmp(a.p, back.log.p, a.len) != 0))
-                abort();
+            FZ_CHECK(a.len == back.log.len &&
+                     (a.len == 0 || memcmp(a.p, back.log.p, a.len) == 0),
+                     "the quoted rewrite read back other fields");
         }
         free(back.log.p);
         free(again);

@@ -87,6 +87,17 @@ for d in "$work"/log/c.*; do
     args=("${a[@]:$((i + 1))}")
     case $cmd in
         insert|upsert)
+            # CSV or TSV from stdin seeds csv (a file is not kept).
+            sep=
+            for x in "${args[@]}"; do
+                case $x in --csv) sep='\000' ;; --tsv) sep='\001' ;; esac
+            done
+            if [ -n "$sep" ]; then
+                if [[ " ${args[*]} " == *" - "* ]]; then
+                    { printf "$sep"; cat "$in"; } | seed csv
+                fi
+                continue
+            fi
             [ "${#args[@]}" -ge 2 ] || continue
             if [ "${args[1]}" = - ]; then
                 seed json_rows <"$in"
