@@ -52,7 +52,7 @@ $ pier insert c '{"id":"b"}' --id k --id-generate uuid7
 $ pier has-board c
 false
 
-# --id-generate uuid7 gives each row without an id (or with a null one) a
+# --id-generate uuid7 gives each row without an id (or a null or empty one) a
 # version 7 UUID; a row that has one keeps it. UUIDs differ from run to
 # run, so their shape is checked.
 $ printf '{"n":1}\n{"id":"mine","n":2}\n{"id":null,"n":3}\n{}\n' | pier insert g - --id-generate uuid7
@@ -66,24 +66,27 @@ $ pier insert g '[{"n":4},{"n":5}]' --id-generate uuid4 && pier dump g | grep -c
 2
 $ pier count g
 6
+$ pier insert g2 '{"id":"","n":1}' --id-generate uuid7 && pier dump g2 | grep -c '"id":"[0-9a-f-]\{36\}"'
+9
+1
 
 # Generated version 7 ids sort in the order the rows came.
 $ seq 1 3000 | awk '{printf "{\"n\":%d}\n", $1}' | pier insert h - --id-generate uuid7 && pier dump h | sed 's/.*"n":\([0-9]*\).*/\1/' | awk 'NR != $1 {bad++} END {print NR, bad + 0}'
-11
+13
 3000 0
 
 # With CSV: --id names the column, --id-generate fills missing or empty
 # ids, or gives every row one when the header has no id column.
 $ printf 'code,name\n1,one\n2,two\n' | pier insert k --csv - --id code
-13
+15
 $ pier dump k
 {"id":"1","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"name":"one"}
 {"id":"2","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"name":"two"}
 $ printf 'name\nx\ny\n' | pier insert m --csv - --id-generate uuid7 && pier dump m | grep -c '"id":"[0-9a-f-]\{36\}"'
-15
+17
 2
 $ printf 'id,name\n,x\nkeep,y\n' | pier insert m --csv - --id-generate uuid7 && pier count m && pier get m keep --json
-16
+18
 4
 {"id":"keep","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"name":"y"}
 $ printf 'id,code\na,1\n' | pier insert k --csv - --id code
@@ -104,3 +107,16 @@ $ pier insert k - --id ''
 ! pier: usage: insert: --id needs a column name
 ! Try 'pier insert --help'.
 [exit 2]
+
+# With the id options, an error's byte offset still counts in stdin as it
+# was read, although the rows' ids were rewritten: line 1500 starts at
+# byte 24376 (9 lines of 14 bytes, 90 of 15, 900 of 16, 500 of 17), and
+# the ',' standing for its value is 14 bytes in.
+$ seq 1 2500 | awk '{if (NR==1500) printf "{\"k\":%d,\"n\":,}\n", $1; else printf "{\"k\":%d,\"n\":1}\n", $1}' | pier insert off - --id k
+! pier: error: InvalidJson: expected a value at byte 24390 of stdin (batch 2 of stdin not written; 1000 rows committed before it)
+[exit 1]
+$ pier count off
+1000
+$ pier insert off '[{"k":1},{"k":2,"n":}]' --id k
+! pier: error: InvalidJson: expected a value at byte 20
+[exit 1]

@@ -7,7 +7,7 @@
  * Every streamed input goes through one path: its rows become JSON-lines
  * text in batches of CLI_STDIN_BATCH_ROWS (fewer when the text would pass
  * PIER_MAX_BATCH_BYTES), and each batch is one atomic pier_insert_json or
- * pier_upsert_json (write_batch). A failed batch leaves the batches before
+ * pier_upsert_json (write_text). A failed batch leaves the batches before
  * it committed, and the error says how many rows that was; SIGINT and
  * SIGTERM let the batch being written commit or not, whole, and begin no
  * other. So a CSV load fails, stops and resumes exactly as a JSON one.
@@ -131,11 +131,23 @@ typedef struct write_state {
     size_t committed;      /* rows in the committed batches */
     size_t batches;        /* committed batches */
     const int64_t *lines;  /* CSV: the line of each row of the batch */
+    struct span *spans;    /* JSON with id options: where each object of
+                              the batch is, in the input and rewritten */
+    size_t nspans;         /* in the batch being written; 0: none */
+    size_t span_cap;
     progress progress;
     pier_uuid_gen gen;
     char *text;            /* a rewritten batch (JSON with id options) */
     size_t text_len, text_cap;
 } write_state;
+
+/* An object of a JSON batch whose ids were rewritten: where it starts in
+ * the batch as read (`from`) and in the rewritten text (`to`, `len`
+ * bytes), and whether its text is unchanged. */
+typedef struct span {
+    size_t from, to, len;
+    bool same;
+} span;
 
 /* SIGINT or SIGTERM while a stream loads: the batch being written commits
  * (or not) whole, and no other begins. */
@@ -190,6 +202,40 @@ static void id_hint(write_state *st, pier_status rc, pier_error *err)
                        "generate ids with --id-generate uuid7");
 }
 
+/*
+ * Makes a byte offset of the library's, counted in a rewritten batch,
+ * count in the batch as read: exact in an object left as it was (the
+ * objects the library finds malformed are), the object's first byte in
+ * one whose id was rewritten. The " at byte N" of the message follows.
+ */
+static void map_offset(const write_state *st, pier_error *err)
+{
+    int64_t off = err->offset;
+    size_t k = 0;
+    while (k + 1 < st->nspans && (int64_t)st->spans[k + 1].to <= off)
+        k++;
+    const span *sp = &st->spans[k];
+    int64_t rel = off - (int64_t)sp->to;
+    int64_t orig = (int64_t)sp->from;
+    if (sp->same && rel >= 0 && rel <= (int64_t)sp->len)
+        orig += rel;
+    char was[48], now[48];
+    snprintf(was, sizeof was, " at byte %" PRId64, off);
+    snprintf(now, sizeof now, " at byte %" PRId64, orig);
+    char *p = strstr(err->message, was);
+    size_t wl = strlen(was), nl = strlen(now);
+    if (p != NULL && !(p[wl] >= '0' && p[wl] <= '9')) {
+        size_t tail = strlen(p + wl);
+        size_t room = sizeof err->message - 1 - (size_t)(p - err->message);
+        if (nl + tail > room)
+            tail = room > nl ? room - nl : 0;
+        memmove(p + nl, p + wl, tail);
+        memcpy(p, now, nl < room ? nl : room);
+        p[(nl < room ? nl : room) + tail] = '\0';
+    }
+    err->offset = orig;
+}
+
 static pier_status write_text(write_state *st, const char *text, size_t len,
                               int64_t base, size_t rows, pier_error *err)
 {
@@ -199,6 +245,8 @@ static pier_status write_text(write_state *st, const char *text, size_t len,
     pier_status rc = st->fn(&wm, st->ctx->engine, st->board, text, len,
                             err);
     if (rc != PIER_OK) {
+        if (st->nspans > 0 && err->offset >= 0)
+            map_offset(st, err);
         if (base < 0) {   /* (offsets in text the input became) */
             err->offset = -1;
             base = 0;
@@ -388,7 +436,7 @@ static pier_status generated(write_state *st, char out[PIER_UUID_TEXT_SIZE],
  * Appends object s[0..len), row `row` of the input, to st->text with its id
  * as the options say: --id COL moves COL's value to "id" (a string as it
  * is, an integer as its digits); --id-generate gives a row without an id
- * (or with a null one) a new UUID.
+ * (or with a null or empty one) a new UUID.
  */
 static pier_status rewrite_object(write_state *st, const char *s, size_t len,
                                   size_t row, pier_error *err)
@@ -404,9 +452,10 @@ static pier_status rewrite_object(write_state *st, const char *s, size_t len,
                              "row %zu has a field \"id\", but --id names "
                              "\"%s\" as the one that holds its id", row,
                              col);
+    size_t vn = named.value_end - named.value;
     bool absent = named.start == SIZE_MAX ||
-                  (named.value_end - named.value == 4 &&
-                   memcmp(s + named.value, "null", 4) == 0);
+                  (vn == 4 && memcmp(s + named.value, "null", 4) == 0) ||
+                  (vn == 2 && memcmp(s + named.value, "\"\"", 2) == 0);
     char uuid[PIER_UUID_TEXT_SIZE];
     const char *v = NULL;
     size_t vlen = 0;
@@ -476,6 +525,35 @@ static pier_status rewrite_object(write_state *st, const char *s, size_t len,
     return rc;
 }
 
+/* Rewrites the object at text[i] (rewrite_object), the next row of the
+ * input, remembering where it was and where it went; *end is where it
+ * ends in text. */
+static pier_status rewrite_next(write_state *st, const char *text, size_t i,
+                                size_t len, size_t *end, pier_error *err)
+{
+    size_t e = value_end(text, i, len);
+    if (e == 0)
+        e = len;
+    *end = e;
+    if (st->nspans == st->span_cap) {
+        size_t cap = st->span_cap != 0 ? st->span_cap * 2 : 1024;
+        span *sp = realloc(st->spans, cap * sizeof *sp);
+        if (sp == NULL)
+            return cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
+        st->spans = sp;
+        st->span_cap = cap;
+    }
+    size_t at = st->text_len;
+    pier_status rc = rewrite_object(st, text + i, e - i,
+                                    st->committed + st->nspans + 1, err);
+    if (rc != PIER_OK)
+        return rc;
+    size_t n = st->text_len - at;
+    st->spans[st->nspans++] = (span){
+        i, at, n, n == e - i && memcmp(st->text + at, text + i, n) == 0 };
+    return PIER_OK;
+}
+
 /* A batch of JSON lines from stream.c, its ids rewritten when the
  * options ask, then written. */
 static pier_status json_batch(const char *text, size_t len, int64_t base,
@@ -485,25 +563,23 @@ static pier_status json_batch(const char *text, size_t len, int64_t base,
     if (st->opts->id_column == NULL && st->opts->id_generate == 0)
         return write_text(st, text, len, base, rows, err);
     st->text_len = 0;
-    size_t row = 0;
+    st->nspans = 0;
     for (size_t i = 0; i < len;) {
         if (text[i] != '{') {
             i++;
             continue;
         }
-        size_t end = value_end(text, i, len);
-        if (end == 0)
-            end = len;
-        pier_status rc = rewrite_object(st, text + i, end - i,
-                                        st->committed + ++row, err);
+        size_t end = 0;
+        pier_status rc = rewrite_next(st, text, i, len, &end, err);
         if (rc == PIER_OK)
             rc = add(st, "\n", 1, err);
         if (rc != PIER_OK)
             return rc;
         i = end;
     }
-    /* (byte offsets now count in the rewritten text: not stdin's) */
-    return write_text(st, st->text, st->text_len, -1, rows, err);
+    pier_status rc = write_text(st, st->text, st->text_len, base, rows, err);
+    st->nspans = 0;
+    return rc;
 }
 
 /* ---- CSV ---- */
@@ -993,6 +1069,7 @@ static int write_stream(cli_ctx *ctx, const char *board,
     if (in != stdin)
         fclose(in);
     free(st.text);
+    free(st.spans);
     progress_end(&st.progress, st.committed);
     if (load_stopped != 0) {
         /* (a read cut short by the signal, or the next batch not begun) */
@@ -1035,7 +1112,7 @@ int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
     size_t len = strlen(arg);
     if (opts->id_column != NULL || opts->id_generate != 0) {
         /* One object, or an array of them: each rewritten. */
-        size_t i = 0, row = 0;
+        size_t i = 0;
         while (i < len && blank(arg[i]))
             i++;
         bool array = i < len && arg[i] == '[';
@@ -1047,16 +1124,13 @@ int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
                 i++;
                 continue;
             }
-            size_t end = value_end(arg, i, len);
-            if (end == 0)
-                end = len;
-            rc = rewrite_object(&st, arg + i, end - i, ++row, &err);
-            i = end;
+            rc = rewrite_next(&st, arg, i, len, &i, &err);
         }
         if (rc == PIER_OK && array)
             rc = add(&st, "]", 1, &err);
         if (rc != PIER_OK) {
             free(st.text);
+            free(st.spans);
             return cli_fail(ctx, &err);
         }
         text = st.text;
@@ -1065,11 +1139,14 @@ int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
     int64_t wm = 0;
     int rc = CLI_EXIT_OK;
     if (fn(&wm, ctx->engine, board, text, len, &err) != PIER_OK) {
+        if (st.nspans > 0 && err.offset >= 0)
+            map_offset(&st, &err);
         id_hint(&st, err.status, &err);
         rc = cli_fail(ctx, &err);
     } else {
         rc = cli_print_watermark(ctx, wm);
     }
     free(st.text);
+    free(st.spans);
     return rc;
 }
