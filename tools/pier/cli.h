@@ -400,6 +400,31 @@ int cli_load_option(const cli_command *cmd, const char *name,
 int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
                    cli_json_write_fn fn, const cli_load_opts *opts);
 
+/* ---- csvrows.c: CSV and TSV in batches of JSON rows ---- */
+
+typedef struct cli_csv_source {
+    FILE *in;
+    const char *name;      /* "stdin", or the file's name, for messages */
+    char sep;              /* ',' for CSV, '\t' for TSV */
+} cli_csv_source;
+
+/*
+ * Reads a CSV or TSV input to its end: a header line, then rows, each
+ * made a JSON object (typed by `board`'s columns, NULL: none yet; ids as
+ * `opts` says) and handed to `fn` in batches of `batch_rows` as JSON-lines
+ * text, as cli_stream_split does (`base` is -1: its offsets are not the
+ * input's). A row `fn` refuses gains " (line L of NAME)". Stops before
+ * the next read when cli_stream_stop is set.
+ * @return PIER_OK; InvalidArgument (malformed, or a field count that is
+ *         not the header's), InvalidColumnName, DuplicateColumn, MissingId,
+ *         LimitExceeded (a record over PIER_MAX_ROW_BYTES), ReadFailed,
+ *         Interrupted, or `fn`'s error; *err names the line.
+ */
+pier_status cli_csv_split(const cli_csv_source *src,
+                          const pier_board_info *board,
+                          const cli_load_opts *opts, size_t batch_rows,
+                          cli_batch_fn fn, void *payload, pier_error *err);
+
 /* Whether an unquoted CSV field s[0..n) reads as something else than
  * text: empty (null), a JSON number or a boolean. dump --csv quotes such a
  * text value so that it loads back as text. */

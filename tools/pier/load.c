@@ -1,8 +1,8 @@
 /*
  * load.c: writing rows given on the command line or streamed in, for
  * insert and upsert: JSON from stdin (stream.c splits it), CSV and TSV
- * from a file or stdin (csv.c reads it), the id options, and the progress
- * line.
+ * from a file or stdin (csvrows.c makes them JSON rows), the id options,
+ * and the progress line.
  *
  * Every streamed input goes through one path: its rows become JSON-lines
  * text in batches of CLI_STDIN_BATCH_ROWS (fewer when the text would pass
@@ -12,10 +12,8 @@
  * SIGTERM let the batch being written commit or not, whole, and begin no
  * other. So a CSV load fails, stops and resumes exactly as a JSON one.
  *
- * A CSV record becomes a JSON object member by member (csv_value): the
- * board's columns, as they are when the load starts, type their values;
- * a column the board does not have yet gets the value a JSON writer would
- * have written (docs/types.md, "CSV values").
+ * CSV records become JSON rows in csvrows.c, typed by the board's columns
+ * as they are when the load starts (docs/types.md, "CSV values").
  *
  * The id options rewrite each row's id member in the text, leaving every
  * other member's bytes alone (rewrite_object): the library still parses
@@ -24,19 +22,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cli.h"
-#include "csv.h"
 
-/* Bytes read from a CSV input at a time. */
-#define READ_BYTES 65536
 /* The progress line is redrawn at most this often (4 a second), the first
  * time after as long, and never before the second batch: a load that ends
  * sooner prints nothing. */
@@ -130,7 +122,6 @@ typedef struct write_state {
     int64_t watermark;     /* of the last committed batch */
     size_t committed;      /* rows in the committed batches */
     size_t batches;        /* committed batches */
-    const int64_t *lines;  /* CSV: the line of each row of the batch */
     struct span *spans;    /* JSON with id options: where each object of
                               the batch is, in the input and rewritten */
     size_t nspans;         /* in the batch being written; 0: none */
@@ -156,31 +147,6 @@ static volatile sig_atomic_t load_stopped;
 static void stop_load(int sig)
 {
     load_stopped = sig;
-}
-
-/* The batch row (from 1) an error of the library names first ("row N" at
- * the start of its message or after '('), or 0. */
-static size_t error_row(const char *m)
-{
-    for (const char *p = m; *p != '\0'; p++) {
-        if ((p == m || p[-1] == '(') && strncmp(p, "row ", 4) == 0 &&
-            p[4] >= '1' && p[4] <= '9')
-            return (size_t)strtoul(p + 4, NULL, 10);
-    }
-    return 0;
-}
-
-/* Appends " (line L of WHERE)" to a CSV batch's error. */
-static void add_line(write_state *st, pier_error *err, size_t rows)
-{
-    size_t row = error_row(err->message);
-    if (row == 0 && rows == 1)
-        row = 1;
-    if (row == 0 || row > rows)
-        return;
-    size_t n = strlen(err->message);
-    snprintf(err->message + n, sizeof err->message - n,
-             " (line %" PRId64 " of %s)", st->lines[row - 1], st->where);
 }
 
 /* The library's refusal of a row without a string id, made to say what
@@ -251,8 +217,6 @@ static pier_status write_text(write_state *st, const char *text, size_t len,
             err->offset = -1;
             base = 0;
         }
-        if (st->lines != NULL)
-            add_line(st, err, rows);
         cli_relocate(err, base, st->committed, st->where);
         id_hint(st, rc, err);
         return rc;
@@ -582,441 +546,32 @@ static pier_status json_batch(const char *text, size_t len, int64_t base,
     return rc;
 }
 
-/* ---- CSV ---- */
-
-typedef enum col_role { ROLE_VALUE, ROLE_ID } col_role;
-
-typedef struct csv_col {
-    char *key;             /* the member's name as JSON text, quoted */
-    col_role role;
-    int kind;              /* the board's column's pier_kind, or -1 */
-} csv_col;
-
-typedef struct csv_state {
-    write_state *ws;
-    pier_error *err;
-    pier_status rc;
-    const pier_board_info *board;   /* NULL: no such board yet */
-    csv_col *cols;
-    size_t ncols;
-    bool have_header;
-    bool has_id;           /* the header names the id column */
-    size_t rows;           /* rows in the batch being built */
-    int64_t *lines;        /* the line of each */
-    int64_t first_offset;  /* the input offset of the batch's first row */
-} csv_state;
-
-static pier_status csv_fail(csv_state *cs, pier_status status,
-                            const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static pier_status csv_fail(csv_state *cs, pier_status status,
-                            const char *fmt, ...)
+/* A batch of JSON lines made from CSV records (csvrows.c), written;
+ * byte offsets in it mean nothing to the user. */
+static pier_status csv_batch(const char *text, size_t len, int64_t base,
+                             size_t rows, void *payload, pier_error *err)
 {
-    pier_error *err = cs->err;
-    cli_error_init(err);
-    err->status = status;
-    err->tag = pier_status_tag(status);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    cs->rc = status;
-    return status;
+    (void)base;
+    return write_text(payload, text, len, -1, rows, err);
 }
 
-/* Appends s[0..n) as a JSON string. */
-static pier_status add_string(write_state *st, const char *s, size_t n,
-                              pier_error *err)
-{
-    pier_status rc = grow(st, n * 6 + 2, err);
-    if (rc != PIER_OK)
-        return rc;
-    char *o = st->text + st->text_len;
-    *o++ = '"';
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            *o++ = '\\';
-            *o++ = (char)c;
-        } else if (c < 0x20) {
-            static const char hex[] = "0123456789abcdef";
-            memcpy(o, "\\u00", 4);
-            o[4] = hex[c >> 4];
-            o[5] = hex[c & 15];
-            o += 6;
-        } else {
-            *o++ = (char)c;
-        }
-    }
-    *o++ = '"';
-    st->text_len = (size_t)(o - st->text);
-    return PIER_OK;
-}
-
-/* Whether s[0..n) is a JSON number (RFC 8259's grammar, nothing else). */
-static bool is_json_number(const char *s, size_t n)
-{
-    size_t i = 0;
-    if (i < n && s[i] == '-')
-        i++;
-    if (i == n)
-        return false;
-    if (s[i] == '0') {
-        i++;
-    } else if (s[i] >= '1' && s[i] <= '9') {
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-    } else {
-        return false;
-    }
-    if (i < n && s[i] == '.') {
-        size_t d = ++i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == d)
-            return false;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        size_t d = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == d)
-            return false;
-    }
-    return i == n;
-}
-
-static bool is_bool(const char *s, size_t n)
-{
-    return (n == 4 && memcmp(s, "true", 4) == 0) ||
-           (n == 5 && memcmp(s, "false", 5) == 0);
-}
-
-bool cli_csv_reads_as_json(const char *s, size_t n)
-{
-    return (n == 0) || is_json_number(s, n) || is_bool(s, n);
-}
-
-/* Whether s[0..n) is one JSON document. */
-static bool is_json(const char *s, size_t n)
-{
-    json_error_t jerr;
-    json_t *j = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-    json_decref(j);
-    return j != NULL;
-}
-
-/*
- * Appends a field as the JSON value it stands for:
- * - no column yet (kind -1): empty unquoted is null; unquoted, a JSON
- *   number or true/false is that; anything else, and anything quoted, is
- *   a string;
- * - a column of the board: empty (quoted or not) is null unless the
- *   column holds text, where "" is the empty string; a number, a boolean,
- *   a json or array column takes the field's text as JSON when it is of
- *   that shape (quoted or not) and as a string otherwise, for the library
- *   to refuse in its own words; every other column takes a string.
- */
-static pier_status csv_value(write_state *st, const cli_csv_field *f,
-                             int kind, pier_error *err)
-{
-    bool raw = false;
-    if (kind < 0) {
-        if (f->len == 0 && !f->quoted)
-            return add(st, "null", 4, err);
-        raw = !f->quoted && (is_json_number(f->text, f->len) ||
-                             is_bool(f->text, f->len));
-    } else {
-        if (f->len == 0 && (!f->quoted || kind != PIER_KIND_TEXT))
-            return add(st, "null", 4, err);
-        switch ((pier_kind)kind) {
-        case PIER_KIND_BOOLEAN:
-            raw = is_bool(f->text, f->len);
-            break;
-        case PIER_KIND_TINYINT: case PIER_KIND_SMALLINT:
-        case PIER_KIND_INTEGER: case PIER_KIND_BIGINT:
-        case PIER_KIND_HUGEINT: case PIER_KIND_FLOAT:
-        case PIER_KIND_DOUBLE: case PIER_KIND_UNSIGNED:
-        case PIER_KIND_DECIMAL:
-            raw = is_json_number(f->text, f->len);
-            break;
-        case PIER_KIND_JSON: case PIER_KIND_ARRAY:
-            raw = is_json(f->text, f->len);
-            break;
-        default:
-            break;
-        }
-    }
-    return raw ? add(st, f->text, f->len, err)
-               : add_string(st, f->text, f->len, err);
-}
-
-static void csv_cols_free(csv_state *cs)
-{
-    for (size_t i = 0; i < cs->ncols; i++)
-        free(cs->cols[i].key);
-    free(cs->cols);
-    cs->cols = NULL;
-    cs->ncols = 0;
-}
-
-/* The kind of the board's column `name`, or -1. */
-static int board_kind(const pier_board_info *b, const char *name)
-{
-    if (b == NULL)
-        return -1;
-    for (size_t i = 0; i < b->ncolumns; i++)
-        if (strcmp(b->columns[i].name, name) == 0)
-            return (int)b->columns[i].kind;
-    return -1;
-}
-
-static pier_status csv_header(csv_state *cs, const cli_csv_record *rec)
-{
-    write_state *st = cs->ws;
-    const char *idcol = st->opts->id_column != NULL ? st->opts->id_column
-                                                    : "id";
-    cs->cols = calloc(rec->nfields, sizeof *cs->cols);
-    if (cs->cols == NULL)
-        return csv_fail(cs, PIER_E_OUT_OF_MEMORY, "out of memory");
-    cs->ncols = rec->nfields;
-    bool plain_id = false;
-    for (size_t i = 0; i < rec->nfields; i++) {
-        const cli_csv_field *f = &rec->fields[i];
-        if (f->len == 0)
-            return csv_fail(cs, PIER_E_INVALID_COLUMN_NAME,
-                            "field %zu of the header (line %" PRId64
-                            " of %s) is empty: every column needs a name",
-                            i + 1, rec->line, st->where);
-        if (memchr(f->text, '\0', f->len) != NULL)
-            return csv_fail(cs, PIER_E_INVALID_COLUMN_NAME,
-                            "field %zu of the header (line %" PRId64
-                            " of %s) holds a NUL byte", i + 1, rec->line,
-                            st->where);
-        for (size_t j = 0; j < i; j++) {
-            if (rec->fields[j].len == f->len &&
-                memcmp(rec->fields[j].text, f->text, f->len) == 0)
-                return csv_fail(cs, PIER_E_DUPLICATE_COLUMN,
-                                "the header (line %" PRId64 " of %s) names "
-                                "column '%.100s' twice (fields %zu and %zu)",
-                                rec->line, st->where, f->text, j + 1, i + 1);
-        }
-        bool is_id = strcmp(f->text, idcol) == 0;
-        if (strcmp(f->text, "id") == 0 && !is_id)
-            plain_id = true;
-        cs->cols[i].role = is_id ? ROLE_ID : ROLE_VALUE;
-        cs->cols[i].kind = board_kind(cs->board, f->text);
-        cs->has_id = cs->has_id || is_id;
-        /* The key: "id" for the id column, else the name as JSON. */
-        size_t save = st->text_len;
-        pier_status rc = is_id ? add_string(st, "id", 2, cs->err)
-                               : add_string(st, f->text, f->len, cs->err);
-        if (rc != PIER_OK)
-            return cs->rc = rc;
-        size_t n = st->text_len - save;
-        cs->cols[i].key = malloc(n + 1);
-        if (cs->cols[i].key == NULL)
-            return csv_fail(cs, PIER_E_OUT_OF_MEMORY, "out of memory");
-        memcpy(cs->cols[i].key, st->text + save, n);
-        cs->cols[i].key[n] = '\0';
-        st->text_len = save;
-    }
-    if (plain_id && cs->has_id)
-        return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
-                        "the header (line %" PRId64 " of %s) has both 'id' "
-                        "and '%.100s', the column --id names", rec->line,
-                        st->where, idcol);
-    if (plain_id && st->opts->id_generate != 0)
-        return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
-                        "the header (line %" PRId64 " of %s) has an 'id' "
-                        "column, but --id names '%.100s'", rec->line,
-                        st->where, idcol);
-    if (!cs->has_id && st->opts->id_generate == 0)
-        return csv_fail(cs, PIER_E_MISSING_ID,
-                        "the header (line %" PRId64 " of %s) has no '%.100s' "
-                        "column: name the column that holds the ids with "
-                        "--id COL, or generate ids with --id-generate uuid7",
-                        rec->line, st->where, idcol);
-    cs->have_header = true;
-    return PIER_OK;
-}
-
-static pier_status csv_flush(csv_state *cs)
-{
-    write_state *st = cs->ws;
-    if (cs->rows == 0)
-        return PIER_OK;
-    st->lines = cs->lines;
-    pier_status rc = write_text(st, st->text, st->text_len, -1, cs->rows,
-                                cs->err);
-    st->text_len = 0;
-    cs->rows = 0;
-    return cs->rc = rc;
-}
-
-static pier_status csv_row(csv_state *cs, const cli_csv_record *rec)
-{
-    write_state *st = cs->ws;
-    pier_error *err = cs->err;
-    if (rec->nfields != cs->ncols)
-        return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
-                        "line %" PRId64 " of %s has %zu field%s, but the "
-                        "header has %zu", rec->line, st->where, rec->nfields,
-                        rec->nfields == 1 ? "" : "s", cs->ncols);
-    size_t row_start = st->text_len;
-    pier_status rc = add(st, "{", 1, err);
-    bool first = true;
-    if (rc == PIER_OK && !cs->has_id) {
-        char uuid[PIER_UUID_TEXT_SIZE];
-        rc = generated(st, uuid, err);
-        if (rc == PIER_OK)
-            rc = add(st, "\"id\":", 5, err);
-        if (rc == PIER_OK)
-            rc = add_string(st, uuid, strlen(uuid), err);
-        first = false;
-    }
-    for (size_t i = 0; rc == PIER_OK && i < rec->nfields; i++) {
-        const cli_csv_field *f = &rec->fields[i];
-        const csv_col *c = &cs->cols[i];
-        if (!first)
-            rc = add(st, ",", 1, err);
-        first = false;
-        if (rc == PIER_OK)
-            rc = add(st, c->key, strlen(c->key), err);
-        if (rc == PIER_OK)
-            rc = add(st, ":", 1, err);
-        if (rc != PIER_OK)
-            break;
-        if (c->role == ROLE_ID) {
-            if (f->len > 0) {
-                rc = add_string(st, f->text, f->len, err);
-                continue;
-            }
-            if (st->opts->id_generate == 0)
-                return csv_fail(cs, PIER_E_MISSING_ID,
-                                "line %" PRId64 " of %s has an empty id "
-                                "(column '%.100s'); give every row one, or "
-                                "generate ids with --id-generate uuid7",
-                                rec->line, st->where,
-                                st->opts->id_column != NULL
-                                    ? st->opts->id_column : "id");
-            char uuid[PIER_UUID_TEXT_SIZE];
-            rc = generated(st, uuid, err);
-            if (rc == PIER_OK)
-                rc = add_string(st, uuid, strlen(uuid), err);
-            continue;
-        }
-        rc = csv_value(st, f, c->kind, err);
-    }
-    if (rc == PIER_OK)
-        rc = add(st, "}\n", 2, err);
-    if (rc != PIER_OK)
-        return cs->rc = rc;
-    /* A row that would take the batch past its bytes goes to the next. */
-    if (cs->rows > 0 && st->text_len > PIER_MAX_BATCH_BYTES) {
-        size_t n = st->text_len - row_start;
-        char *row = malloc(n);
-        if (row == NULL)
-            return csv_fail(cs, PIER_E_OUT_OF_MEMORY, "out of memory");
-        memcpy(row, st->text + row_start, n);
-        st->text_len = row_start;
-        rc = csv_flush(cs);
-        if (rc == PIER_OK)
-            rc = add(st, row, n, err);
-        free(row);
-        if (rc != PIER_OK)
-            return cs->rc = rc;
-    }
-    cs->lines[cs->rows++] = rec->line;
-    if (cs->rows == CLI_STDIN_BATCH_ROWS)
-        return csv_flush(cs);
-    return PIER_OK;
-}
-
-static int csv_record(const cli_csv_record *rec, void *payload)
-{
-    csv_state *cs = payload;
-    if (load_stopped != 0) {
-        cs->rc = cli_error_set(cs->err, PIER_E_INTERRUPTED, "stopped");
-        return 1;
-    }
-    pier_status rc = cs->have_header ? csv_row(cs, rec)
-                                     : csv_header(cs, rec);
-    return rc != PIER_OK;
-}
-
-/* Reads a CSV or TSV input whole, batch by batch. */
+/* Loads a CSV or TSV input, typed by the board's columns as they are. */
 static pier_status load_csv(write_state *st, FILE *in, pier_error *err)
 {
-    csv_state cs;
-    memset(&cs, 0, sizeof cs);
-    cs.ws = st;
-    cs.err = err;
-    cs.rc = PIER_OK;
     pier_board_info *info = NULL;
-    pier_error derr;
-    cli_error_init(&derr);
     pier_status rc = pier_board_describe(&info, st->ctx->engine, st->board,
-                                         &derr);
-    if (rc != PIER_OK && rc != PIER_E_BOARD_NOT_FOUND) {
-        *err = derr;
+                                         err);
+    if (rc == PIER_E_BOARD_NOT_FOUND) {
+        info = NULL;
+        cli_error_init(err);
+    } else if (rc != PIER_OK) {
         return rc;
     }
-    cs.board = info;
-    cs.lines = malloc(CLI_STDIN_BATCH_ROWS * sizeof *cs.lines);
-    char sep = st->opts->format == CLI_LOAD_TSV ? '\t' : ',';
-    cli_csv *r = cli_csv_new(sep, PIER_MAX_ROW_BYTES, csv_record, &cs);
-    char *chunk = malloc(READ_BYTES);
-    if (cs.lines == NULL || r == NULL || chunk == NULL) {
-        rc = cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
-        goto done;
-    }
-    cli_csv_status cr = CLI_CSV_OK;
-    size_t n;
-    while (cr == CLI_CSV_OK && load_stopped == 0 &&
-           (n = fread(chunk, 1, READ_BYTES, in)) > 0)
-        cr = cli_csv_feed(r, chunk, n);
-    if (cr == CLI_CSV_OK && ferror(in)) {
-        rc = cli_error_set(err, PIER_E_READ_FAILED, "cannot read %s: %s",
-                           st->where, strerror(errno));
-        goto done;
-    }
-    if (cr == CLI_CSV_OK && load_stopped == 0)
-        cr = cli_csv_finish(r);
-    if (cr == CLI_CSV_STOPPED) {
-        rc = cs.rc;
-    } else if (cr == CLI_CSV_SYNTAX) {
-        rc = cli_error_set(err, PIER_E_INVALID_ARGUMENT,
-                           "line %" PRId64 " of %s: %s",
-                           cli_csv_error_line(r), st->where,
-                           cli_csv_error(r));
-    } else if (cr == CLI_CSV_TOO_LONG) {
-        rc = cli_error_set(err, PIER_E_LIMIT_EXCEEDED,
-                           "the record at line %" PRId64 " of %s is larger "
-                           "than %d bytes, the most one row may take",
-                           cli_csv_error_line(r), st->where,
-                           PIER_MAX_ROW_BYTES);
-    } else if (cr == CLI_CSV_NO_MEMORY) {
-        rc = cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
-    } else if (load_stopped == 0) {
-        rc = !cs.have_header && cs.rc == PIER_OK
-                 ? PIER_OK     /* an empty input: nothing to write */
-                 : csv_flush(&cs);
-    }
-done:
-    free(chunk);
-    cli_csv_free(r);
-    free(cs.lines);
-    csv_cols_free(&cs);
+    cli_csv_source src = { in, st->where,
+                           st->opts->format == CLI_LOAD_TSV ? '\t' : ',' };
+    rc = cli_csv_split(&src, info, st->opts, CLI_STDIN_BATCH_ROWS, csv_batch,
+                       st, err);
     pier_board_info_free(info);
-    st->lines = NULL;
     return rc;
 }
 
@@ -1055,15 +610,11 @@ static int write_stream(cli_ctx *ctx, const char *board,
     load_stopped = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    pier_status rc;
-    if (csv) {
-        rc = load_csv(&st, in, &err);
-    } else {
-        cli_stream_stop = &load_stopped;
-        rc = cli_stream_split(in, CLI_STDIN_BATCH_ROWS, json_batch, &st,
-                              &err);
-        cli_stream_stop = NULL;
-    }
+    cli_stream_stop = &load_stopped;
+    pier_status rc = csv ? load_csv(&st, in, &err)
+                         : cli_stream_split(in, CLI_STDIN_BATCH_ROWS,
+                                            json_batch, &st, &err);
+    cli_stream_stop = NULL;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (in != stdin)
