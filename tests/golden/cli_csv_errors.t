@@ -29,6 +29,9 @@ $ printf 'id,,n\na,1,2\n' | pier insert e --csv -
 $ printf 'id,n,n\na,1,2\n' | pier insert e --csv -
 ! pier: error: DuplicateColumn: the header (line 1 of stdin) names column 'n' twice (fields 2 and 3) (batch 1 of stdin not written; 0 rows committed before it)
 [exit 1]
+$ printf 'id,n,N\na,1,2\n' | pier insert e --csv -
+! pier: error: DuplicateColumn: the header (line 1 of stdin) names column 'N' twice (fields 2 and 3) (batch 1 of stdin not written; 0 rows committed before it)
+[exit 1]
 $ printf 'key,n\na,1\n' | pier insert e --csv -
 ! pier: error: MissingId: the header (line 1 of stdin) has no 'id' column: name the column that holds the ids with --id COL, or generate ids with --id-generate uuid7 (batch 1 of stdin not written; 0 rows committed before it)
 [exit 1]

@@ -47,9 +47,16 @@ $ pier dump typed
 {"id":"x","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"n":12,"t":"42","ok":true,"d":"1.50","j":{"a":[1]}}
 {"id":"y","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"n":null,"t":"","ok":null,"d":null,"j":null}
 
+# Header names match the board's columns as the library matches names,
+# without regard to case: "N" is the bigint column n.
+$ printf 'id,N,T\nz,"5",6\n' | pier insert typed --csv -
+7
+$ pier get typed z --json
+{"id":"z","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"n":5,"t":"6","ok":null,"d":null,"j":null}
+
 # --tsv: tabs between the fields, the same quoting.
 $ printf 'id\tname\tn\na\t"tab\there"\t1\nb\tplain, with comma\t2\n' | pier insert t --tsv -
-8
+9
 $ pier dump t
 {"id":"a","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"name":"tab\there","n":1}
 {"id":"b","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"name":"plain, with comma","n":2}
@@ -57,7 +64,7 @@ $ pier dump t
 # upsert --csv replaces whole rows, as upsert does for JSON: the columns
 # the CSV does not have read null.
 $ printf 'id,n\n1,100\n9,9\n' | pier upsert a --csv -
-9
+10
 $ pier --json get a 1
 {"id":"1","updated_at":"2026-01-01T00:00:00.000000Z","state":null,"n":100,"r":null,"b":null,"t":null,"q":null,"z":null}
 $ pier count a
@@ -66,14 +73,14 @@ $ pier count a
 # An empty input, or only a header, writes nothing and prints the head;
 # so does an input of empty lines.
 $ printf '' | pier insert a --csv -
-9
+10
 $ printf 'id,n\n' | pier insert a --csv -
-9
+10
 $ printf '\n\n' | pier insert a --csv -
-9
+10
 
 # More than one batch: 2500 rows from a file, 1000 rows per write.
 $ seq 1 2500 | awk 'BEGIN{print "id,n"} {printf "r%05d,%d\n", $1, $1}' > big.csv && pier insert big --csv big.csv
-13
+14
 $ pier count big
 2500

@@ -65,6 +65,8 @@ static pier_status add(text_buf *b, const char *s, size_t n, pier_error *err)
     return rc;
 }
 
+/* ---- records to JSON rows ---- */
+
 typedef enum col_role { ROLE_VALUE, ROLE_ID } col_role;
 
 typedef struct csv_col {
@@ -245,13 +247,30 @@ static pier_status csv_value(text_buf *b, const cli_csv_field *f,
                : add_string(b, f->text, f->len, err);
 }
 
+/* Whether two column names are one, as the library compares them:
+ * without regard to ASCII case, whatever the locale. */
+static bool name_eq(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z')
+            x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z')
+            y = (unsigned char)(y + 32);
+        if (x != y)
+            return false;
+        if (x == '\0')
+            return true;
+    }
+}
+
 /* The kind of the board's column `name`, or -1. */
 static int board_kind(const pier_board_info *b, const char *name)
 {
     if (b == NULL)
         return -1;
     for (size_t i = 0; i < b->ncolumns; i++)
-        if (strcmp(b->columns[i].name, name) == 0)
+        if (name_eq(b->columns[i].name, name))
             return (int)b->columns[i].kind;
     return -1;
 }
@@ -284,7 +303,7 @@ static pier_status csv_header(csv_state *cs, const cli_csv_record *rec)
                             cs->where);
         for (size_t j = 0; j < i; j++) {
             if (rec->fields[j].len == f->len &&
-                memcmp(rec->fields[j].text, f->text, f->len) == 0)
+                name_eq(rec->fields[j].text, f->text))
                 return csv_fail(cs, PIER_E_DUPLICATE_COLUMN,
                                 "the header (line %" PRId64 " of %s) names "
                                 "column '%.100s' twice (fields %zu and %zu)",
