@@ -125,8 +125,8 @@ static void test_keywords_and_names(void **state)
              "HAVING IN INDEX INNER INSERT INTERSECT INTO IS JOIN KEY LEFT "
              "LIKE LIMIT MAX MIN NOT NULL OFFSET ON OR ORDER Orders PRIMARY "
              "REFERENCES RETURNING ROLLBACK SELECT SET SUM TABLE THEN UNION "
-             "UNIQUE UPDATE USING VALUES VIEW WHEN WHERE WITH done id item notes "
-             "parts qty tag tags tasks text title total");
+             "UNIQUE UPDATE USING VALUES VIEW WHEN WHERE WITH done id item "
+             "notes parts qty tag tags tasks text title total");
 }
 
 static void test_templates(void **state)
