@@ -154,6 +154,22 @@ static void test_columns(void **state)
     /* NAME.: the columns of NAME only, no keywords */
     check_at("SELECT notes.", &q, 13, "id text");
     check_at("SELECT x.t| FROM {{board}} x", &q, 9, "title");
+    check_at("SELECT | {{board:notes}}", &q, 7, "ALL ALTER AND AS ASC AVG "
+             "BEGIN BETWEEN BY CASE CAST CHECK COMMIT CONFLICT COUNT CREATE "
+             "CROSS DEFAULT DELETE DESC DISTINCT DROP ELSE END EXCEPT EXISTS "
+             "FROM GLOB GROUP HAVING IN INDEX INNER INSERT INTERSECT INTO IS "
+             "JOIN KEY LEFT LIKE LIMIT MAX MIN NOT NULL OFFSET ON OR ORDER "
+             "Orders PRIMARY REFERENCES RETURNING ROLLBACK SELECT SET SUM "
+             "TABLE THEN UNION UNIQUE UPDATE USING VALUES VIEW WHEN WHERE "
+             "WITH id notes parts tags tasks text");
+    check_at("SELECT |{{board:notes}}", &q, 7, "ALL ALTER AND AS ASC AVG "
+             "BEGIN BETWEEN BY CASE CAST CHECK COMMIT CONFLICT COUNT CREATE "
+             "CROSS DEFAULT DELETE DESC DISTINCT DROP ELSE END EXCEPT EXISTS "
+             "FROM GLOB GROUP HAVING IN INDEX INNER INSERT INTERSECT INTO IS "
+             "JOIN KEY LEFT LIKE LIMIT MAX MIN NOT NULL OFFSET ON OR ORDER "
+             "Orders PRIMARY REFERENCES RETURNING ROLLBACK SELECT SET SUM "
+             "TABLE THEN UNION UNIQUE UPDATE USING VALUES VIEW WHEN WHERE "
+             "WITH id notes parts tags tasks text");
     /* in SQL mode, of the tables named, case aside */
     cli_names s = names("tasks", true);
     check_at("SELECT it| FROM orders", &s, 7, "item");

@@ -166,8 +166,8 @@ static void named_owners(owners *o, const char *line, size_t skip_from,
     static const char tmpl[] = "{{board";
     size_t len = strlen(line);
     for (size_t i = 0; i < len;) {
-        if (i == skip_from) {
-            i = skip_to > i ? skip_to : i + 1;
+        if (i == skip_from && skip_to > skip_from) {
+            i = skip_to;
             continue;
         }
         if (strncmp(line + i, tmpl, sizeof tmpl - 1) == 0) {
