@@ -769,16 +769,17 @@ static void page_or_print(FILE *f, int fd)
     const char *pager = getenv("PAGER");
     if (pager == NULL || pager[0] == '\0')
         pager = SHELL_PAGER;
+    int in = fileno(f);
+    sigset_t none;
+    sigemptyset(&none);
     pid_t pid = fork();
-    if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
+    if (pid == 0) {                  /* (async-signal-safe calls only) */
         pthread_sigmask(SIG_SETMASK, &none, NULL);
         signal(SIGINT, SIG_DFL);
         /* (rewind may only move within f's buffer: the descriptor's
          * own offset is what the pager reads from) */
-        lseek(fileno(f), 0, SEEK_SET);
-        dup2(fileno(f), STDIN_FILENO);
+        lseek(in, 0, SEEK_SET);
+        dup2(in, STDIN_FILENO);
         dup2(fd, STDOUT_FILENO);
         execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
         _exit(127);
