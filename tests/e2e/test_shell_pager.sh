@@ -15,7 +15,8 @@ cd "$tmp"
 export PIER_DATA="$tmp/data" PIER_HISTORY=
 "$pier" insert tasks '[{"id":"a","n":1},{"id":"b","n":2}]' >/dev/null
 
-long='WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 50) SELECT i FROM r'
+long='WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r'
+long+=' WHERE i < 50) SELECT i FROM r'
 short='SELECT count(*) AS n FROM {{board}}'
 printf '%s\n' "$long" "$short" > lines.txt
 cat > pager.sh <<'PAGER'

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -444,6 +445,46 @@ static void test_pager(void **state)
     assert_null(strstr(s.log, "paged: k"));
 }
 
+/* Ctrl-C stops an .import between batches, as it stops `insert -`: the
+ * rows of the batch being read are not written, and the shell goes on.
+ * The file is a FIFO the test holds open, so the load waits for more
+ * input until the signal; Ctrl-C is sent until the load reports it, since
+ * one that comes before the load takes SIGINT only reaches the shell. */
+static void test_ctrl_c_stops_an_import(void **state)
+{
+    fixture *fx = *state;
+    char *fifo = lakedir_join(fx->f->dir, "rows.fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    session s;
+    start(&s, fx, "tasks");
+    expect_out(&s, "pier:tasks> ");
+    char line[1024];
+    snprintf(line, sizeof line, ".import %s tasks\r", fifo);
+    type(&s, line);
+    int w = open(fifo, O_WRONLY);      /* once the shell opened it */
+    assert_true(w >= 0);
+    static const char row[] = "{\"id\":\"z\",\"n\":9}\n";
+    assert_int_equal(write(w, row, sizeof row - 1),
+                     (ssize_t)(sizeof row - 1));
+    for (long start = now_ms(); strstr(s.log, "Interrupted") == NULL;) {
+        if (now_ms() - start > WAIT_MS)
+            fail_msg("the import never stopped; the shell printed:\n%s",
+                     s.log);
+        kill(s.pid, SIGINT);
+        struct pollfd p = { s.fd, POLLIN, 0 };
+        if (poll(&p, 1, 200) > 0)
+            take(&s);
+    }
+    expect_out(&s, "Interrupted: interrupted by SIGINT (batch 1 of");
+    expect_out(&s, "0 rows committed before it)");
+    close(w);
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "SELECT count(*) AS n FROM {{board}}\r");
+    expect_out(&s, "n\r\n2\r\n");
+    assert_int_equal(finish(fx, &s), 0);
+    free(fifo);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -454,6 +495,7 @@ int main(void)
         T(test_ctrl_c_stops_a_statement),
         T(test_tab_completion),
         T(test_pager),
+        T(test_ctrl_c_stops_an_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
