@@ -51,8 +51,9 @@ typedef struct cli_completion {
  * the start, a dot-command; after a dot-command, its argument (boards,
  * tables, files, formats, on/off); in a query or statement, SQL keywords,
  * {{board}} and {{board:NAME}}, board and table names, and the columns of
- * the boards and tables the line names before the cursor ({{board}}: the
- * current board), or of the current board, or else of all. Names match
+ * the boards and tables the line names, before the cursor or after it
+ * ({{board}}: the current board; "NAME." NAME's alone), or else of the
+ * current board (board queries), or else of all. Names match
  * their prefix regardless of case; a keyword takes the case of the prefix.
  * @return false if out of memory (*out is then empty).
  */
