@@ -226,6 +226,10 @@ cli_table *cli_table_new(size_t ncols);
 /* @return false if out of memory (the table stays usable, to be freed). */
 bool cli_table_add(cli_table *t, const char *s, size_t len);
 void cli_table_print(const cli_table *t, FILE *f);
+/* Prints the cells in a box of UTF-8 line-drawing characters, as
+ * sqlite3's .mode box does: a rule under the first `header_rows` rows
+ * (0: none). Columns are as wide as for cli_table_print. */
+void cli_table_print_box(const cli_table *t, FILE *f, size_t header_rows);
 /* Forgets the cells added so far (call it at the end of a row), keeping
  * the columns' widths. */
 void cli_table_clear(cli_table *t);
@@ -234,15 +238,24 @@ void cli_table_free(cli_table *t);
 /* ---- result.c: a query's result ---- */
 
 /* How a result prints: an aligned table for people, or JSON (an array of
- * objects), JSON lines, CSV with a header line. */
+ * objects), JSON lines, CSV with a header line; or (the shell's .mode box)
+ * a table drawn in a box. */
 typedef enum cli_format {
     CLI_FORMAT_TABLE = 0,
     CLI_FORMAT_JSON = 1,
     CLI_FORMAT_JSONL = 2,
-    CLI_FORMAT_CSV = 3
+    CLI_FORMAT_CSV = 3,
+    CLI_FORMAT_BOX = 4
 } cli_format;
 
-/* "table", "json", "jsonl", "csv". @return false for anything else. */
+/* How cli_print_rows prints. */
+typedef struct cli_print_options {
+    cli_format format;
+    bool no_headers;     /* table, box, csv: leave the column names out */
+} cli_print_options;
+
+/* "table", "json", "jsonl", "csv", "box". @return false for anything
+ * else. */
 bool cli_parse_format(const char *s, cli_format *out);
 const char *cli_format_name(cli_format format);
 
@@ -254,6 +267,10 @@ const char *cli_format_name(cli_format format);
  */
 pier_status cli_print_cursor(pier_cursor *c, cli_format format, FILE *out,
                              int64_t *nrows, pier_error *err);
+/* The same, as `o` says. A box holds the whole result before it prints
+ * (its rules need the widest cell of each column). */
+pier_status cli_print_rows(pier_cursor *c, const cli_print_options *o,
+                           FILE *out, int64_t *nrows, pier_error *err);
 
 /* ---- query.c ---- */
 
@@ -276,6 +293,9 @@ pier_status cli_param_set(pier_params *params, const char *assignment,
  * `format` (or how many rows it changed). @return the exit code. */
 int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
                 cli_format format);
+/* The same, printing as `o` says (the shell's .mode and .headers). */
+int cli_run_sql_with(cli_ctx *ctx, const char *sql, pier_params *params,
+                     const cli_print_options *o);
 /* Prints the whole lake's schema (pier_schema_dump). @return exit code. */
 int cli_schema_dump(cli_ctx *ctx);
 /* `pier schema export`: the lake as a declaration (introspect.c). */
@@ -354,6 +374,17 @@ typedef pier_status (*cli_json_write_fn)(int64_t *watermark,
  */
 int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
                    cli_json_write_fn fn);
+
+/*
+ * Streams the rows of `in` (a JSON array of objects, or JSON lines) into
+ * `board` with `fn`, in batches of CLI_STDIN_BATCH_ROWS rows, one write
+ * each: the path of `insert BOARD -`, for any stream (the shell's .import
+ * reads a file). `name` names the input in messages ("stdin", the file).
+ * Prints the watermark, or the error and the rows committed before it.
+ * @return the exit code.
+ */
+int cli_write_stream(cli_ctx *ctx, const char *board, FILE *in,
+                     const char *name, cli_json_write_fn fn);
 
 /*
  * Makes the error of a write of a part of a larger input read as if the

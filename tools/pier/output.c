@@ -361,3 +361,36 @@ void cli_table_print(const cli_table *t, FILE *f)
             fputc(' ', f);
     }
 }
+
+/* One rule of a box: `left`, then each column's width plus its two
+ * spaces of padding in '─', joined by `mid`, then `right`. */
+static void box_rule(const cli_table *t, FILE *f, const char *left,
+                     const char *mid, const char *right)
+{
+    fputs(left, f);
+    for (size_t c = 0; c < t->ncols; c++) {
+        for (size_t k = 0; k < t->col_width[c] + 2; k++)
+            fputs("\u2500", f);                     /* ─ */
+        fputs(c + 1 == t->ncols ? right : mid, f);
+    }
+    fputc('\n', f);
+}
+
+void cli_table_print_box(const cli_table *t, FILE *f, size_t header_rows)
+{
+    box_rule(t, f, "\u250C", "\u252C", "\u2510");  /* ┌ ┬ ┐ */
+    size_t nrows = t->ncells / t->ncols;
+    for (size_t r = 0; r < nrows; r++) {
+        if (r == header_rows && r > 0)
+            box_rule(t, f, "\u251C", "\u253C", "\u2524");  /* ├ ┼ ┤ */
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t i = r * t->ncols + c;
+            fputs("\u2502 ", f);                    /* │ */
+            fputs(t->cells[i], f);
+            for (size_t k = t->widths[i]; k < t->col_width[c] + 1; k++)
+                fputc(' ', f);
+        }
+        fputs("\u2502\n", f);
+    }
+    box_rule(t, f, "\u2514", "\u2534", "\u2518");  /* └ ┴ ┘ */
+}

@@ -36,6 +36,7 @@ static int prepare(cli_ctx *ctx, const cli_command *cmd, int argc,
 typedef struct write_state {
     pier_engine *engine;
     const char *board;
+    const char *name;      /* the input, in messages: "stdin", a file */
     cli_json_write_fn fn;   /* pier_insert_json, pier_upsert_json */
     int64_t watermark;     /* of the last committed batch */
     size_t committed;      /* rows in the committed batches */
@@ -154,7 +155,7 @@ static pier_status write_batch(const char *text, size_t len, int64_t base,
     int64_t wm = 0;
     pier_status rc = st->fn(&wm, st->engine, st->board, text, len, err);
     if (rc != PIER_OK) {
-        cli_relocate(err, base, st->committed, "stdin");
+        cli_relocate(err, base, st->committed, st->name);
         return rc;
     }
     st->watermark = wm;
@@ -163,10 +164,10 @@ static pier_status write_batch(const char *text, size_t len, int64_t base,
     return PIER_OK;
 }
 
-static int write_stdin(cli_ctx *ctx, const char *board,
-                       cli_json_write_fn fn)
+int cli_write_stream(cli_ctx *ctx, const char *board, FILE *in,
+                     const char *name, cli_json_write_fn fn)
 {
-    write_state st = { ctx->engine, board, fn, 0, 0, 0 };
+    write_state st = { ctx->engine, board, name, fn, 0, 0, 0 };
     pier_error err;
     cli_error_init(&err);
     /* (no SA_RESTART: a read of stdin waiting for input ends at once) */
@@ -178,7 +179,7 @@ static int write_stdin(cli_ctx *ctx, const char *board,
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     cli_stream_stop = &load_stopped;
-    pier_status rc = cli_stream_split(stdin, CLI_STDIN_BATCH_ROWS,
+    pier_status rc = cli_stream_split(in, CLI_STDIN_BATCH_ROWS,
                                       write_batch, &st, &err);
     cli_stream_stop = NULL;
     sigaction(SIGINT, &old_int, NULL);
@@ -192,8 +193,9 @@ static int write_stdin(cli_ctx *ctx, const char *board,
     if (rc != PIER_OK) {
         char msg[sizeof err.message + 128];
         snprintf(msg, sizeof msg,
-                 "%s (batch %zu of stdin not written; %zu rows committed "
-                 "before it)", err.message, st.batches + 1, st.committed);
+                 "%s (batch %zu of %s not written; %zu rows committed "
+                 "before it)", err.message, st.batches + 1, name,
+                 st.committed);
         const char *tag = err.tag != NULL ? err.tag : pier_status_tag(rc);
         return cli_fail_msg(ctx, tag, msg);
     }
@@ -209,7 +211,7 @@ int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
                    cli_json_write_fn fn)
 {
     if (strcmp(arg, "-") == 0)
-        return write_stdin(ctx, board, fn);
+        return cli_write_stream(ctx, board, stdin, "stdin", fn);
     int64_t wm = 0;
     pier_error err;
     cli_error_init(&err);

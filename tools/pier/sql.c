@@ -77,6 +77,13 @@ static int read_script(cli_ctx *ctx, const char *path, char **out)
 int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
                 cli_format format)
 {
+    cli_print_options o = { format, false };
+    return cli_run_sql_with(ctx, sql, params, &o);
+}
+
+int cli_run_sql_with(cli_ctx *ctx, const char *sql, pier_params *params,
+                     const cli_print_options *o)
+{
     pier_error err;
     cli_error_init(&err);
     pier_cursor *c = NULL;
@@ -85,11 +92,12 @@ int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
         return cli_fail(ctx, &err);
     if (pier_cursor_column_count(c) == 0) {
         /* No rows to show: say what the script changed, for people. */
-        if (format == CLI_FORMAT_TABLE && !ctx->json &&
+        if ((o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_BOX) &&
+            !ctx->json &&
             pier_cursor_changes(c) > 0)
             printf("%lld row%s changed\n", (long long)pier_cursor_changes(c),
                    pier_cursor_changes(c) == 1 ? "" : "s");
-    } else if (cli_print_cursor(c, format, stdout, NULL, &err) != PIER_OK) {
+    } else if (cli_print_rows(c, o, stdout, NULL, &err) != PIER_OK) {
         if (err.status == PIER_E_WRITE_FAILED) {
             ctx->stdout_errno = errno;          /* reported by main */
             rc = CLI_EXIT_FAILED;
