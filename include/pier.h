@@ -46,6 +46,12 @@ extern "C" {
 /* The library's own version, to detect header/library skew. */
 PIER_API int pier_version_number(void);
 PIER_API const char *pier_version(void);
+/* The SQLite library the engine runs on, as it says itself
+ * (sqlite3_libversion(): "3.40.1"); a static string. */
+PIER_API const char *pier_sqlite_version(void);
+/* The libpq the PostgreSQL lake runs on, as PQlibVersion() gives it:
+ * major * 10000 + minor for PostgreSQL 10 and later (150014 is 15.14). */
+PIER_API int pier_libpq_version(void);
 
 /* ------------------------------------------------------------------ */
 /* Status codes and errors                                              */

@@ -59,6 +59,11 @@ out=$("$tmp/app-static" "$tmp/lake2")
 if ldd "$tmp/app-static" | grep -q libpier; then
     echo "static program links libpier.so"; exit 1
 fi
+# The versions of the libraries pier runs on, as linked: Debian's, which
+# pkg-config describes.
 out=$("$prefix/bin/pier" --version)
-[ "$out" = "pier 0.1.0" ] || { echo "pier --version: got '$out'"; exit 1; }
+want="pier 0.1.0
+sqlite $(pkg-config --modversion sqlite3)
+libpq $(pkg-config --modversion libpq)"
+[ "$out" = "$want" ] || { echo "pier --version: got '$out'"; exit 1; }
 echo "installed and linked: shared, static, pier"

@@ -1,6 +1,9 @@
 # The help texts are part of the CLI's surface: `pier --help`, `pier help`
 # and every `pier COMMAND --help` print to stdout and exit 0, and
-# `pier --version` prints the library's version. Help never opens the lake,
+# `pier --version` prints the library's version, then the versions of the
+# SQLite and libpq it runs on (their digits vary from one machine to the
+# next: they are masked here; tests/e2e/test_install.sh checks them against
+# pkg-config). Help never opens the lake,
 # so nothing is created in the working directory.
 $ pier --help
 Usage: pier [OPTIONS] COMMAND [ARGS]
@@ -76,7 +79,7 @@ Options (before the command or after it):
                       or read (4096, 64K, 16M; default 64M)
   --max-memory SIZE   The memory a statement may take (default 256M)
   --help              Show this help
-  --version           Print the version
+  --version           Print the version, and SQLite's and libpq's
 
 Environment:
   PIER_DATA  The data directory when --data is not given
@@ -96,8 +99,10 @@ $ diff <(pier help) <(pier --help) && echo same
 same
 $ pier -h | head -1
 Usage: pier [OPTIONS] COMMAND [ARGS]
-$ pier --version
+$ pier --version | sed -E '2,$s/ [0-9]+(\.[0-9]+)+$/ N.N/'
 pier 0.1.0
+sqlite N.N
+libpq N.N
 $ diff <(pier help insert) <(pier insert --help) && echo same
 same
 $ pier create-board --help

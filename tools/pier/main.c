@@ -83,7 +83,7 @@ static const char main_help_tail[] =
     "                      or read (4096, 64K, 16M; default 64M)\n"
     "  --max-memory SIZE   The memory a statement may take (default 256M)\n"
     "  --help              Show this help\n"
-    "  --version           Print the version\n"
+    "  --version           Print the version, and SQLite's and libpq's\n"
     "\n"
     "Environment:\n"
     "  PIER_DATA  The data directory when --data is not given\n"
@@ -510,6 +510,14 @@ static int global_option(cli_ctx *ctx, int argc, char **argv, int *i)
     return rc != CLI_EXIT_OK ? rc : CLI_CONTINUE;
 }
 
+/* Pier's version, then those of the libraries it runs on, as linked. */
+static void print_version(void)
+{
+    int pq = pier_libpq_version();
+    printf("pier %s\nsqlite %s\nlibpq %d.%d\n", pier_version(),
+           pier_sqlite_version(), pq / 10000, pq % 10000);
+}
+
 /* Parses the global options from argv[1]; *next gets the index of the
  * command. @return CLI_CONTINUE, or an exit code. */
 static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
@@ -526,7 +534,7 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
             return CLI_EXIT_OK;
         }
         if (strcmp(a, "--version") == 0) {
-            printf("pier %s\n", pier_version());
+            print_version();
             return CLI_EXIT_OK;
         }
         int rc = global_option(ctx, argc, argv, &i);
