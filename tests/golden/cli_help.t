@@ -275,7 +275,7 @@ BoardNotFound if there is no such board.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier migrations --help
-Usage: pier [OPTIONS] migrations new NAME|up|down|status [--dir DIR] [--check] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]
+Usage: pier [OPTIONS] migrations new NAME | up | down | status [--dir DIR] [--check] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]
 
 Versioned migration files: SQL files in a directory (db/migrations
 unless --dir says otherwise) named VERSION_NAME.sql, VERSION being 14
@@ -319,9 +319,17 @@ OPTIONS are the global options of 'pier --help'.
 $ diff <(pier migrations up --help) <(pier help migrations) && echo same
 same
 $ pier help --help
-Usage: pier [OPTIONS] help [COMMAND]
+Usage: pier [OPTIONS] help [COMMAND] [--man] [--completion bash|zsh]
 
 Prints the list of commands, or with COMMAND that command's help.
+
+Options:
+  --man               Print the manual page pier(1), in roff, made
+                      from these help texts (man -l - reads it)
+  --completion SHELL  Print the completion script for bash or zsh,
+                      made from the command table: commands, options,
+                      subcommands, and the boards of the lake named
+                      on the line (`make install` installs both)
 
 OPTIONS are the global options of 'pier --help'.
 

@@ -99,6 +99,16 @@ extern const cli_command cli_cmd_changeset;
 
 /* ---- main.c: arguments, engine ---- */
 
+/* The command table, in `pier --help`'s order; *n gets its length. */
+const cli_command *const *cli_commands(size_t *n);
+/* The texts of `pier --help` around the command list: the introduction,
+ * the global options (one "  --name [VALUE]" line each, then their
+ * descriptions), the environment, the exit status. */
+extern const char cli_help_intro[];
+extern const char cli_help_options[];
+extern const char cli_help_environment[];
+extern const char cli_help_exit[];
+
 /* An option a command accepts besides --help. */
 typedef struct cli_optspec {
     const char *name;      /* "--column" */
@@ -336,6 +346,14 @@ void cli_locate(pier_error *err, const char *text, const char *file);
  * "codegen". Needs no engine. @return the exit code. */
 int cli_schema_codegen(cli_ctx *ctx, const cli_command *cmd, int argc,
                        char **argv);
+
+/* ---- manual.c: the man page and the completions ---- */
+
+/* Prints pier(1) in roff (man(7) macros). */
+void cli_print_man(FILE *f);
+/* Prints the completion script of `shell`, "bash" or "zsh" (the caller
+ * checked). @return 0, or -1 if out of memory (nothing useful printed). */
+int cli_print_completion(FILE *f, const char *shell);
 
 /* ---- rows.c: writing JSON rows ---- */
 
