@@ -42,7 +42,7 @@ Commands:
   compact       Reclaim a board's superseded row versions
   drop          Remove a board and all its rows
   head          Print the lake's newest watermark
-  stats         Show the lake's figures
+  stats         Show the lake's figures, or a board's
   maintain      Drop old change records and tidy the lake files
   flush         Write buffered changes to the lake
   sync          Bring this node's replica of a board up to the lake's head
@@ -147,11 +147,17 @@ head.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier boards --help
-Usage: pier [OPTIONS] boards
+Usage: pier [OPTIONS] boards [--counts]
 
 Lists every board of the lake, sorted.
 
-Output: one id per line; with --json, a JSON array of ids.
+Options:
+  --counts            Each board with its number of rows
+
+Output: one id per line; with --json, a JSON array of ids. With
+--counts, an aligned table, a board and its rows per line; with
+--json, [{"board":B,"rows":N},...]. A board dropped while they
+are counted is left out.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier has-board --help

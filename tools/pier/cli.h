@@ -205,6 +205,22 @@ int cli_usage(const cli_command *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* Counts the rows of the thing named `name` (a board, a table). */
+typedef pier_status (*cli_count_fn)(int64_t *out, pier_engine *engine,
+                                    const char *name, pier_error *err);
+/* pier_row_count, as a cli_count_fn. */
+pier_status cli_board_rows(int64_t *out, pier_engine *engine,
+                           const char *name, pier_error *err);
+/*
+ * `boards --counts`, `tables --counts`: each of `names` (NULL-terminated)
+ * with the rows `count` gives it: an aligned table of two columns, or
+ * with --json [{"KEY":NAME,"rows":N},...]. One that is gone by the time
+ * it is counted (BoardNotFound, TableNotFound) is left out. Prints nothing
+ * if any other count fails. @return the exit code.
+ */
+int cli_print_counts(cli_ctx *ctx, char **names, const char *key,
+                     cli_count_fn count, pier_error *err);
+
 /* A watermark: the number alone, or {"watermark":N}. @return 0. */
 int cli_print_watermark(const cli_ctx *ctx, int64_t watermark);
 /* A count under a name: the number alone, or {"NAME":N}. @return 0. */
