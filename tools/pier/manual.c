@@ -14,6 +14,7 @@
  * directory and FILE a file. The global options come from the lines of
  * cli_help_options that start with "  -".
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,12 @@ void cli_print_man(FILE *f)
 
 /* ---- what the completions know ---- */
 
-#define MAX_OPTS 48     /* the most any command has is 14, the globals 14 */
+/* Room for what the table holds now, with slack: the most options a
+ * command has is 12 (query), the globals are 13, and the options that take
+ * a value, over every command, 27; the longest name is 22 bytes, the
+ * longest choices 18, the longest subcommands 19. A table that outgrows
+ * them fails an assert when the (Debug) test build makes the scripts. */
+#define MAX_OPTS 48
 #define OPT_NAME 32
 #define OPT_CHOICES 64
 #define WORDS 96
@@ -130,8 +136,9 @@ static void add_word(char *out, size_t size, const char *s, size_t len)
             return;
         p += w + (p[w] == ' ');
     }
+    assert(have + len + 2 <= size);
     if (have + len + 2 > size)
-        return;                 /* (the sizes above fit every table) */
+        return;
     if (have > 0)
         out[have++] = ' ';
     memcpy(out + have, s, len);
@@ -173,12 +180,14 @@ static char value_kind(const char *v, size_t len, char *choices)
 
 static opt_info *add_opt(cmd_info *c, const char *name, size_t len)
 {
+    assert(len < OPT_NAME);
     if (len >= OPT_NAME)
         return NULL;
     for (size_t i = 0; i < c->nopts; i++)
         if (strlen(c->opts[i].name) == len &&
             strncmp(c->opts[i].name, name, len) == 0)
             return &c->opts[i];
+    assert(c->nopts < MAX_OPTS);
     if (c->nopts == MAX_OPTS)
         return NULL;
     opt_info *o = &c->opts[c->nopts++];
@@ -254,8 +263,9 @@ static void read_usage(cmd_info *c, const char *u)
             size_t eq = 0;
             while (eq < alen && alt[eq] != '=')
                 eq++;
-            if (alen > 1 && alt[0] == '-' && isalpha((unsigned char)alt[1 +
-                (alt[1] == '-')]))
+            size_t letter = alen > 1 && alt[1] == '-' ? 2 : 1;
+            if (alen > letter && alt[0] == '-' &&
+                isalpha((unsigned char)alt[letter]))
                 last = add_opt(c, alt, eq);
             else if (segment_start && lower_word(alt, alen))
                 add_word(c->words, WORDS, alt, alen);
@@ -290,7 +300,8 @@ static void read_globals(cmd_info *g)
             const char *s = p + 2;
             size_t n = strcspn(s, " =\n");
             opt_info *o = add_opt(g, s, n);
-            if (o != NULL && (s[n] == '=' || (s[n] == ' ' && s[n + 1] != ' '))) {
+            bool valued = s[n] == '=' || (s[n] == ' ' && s[n + 1] != ' ');
+            if (o != NULL && valued) {
                 const char *v = s + n + 1;
                 o->valued = true;
                 o->kind = value_kind(v, strcspn(v, " \n"), o->choices);
