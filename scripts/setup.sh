@@ -38,6 +38,8 @@ need_pc libedit libedit-dev   # pier shell's line editing
 need_pc libpq libpq-dev       # the PostgreSQL lake (docs/architecture.md)
 need_cmd sqlite3 sqlite3      # tests change a lake's schema behind Pier's back
 need_cmd script bsdutils      # test_shell_pager runs pier shell on a terminal
+need_cmd groff groff-base     # the man page is checked with groff -ww
+need_cmd zsh zsh              # the zsh completion is tried in zsh
 # The sources of a locale with a decimal comma, which test_locale builds
 # with localedef: numbers must not follow the application's locale.
 need_file /usr/share/i18n/locales/de_DE locales

@@ -99,6 +99,16 @@ extern const cli_command cli_cmd_changeset;
 
 /* ---- main.c: arguments, engine ---- */
 
+/* The command table, in `pier --help`'s order; *n gets its length. */
+const cli_command *const *cli_commands(size_t *n);
+/* The texts of `pier --help` around the command list: the introduction,
+ * the global options (one "  --name [VALUE]" line each, then their
+ * descriptions), the environment, the exit status. */
+extern const char cli_help_intro[];
+extern const char cli_help_options[];
+extern const char cli_help_environment[];
+extern const char cli_help_exit[];
+
 /* An option a command accepts besides --help. */
 typedef struct cli_optspec {
     const char *name;      /* "--column" */
@@ -194,6 +204,22 @@ int cli_usage(const cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Counts the rows of the thing named `name` (a board, a table). */
+typedef pier_status (*cli_count_fn)(int64_t *out, pier_engine *engine,
+                                    const char *name, pier_error *err);
+/* pier_row_count, as a cli_count_fn. */
+pier_status cli_board_rows(int64_t *out, pier_engine *engine,
+                           const char *name, pier_error *err);
+/*
+ * `boards --counts`, `tables --counts`: each of `names` (NULL-terminated)
+ * with the rows `count` gives it: an aligned table of two columns, or
+ * with --json [{"KEY":NAME,"rows":N},...]. One that is gone by the time
+ * it is counted (BoardNotFound, TableNotFound) is left out. Prints nothing
+ * if any other count fails. @return the exit code.
+ */
+int cli_print_counts(cli_ctx *ctx, char **names, const char *key,
+                     cli_count_fn count, pier_error *err);
 
 /* A watermark: the number alone, or {"watermark":N}. @return 0. */
 int cli_print_watermark(const cli_ctx *ctx, int64_t watermark);
@@ -356,6 +382,14 @@ void cli_locate(pier_error *err, const char *text, const char *file);
  * "codegen". Needs no engine. @return the exit code. */
 int cli_schema_codegen(cli_ctx *ctx, const cli_command *cmd, int argc,
                        char **argv);
+
+/* ---- manual.c: the man page and the completions ---- */
+
+/* Prints pier(1) in roff (man(7) macros). */
+void cli_print_man(FILE *f);
+/* Prints the completion script of `shell`, "bash" or "zsh" (the caller
+ * checked). @return 0, or -1 if out of memory (nothing useful printed). */
+int cli_print_completion(FILE *f, const char *shell);
 
 /* ---- rows.c: writing JSON rows ---- */
 
