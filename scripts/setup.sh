@@ -40,6 +40,8 @@ need_cmd sqlite3 sqlite3      # tests change a lake's schema behind Pier's back
 need_cmd script bsdutils      # test_shell_pager runs pier shell on a terminal
 need_cmd groff groff-base     # the man page is checked with groff -ww
 need_cmd zsh zsh              # the zsh completion is tried in zsh
+need_cmd man man-db           # test_manual and test_install read pier(1)
+need_cmd col bsdextrautils    # ... as plain text
 # The sources of a locale with a decimal comma, which test_locale builds
 # with localedef: numbers must not follow the application's locale.
 need_file /usr/share/i18n/locales/de_DE locales
