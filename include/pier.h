@@ -46,6 +46,12 @@ extern "C" {
 /* The library's own version, to detect header/library skew. */
 PIER_API int pier_version_number(void);
 PIER_API const char *pier_version(void);
+/* The SQLite library the engine runs on, as it says itself
+ * (sqlite3_libversion(): "3.40.1"); a static string. */
+PIER_API const char *pier_sqlite_version(void);
+/* The libpq the PostgreSQL lake runs on, as PQlibVersion() gives it:
+ * major * 10000 + minor for PostgreSQL 10 and later (150014 is 15.14). */
+PIER_API int pier_libpq_version(void);
 
 /* ------------------------------------------------------------------ */
 /* Status codes and errors                                              */
@@ -1587,6 +1593,39 @@ typedef struct pier_stats {
 
 PIER_API pier_status pier_stats_get(pier_stats *out, pier_engine *engine,
                                     pier_error *err);
+
+/* One board's figures. The caller sets `version` (start from
+ * PIER_BOARD_STATS_INIT); the library fills the fields of that version,
+ * and later versions only append fields, so that a program built against
+ * this header keeps working with a newer library. */
+#define PIER_BOARD_STATS_VERSION 1
+typedef struct pier_board_stats {
+    unsigned version;          /* PIER_BOARD_STATS_VERSION */
+    int64_t rows;
+    int64_t bytes;             /* the lake file's pages holding its table
+                                  and indexes, each page whole; -1 if the
+                                  libsqlite3 cannot tell (no dbstat) */
+    int64_t columns;           /* base columns (id, updated_at, state)
+                                  included */
+    int64_t change_records;    /* records of the board the feed keeps */
+} pier_board_stats;
+#define PIER_BOARD_STATS_INIT { PIER_BOARD_STATS_VERSION, 0, 0, 0, 0 }
+
+/*
+ * Fills *out (its `version` set by the caller) with BOARD's figures, read
+ * in one transaction, so that they agree with each other. On failure *out
+ * is unchanged.
+ * @return PIER_E_BOARD_NOT_FOUND if there is no such board;
+ *         PIER_E_INVALID_ARGUMENT for a bad board id, or a `version` this
+ *         library does not know (0, or above PIER_BOARD_STATS_VERSION);
+ *         PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake, whose node
+ *         holds replicas, not the boards' files: `pier_row_count` and
+ *         `pier_changes` answer there.
+ */
+PIER_API pier_status pier_board_stats_get(pier_board_stats *out,
+                                          pier_engine *engine,
+                                          const char *board,
+                                          pier_error *err);
 
 #ifdef __cplusplus
 }

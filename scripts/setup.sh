@@ -37,7 +37,11 @@ need_pc cmocka libcmocka-dev
 need_pc libedit libedit-dev   # pier shell's line editing
 need_pc libpq libpq-dev       # the PostgreSQL lake (docs/architecture.md)
 need_cmd sqlite3 sqlite3      # tests change a lake's schema behind Pier's back; bench_load's baseline
-need_cmd script bsdutils      # test_load_progress: a terminal for stderr
+need_cmd script bsdutils      # test_shell_pager and test_load_progress: a terminal
+need_cmd groff groff-base     # the man page is checked with groff -ww
+need_cmd zsh zsh              # the zsh completion is tried in zsh
+need_cmd man man-db           # test_manual and test_install read pier(1)
+need_cmd col bsdextrautils    # ... as plain text
 # The sources of a locale with a decimal comma, which test_locale builds
 # with localedef: numbers must not follow the application's locale.
 need_file /usr/share/i18n/locales/de_DE locales

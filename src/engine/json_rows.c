@@ -258,6 +258,16 @@ static pier_status read_string(reader *r, const char **out, size_t *out_len)
 
 /* ---- numbers ---- */
 
+/* Whether the significand of the number s[0..n) (JSON's grammar) has a
+ * digit other than 0. */
+static bool has_nonzero_digit(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i] != 'e' && s[i] != 'E'; i++)
+        if (s[i] >= '1' && s[i] <= '9')
+            return true;
+    return false;
+}
+
 /* strtod on s[0..n), which the grammar has already checked, in the "C"
  * locale whatever the application's (base/cnum.c). */
 static pier_status read_double(reader *r, size_t start, size_t n, double *out)
@@ -271,10 +281,13 @@ static pier_status read_double(reader *r, size_t start, size_t n, double *out)
     errno = 0;
     double d = pier__strtod(b->p, &endp);
     assert(*endp == '\0');
-    /* An underflow to zero or a subnormal is a fine approximation; an
-     * overflow to infinity is not a number any column can hold. */
+    /* A subnormal is an approximation like any double; but a number
+     * that reads as zero or infinity has lost what it was. */
     if (isinf(d))
         return bad(r, start, "number out of range");
+    if (d == 0.0 && has_nonzero_digit(r->s + start, n))
+        return bad(r, start, "number out of range: too small for a double, "
+                             "it would read as 0");
     *out = d;
     return PIER_OK;
 }

@@ -223,6 +223,56 @@ pier_status pier__engine_embedded(pier_engine *e, const char *what,
                       what);
 }
 
+/* The size of a pier_board_stats of `version`: a caller built against an
+ * older header has a shorter struct, which must not be written past. */
+static size_t board_stats_size(unsigned version)
+{
+    (void)version;   /* version 1 is the whole struct */
+    return sizeof(pier_board_stats);
+}
+
+PIER_API pier_status pier_board_stats_get(pier_board_stats *out,
+                                          pier_engine *engine,
+                                          const char *board,
+                                          pier_error *err)
+{
+    pier__error_clear(err);
+    if (out == NULL || engine == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_board_stats_get needs an engine and an "
+                          "output");
+    if (out->version < 1 || out->version > PIER_BOARD_STATS_VERSION)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_board_stats version %u is unknown (this "
+                          "library knows 1 to %d; start from "
+                          "PIER_BOARD_STATS_INIT)", out->version,
+                          PIER_BOARD_STATS_VERSION);
+    pier_status rc = pier__board_id_check(board, err);
+    if (rc == PIER_OK && engine->lake->ops->board_stats == NULL)
+        rc = pier__engine_embedded(engine, "per-board stats", err);
+    if (rc == PIER_OK && engine->lake->ops->board_stats == NULL)
+        rc = pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED, "per-board stats: "
+                        "not available on this lake");
+    if (rc != PIER_OK)
+        return rc;
+    rc = pier__engine_begin(engine, false, err);
+    if (rc != PIER_OK)
+        return rc;
+    pier_board_stats s;
+    memset(&s, 0, sizeof s);
+    s.version = out->version;
+    pier__board *b = NULL;
+    rc = pier__engine_board(engine, board, &b, err);
+    if (rc == PIER_OK) {
+        s.columns = (int64_t)b->ncolumns;
+        rc = engine->lake->ops->board_stats(engine->lake, b, &s, err);
+    }
+    rc = pier__engine_end(engine, rc, err);
+    if (rc == PIER_OK)   /* the fields of the caller's version, no more */
+        memcpy(out, &s, board_stats_size(out->version));
+    return rc;
+}
+
 PIER_API pier_status pier_stats_get(pier_stats *out, pier_engine *engine,
                                     pier_error *err)
 {

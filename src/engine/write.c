@@ -90,6 +90,12 @@ static void preview(pier__buf *b, const pier__value *v)
         pier__buf_puts(b, tmp);
         break;
     case PIER_KIND_DOUBLE:
+        if (v->s != NULL) {             /* as written */
+            pier__buf_append(b, v->s, v->n > 48 ? 45 : v->n);
+            if (v->n > 48)
+                pier__buf_puts(b, "...");
+            break;
+        }
         pier__double_format(v->u.d, tmp);
         pier__buf_puts(b, tmp);
         break;
@@ -123,7 +129,8 @@ static pier_status conflict(const write_ctx *c, size_t row,
     pier__buf p;
     pier__buf_init(&p);
     preview(&p, v);
-    const char *vt = pier__type_name(pier__value_type(v));
+    const char *vt = pier__value_wide_integer(v)
+        ? "integer" : pier__type_name(pier__value_type(v));
     pier__fail(err, PIER_E_COLUMN_TYPE_CONFLICT,
                "column '%s' of board '%s' is %s, got %s %s%s", column,
                c->board_id, pier__type_name(col_type), vt,
@@ -271,6 +278,19 @@ static pier_status resolve(write_ctx *c, pier_error *err)
                 ? pier__board_find(c->board, f->name, f->name_len)
                 : pier__base_column_index(f->name, f->name_len);
             size_t idx;
+            if (at == PIER__COL_UPDATED_AT) {
+                /* Taking it would store a time the write did not happen
+                 * at; dropping it would lose the caller's value unsaid. */
+                pier__fail(err, PIER_E_RESERVED_COLUMN_NAME,
+                           "column 'updated_at' is the engine's: every "
+                           "write sets it to its own time; leave it out "
+                           "of the row (pier export and import keep "
+                           "timestamps)");
+                error_row(err, c, r);
+                pier__error_board(err, c->board_id);
+                pier__error_column(err, "updated_at");
+                return PIER_E_RESERVED_COLUMN_NAME;
+            }
             if (at >= 0) {
                 idx = (size_t)at;
             } else {

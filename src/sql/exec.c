@@ -87,6 +87,29 @@ static pier_status object_name_check(const char *name, size_t offset,
     return PIER_OK;
 }
 
+/* A table or view may not take a board's name: boards, declared tables
+ * and views share one namespace, which pier schema and migrations read
+ * by name alone. */
+static pier_status board_name_check(const exec_ctx *x, const char *name,
+                                    size_t offset, pier_error *err)
+{
+    char id[PIER__NAME_MAX + 1];
+    size_t n = strlen(name);
+    if (n > PIER__NAME_MAX)
+        return PIER_OK;                /* no board id is that long */
+    for (size_t i = 0; i <= n; i++)
+        id[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] + 32)
+                                                 : name[i];
+    if (pier__catalog_find(&x->e->catalog, id) == NULL)
+        return PIER_OK;
+    pier_status rc = fail_at(err, offset, PIER_E_QUERY_FAILED,
+                             "'%s' is a board: boards, tables and views "
+                             "share one namespace; choose another name",
+                             id);
+    pier__error_board(err, id);
+    return rc;
+}
+
 /* Declared tables live in the main database only. */
 static pier_status main_only(const exec_ctx *x, pier_error *err)
 {
@@ -589,6 +612,8 @@ static pier_status create_table(exec_ctx *x, pier_error *err)
     pier_status rc = main_only(x, err);
     if (rc == PIER_OK)
         rc = object_name_check(st->name, st->name_offset, err);
+    if (rc == PIER_OK)
+        rc = board_name_check(x, st->name, st->name_offset, err);
     if (rc != PIER_OK)
         return rc;
     if (def->as_select)
@@ -821,6 +846,8 @@ static pier_status alter_table(exec_ctx *x, pier__table *orig,
         if (rc == PIER_OK && other != NULL && other != orig)
             rc = fail_at(err, st->offset, PIER_E_QUERY_FAILED,
                          "table '%s' already exists", st->new_name);
+        if (rc == PIER_OK)
+            rc = board_name_check(x, st->new_name, st->offset, err);
     }
     if (rc != PIER_OK)
         return rc;
@@ -1531,6 +1558,8 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         rc = main_only(x, err);
         if (rc == PIER_OK)
             rc = object_name_check(st->name, st->name_offset, err);
+        if (rc == PIER_OK && st->kind == PIER__STMT_CREATE_VIEW)
+            rc = board_name_check(x, st->name, st->name_offset, err);
         break;
     case PIER__STMT_INSERT:
         rc = insert_names(x, err);

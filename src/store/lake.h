@@ -374,6 +374,11 @@ typedef struct pier__lake_ops {
      * head, floor, file sizes, last maintenance). Read transaction. */
     pier_status (*stats)(pier__lake *lake, const pier__catalog *cat,
                          pier_stats *out, pier_error *err);
+    /* Fills one board's figures past `version` (rows, bytes, change
+     * records; the engine counts the columns). Read transaction. NULL:
+     * the lake cannot tell (pier_board_stats_get refuses). */
+    pier_status (*board_stats)(pier__lake *lake, const pier__board *b,
+                               pier_board_stats *out, pier_error *err);
 
     /* ---- board-scoped queries (sqlite_query.c; docs/query.md) ---- */
 

@@ -7,6 +7,7 @@
  * then never hands out an id twice, even after the board that held it is
  * dropped.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -239,10 +240,43 @@ static pier_status insert_board(pier__sqlite_lake *l, const pier__board *b,
     return PIER_OK;
 }
 
+/* A board may not take the name of a declared table or view: boards,
+ * tables and views share one namespace (docs/sql.md). */
+static pier_status name_free(pier__sqlite_lake *l, const char *id,
+                             pier_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, "SELECT type FROM main.sqlite_schema "
+                           "WHERE type IN ('table', 'view') AND name = ?1 "
+                           "COLLATE NOCASE", -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the lake's schema");
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    char type[8] = "";
+    if (rc == SQLITE_ROW)
+        snprintf(type, sizeof type, "%s",
+                 (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE)
+        return PIER_OK;
+    if (rc != SQLITE_ROW)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the lake's schema");
+    pier__fail(err, PIER_E_BOARD_EXISTS,
+               "'%s' is a declared %s: boards, tables and views share one "
+               "namespace; choose another board id", id, type);
+    pier__error_board(err, id);
+    return PIER_E_BOARD_EXISTS;
+}
+
 static pier_status create_board(pier__sqlite_lake *l, pier__board *b,
                                 bool keep_ids, pier_error *err)
 {
-    pier_status rc = insert_board(l, b, err);
+    pier_status rc = keep_ids ? PIER_OK : name_free(l, b->id, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = insert_board(l, b, err);
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "CREATE TABLE ");

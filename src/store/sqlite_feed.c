@@ -246,6 +246,73 @@ static int64_t file_bytes(const char *path)
     return (int64_t)st.st_size;
 }
 
+/* Runs `sql` with ?1 bound to the text `s`; *out gets the integer of its
+ * one row (NULL: 0). *missing says that a table it reads is not there
+ * (and then nothing is failed): dbstat, in a libsqlite3 built without
+ * it. */
+static pier_status query_text_int(pier__sqlite_lake *l, const char *sql,
+                                  const char *s, int64_t *out,
+                                  bool *missing, const char *what,
+                                  pier_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK && missing != NULL &&
+        strstr(sqlite3_errmsg(l->db), "no such table") != NULL) {
+        *missing = true;
+        return PIER_OK;
+    }
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, s, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    pier_status ps = PIER_OK;
+    if (rc != SQLITE_OK)
+        ps = pier__sqlite_fail(l, err, PIER_E_READ_FAILED, what);
+    sqlite3_finalize(st);
+    return ps;
+}
+
+/*
+ * The bytes of a board are the pages of its table and of its indexes
+ * (the primary key's among them), as SQLite's dbstat table counts them:
+ * each page whole, used or not, as it takes room in the lake file. Pages
+ * on the freelist belong to no board. Debian's libsqlite3 is built with
+ * SQLITE_ENABLE_DBSTAT_VTAB; without it the size is -1, unknown.
+ */
+pier_status pier__sqlite_board_stats(pier__lake *lake, const pier__board *b,
+                                     pier_board_stats *out, pier_error *err)
+{
+    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__buf table;
+    pier__buf_init(&table);
+    pier__buf_printf(&table, "_pier_b_%s", b->id);
+    if (table.oom) {
+        pier__buf_free(&table);
+        return pier__oom(err);
+    }
+    bool no_dbstat = false;
+    pier_status rc = pier__sqlite_rows_count(lake, b, &out->rows, err);
+    if (rc == PIER_OK)
+        rc = query_text_int(l, "SELECT count(*) FROM _pier_changes "
+                            "WHERE board = ?1", b->id, &out->change_records,
+                            NULL, "cannot count the board's change records",
+                            err);
+    if (rc == PIER_OK)
+        rc = query_text_int(l, "SELECT coalesce(sum(pgsize), 0) FROM dbstat "
+                            "WHERE name IN (SELECT name FROM sqlite_schema "
+                            "WHERE tbl_name = ?1)", table.p, &out->bytes,
+                            &no_dbstat, "cannot measure the board", err);
+    if (rc == PIER_OK && no_dbstat)
+        out->bytes = -1;
+    pier__buf_free(&table);
+    return rc;
+}
+
 pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
                                pier_stats *out, pier_error *err)
 {

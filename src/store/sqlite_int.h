@@ -379,6 +379,9 @@ pier_status pier__sqlite_checkpoint(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
                                pier_stats *out, pier_error *err);
+pier_status pier__sqlite_board_stats(pier__lake *lake, const pier__board *b,
+                                     pier_board_stats *out,
+                                     pier_error *err);
 
 /* sqlite_guard.c */
 /* The progress handler of a connection whose statements a guard may

@@ -551,6 +551,7 @@ static const pier__lake_ops sqlite_ops = {
     .checkpoint = pier__sqlite_checkpoint,
     .compact_files = pier__sqlite_compact_files,
     .stats = pier__sqlite_stats,
+    .board_stats = pier__sqlite_board_stats,
     .rows_scan = pier__sqlite_rows_scan,
     .rows_count = pier__sqlite_rows_count,
     .change_append = pier__sqlite_change_append,

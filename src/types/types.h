@@ -151,6 +151,11 @@ typedef struct pier__value {
  * included; NULL decides nothing). */
 pier__type pier__value_type(const pier__value *v);
 
+/* Whether `v` is an integer written in JSON too wide for 128 bits, which
+ * the reader keeps as a double with its digits: no column but a DECIMAL
+ * takes it (a number column would round it). */
+bool pier__value_wide_integer(const pier__value *v);
+
 /* ---- stored cells ---- */
 
 typedef enum pier__storage {

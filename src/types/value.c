@@ -373,6 +373,16 @@ static pier__fit encode_sql(pier__cell *out, const pier__value *v,
     return PIER__FIT_OK;
 }
 
+bool pier__value_wide_integer(const pier__value *v)
+{
+    if (v->kind != PIER_KIND_DOUBLE || v->s == NULL)
+        return false;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->s[i] == '.' || v->s[i] == 'e' || v->s[i] == 'E')
+            return false;
+    return true;
+}
+
 pier__fit pier__value_encode(pier__cell *out, const pier__value *v,
                              pier__type col, pier__arena *scratch,
                              const char **why)
@@ -386,6 +396,18 @@ pier__fit pier__value_encode(pier__cell *out, const pier__value *v,
     }
     if (col.x != NULL)
         return encode_sql(out, v, &col.x->c, scratch, why);
+    if (pier__value_wide_integer(v)) {
+        if (col.kind == PIER_KIND_TEXT) {        /* its digits, exactly */
+            out->st = PIER__ST_TEXT;
+            out->p = v->s;
+            out->n = v->n;
+            return PIER__FIT_OK;
+        }
+        if (why != NULL)
+            *why = "an integer beyond 128 bits, which no number column "
+                   "holds exactly; write it as a string";
+        return PIER__FIT_CONFLICT;
+    }
     logical l = from_value(v);
     switch (col.kind) {
     case PIER_KIND_BOOLEAN:

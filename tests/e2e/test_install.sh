@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installing Pier gives a C program everything it needs: libpier (shared and
-# static), pier.h and pier.pc for pkg-config, and the pier command. The build
+# static), pier.h and pier.pc for pkg-config, and the pier command with its
+# man page and its bash and zsh completions, where man, bash-completion and
+# zsh look for them. The build
 # here uses clang, so a clang-only warning cannot hide behind gcc, and no
 # sanitizer, as a packager would build it.
 set -euo pipefail
@@ -15,9 +17,23 @@ cmake --build "$tmp/build" -j 2 >/dev/null
 DESTDIR="$tmp/root" cmake --install "$tmp/build" >/dev/null
 prefix="$tmp/root/usr/local"
 for f in include/pier.h lib/libpier.a lib/libpier.so lib/pkgconfig/pier.pc \
-         bin/pier; do
+         bin/pier share/man/man1/pier.1 \
+         share/bash-completion/completions/pier \
+         share/zsh/site-functions/_pier; do
     [ -e "$prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
+# The installed page and scripts are the installed pier's own.
+cmp -s <("$prefix/bin/pier" help --man) "$prefix/share/man/man1/pier.1" ||
+    { echo "pier.1 is not 'pier help --man'"; exit 1; }
+cmp -s <("$prefix/bin/pier" help --completion bash) \
+    "$prefix/share/bash-completion/completions/pier" ||
+    { echo "the bash completion is not pier's"; exit 1; }
+cmp -s <("$prefix/bin/pier" help --completion zsh) \
+    "$prefix/share/zsh/site-functions/_pier" ||
+    { echo "the zsh completion is not pier's"; exit 1; }
+# man finds the page by name under the prefix.
+MANPATH="$prefix/share/man" man -w pier | grep -qx "$prefix/share/man/man1/pier.1" ||
+    { echo "man -w pier does not find the installed page"; exit 1; }
 
 cat >"$tmp/app.c" <<'C'
 #include <stdio.h>
@@ -59,6 +75,11 @@ out=$("$tmp/app-static" "$tmp/lake2")
 if ldd "$tmp/app-static" | grep -q libpier; then
     echo "static program links libpier.so"; exit 1
 fi
+# The versions of the libraries pier runs on, as linked: Debian's, which
+# pkg-config describes.
 out=$("$prefix/bin/pier" --version)
-[ "$out" = "pier 0.1.0" ] || { echo "pier --version: got '$out'"; exit 1; }
-echo "installed and linked: shared, static, pier"
+want="pier 0.1.0
+sqlite $(pkg-config --modversion sqlite3)
+libpq $(pkg-config --modversion libpq)"
+[ "$out" = "$want" ] || { echo "pier --version: got '$out'"; exit 1; }
+echo "installed and linked: shared, static, pier, its man page and completions"

@@ -3,10 +3,10 @@
 # the test server (ctest's fixture `pg`, PIER_TEST_PG_URL): --lake and
 # $PIER_LAKE, writes and reads, a board query on the node's replica, two
 # nodes (each its own --cache-dir) reading each other's writes after
-# `sync`, `evict`, the replica figures of `stats`, and the refusals: the
-# SQL dialect and declared tables (TopologyUnsupported), a cache directory
-# in use by another node, a lake that cannot be reached (LakeUnavailable),
-# bad option values (usage).
+# `sync`, `evict`, the replica figures of `stats`, `boards --counts`, and
+# the refusals: the SQL dialect, declared tables and a board's figures
+# (TopologyUnsupported), a cache directory in use by another node, a lake
+# that cannot be reached (LakeUnavailable), bad option values (usage).
 set -euo pipefail
 pier=$1
 url=${PIER_TEST_PG_URL:-}
@@ -79,6 +79,16 @@ out=$("$pier" "${n1[@]}" tables 2>&1); rc=$?
 set -e
 expect 1 "$rc" "tables exit status"
 case $out in *TopologyUnsupported*) ;; *) fail "tables: $out" ;; esac
+# a board's figures: refused (a replica's pages are not the lake's);
+# boards --counts works, on the lake's rows
+set +e
+out=$("$pier" "${n1[@]}" stats "$b" 2>&1); rc=$?
+set -e
+expect 1 "$rc" "stats BOARD exit status"
+case $out in *TopologyUnsupported*'per-board stats'*) ;;
+*) fail "stats BOARD: $out" ;; esac
+got=$("$pier" "${n2[@]}" --json boards --counts | grep -o "{\"board\":\"$b\",\"rows\":[0-9]*}")
+expect "{\"board\":\"$b\",\"rows\":3}" "$got" "boards --counts"
 set +e
 out=$("$pier" "${n1[@]}" query "$b" 'SELECT 1 FROM {{board}}' --max-stale soon 2>&1); rc=$?
 set -e

@@ -17,7 +17,7 @@ stub() {  # stub NAME BODY
 # pkg-config knows every module but jansson and cmocka.
 stub pkg-config 'case "$*" in *jansson*|*cmocka*) exit 1;; *) exit 0;; esac'
 stub apt-get "echo \"apt-get \$*\" >>'$tmp/apt.log'"
-for c in cc c++ make cmake clang sqlite3 script; do stub "$c" 'exit 0'; done
+for c in cc c++ make cmake clang sqlite3 script groff zsh man col; do stub "$c" 'exit 0'; done
 export PATH="$tmp/bin:$PATH"
 # The files it looks for: none yet (so `locales` and `postgresql`, whose
 # server binaries it looks for, are missing).

@@ -1,8 +1,11 @@
 # Every board has id (text, the key), updated_at (set by the engine) and
 # state (text, may be null). updated_at is the UTC time the engine accepted
-# the write, the same for every row of one call, overwriting any value
-# passed (PIER_NOW fixes the clock here).
+# the write, the same for every row of one call (PIER_NOW fixes the clock
+# here); a row that gives one is refused, whatever its value.
 $ pier insert b '[{"id":"a","updated_at":"1999-01-01T00:00:00Z"},{"id":"b","updated_at":42,"state":"done"}]'
+! pier: error: ReservedColumnName: column 'updated_at' is the engine's: every write sets it to its own time; leave it out of the row (pier export and import keep timestamps) (row 1)
+[exit 1]
+$ pier insert b '[{"id":"a"},{"id":"b","state":"done"}]'
 2
 $ PIER_NOW=2026-05-06T07:08:09.123456+02:00 pier insert b '{"id":"c"}'
 3

@@ -27,7 +27,7 @@ $ pier insert fit '{"id":"r3","i":2147483648}'
 ! pier: error: ColumnTypeConflict: column 'i' of board 'fit' is integer, got bigint 2147483648, out of its range
 [exit 1]
 $ pier insert fit '{"id":"r4","h":170141183460469231731687303715884105728}'
-! pier: error: ColumnTypeConflict: column 'h' of board 'fit' is hugeint, got double 1.7014118346046923e+38
+! pier: error: ColumnTypeConflict: column 'h' of board 'fit' is hugeint, got integer 170141183460469231731687303715884105728: an integer beyond 128 bits, which no number column holds exactly; write it as a string
 [exit 1]
 $ pier insert fit '{"id":"r5","b":1}'
 ! pier: error: ColumnTypeConflict: column 'b' of board 'fit' is boolean, got bigint 1
@@ -36,7 +36,7 @@ $ pier insert fit '{"id":"r6","i":1.5}'
 ! pier: error: ColumnTypeConflict: column 'i' of board 'fit' is integer, got double 1.5
 [exit 1]
 $ pier insert fit '{"id":"r7","f":1e39}'
-! pier: error: ColumnTypeConflict: column 'f' of board 'fit' is float, got double 1e+39
+! pier: error: ColumnTypeConflict: column 'f' of board 'fit' is float, got double 1e39
 [exit 1]
 $ pier insert fit '{"id":"r8","d":"1.5"}'
 ! pier: error: ColumnTypeConflict: column 'd' of board 'fit' is double, got text "1.5"

@@ -147,7 +147,8 @@ Options:
 Output, in both modes: one line of JSON per record, {"watermark":N,
 "board":B,"kind":K,"payload":{...},"committed_at":"RFC 3339"},
 or {"resync":true,"from":N}; stdout is flushed after each page.
-Exits 0 on SIGINT or SIGTERM, and when the reader of stdout goes away.
+Exits 0 on SIGINT or SIGTERM, and as soon as the reader of stdout goes
+away (`pier watch b | head -1`), without waiting for another record.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier changes

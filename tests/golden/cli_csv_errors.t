@@ -78,3 +78,11 @@ $ pier insert e --csv
 [exit 2]
 $ pier has-board e
 false
+
+# updated_at is the engine's: a CSV that has it is refused at its line (dump
+# --csv leaves it out, so that its output loads back).
+$ printf 'id,updated_at\na,2026-01-01T00:00:00Z\n' | pier insert g --csv -
+! pier: error: ReservedColumnName: column 'updated_at' is the engine's: every write sets it to its own time; leave it out of the row (pier export and import keep timestamps) (line 2 of stdin) (batch 1 of stdin not written; 0 rows committed before it)
+[exit 1]
+$ pier has-board g
+false

@@ -1,6 +1,9 @@
 # The help texts are part of the CLI's surface: `pier --help`, `pier help`
 # and every `pier COMMAND --help` print to stdout and exit 0, and
-# `pier --version` prints the library's version. Help never opens the lake,
+# `pier --version` prints the library's version, then the versions of the
+# SQLite and libpq it runs on (their digits vary from one machine to the
+# next: they are masked here; tests/e2e/test_install.sh checks them against
+# pkg-config). Help never opens the lake,
 # so nothing is created in the working directory.
 $ pier --help
 Usage: pier [OPTIONS] COMMAND [ARGS]
@@ -39,7 +42,7 @@ Commands:
   compact       Reclaim a board's superseded row versions
   drop          Remove a board and all its rows
   head          Print the lake's newest watermark
-  stats         Show the lake's figures
+  stats         Show the lake's figures, or a board's
   maintain      Drop old change records and tidy the lake files
   flush         Write buffered changes to the lake
   sync          Bring this node's replica of a board up to the lake's head
@@ -76,7 +79,7 @@ Options (before the command or after it):
                       or read (4096, 64K, 16M; default 64M)
   --max-memory SIZE   The memory a statement may take (default 256M)
   --help              Show this help
-  --version           Print the version
+  --version           Print the version, and SQLite's and libpq's
 
 Environment:
   PIER_DATA  The data directory when --data is not given
@@ -96,8 +99,10 @@ $ diff <(pier help) <(pier --help) && echo same
 same
 $ pier -h | head -1
 Usage: pier [OPTIONS] COMMAND [ARGS]
-$ pier --version
+$ pier --version | sed -E '2,$s/ [0-9]+(\.[0-9]+)+$/ N.N/'
 pier 0.1.0
+sqlite N.N
+libpq N.N
 $ diff <(pier help insert) <(pier insert --help) && echo same
 same
 $ pier create-board --help
@@ -124,7 +129,7 @@ Output: the watermark the board was created at; with --json,
 
 OPTIONS are the global options of 'pier --help'.
 $ pier insert --help
-Usage: pier [OPTIONS] insert BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]
+Usage: pier [OPTIONS] insert BOARD [JSON|-] [--csv FILE] [--tsv FILE] [--id COL] [--id-generate uuid7|uuid4]
 
 Inserts rows into BOARD (created by the write unless
 --auto-create=never). JSON is one object or an array of objects, each
@@ -159,11 +164,17 @@ head.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier boards --help
-Usage: pier [OPTIONS] boards
+Usage: pier [OPTIONS] boards [--counts]
 
 Lists every board of the lake, sorted.
 
-Output: one id per line; with --json, a JSON array of ids.
+Options:
+  --counts            Each board with its number of rows
+
+Output: one id per line; with --json, a JSON array of ids. With
+--counts, an aligned table, a board and its rows per line; with
+--json, [{"board":B,"rows":N},...]. A board dropped while they
+are counted is left out.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier has-board --help
@@ -235,19 +246,20 @@ Output: the number alone; with --json, {"count":N}.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier dump --help
-Usage: pier [OPTIONS] dump BOARD [--csv|--tsv]
+Usage: pier [OPTIONS] dump BOARD [--csv] [--tsv]
 
 Prints every row of BOARD, in id order (byte order of the ids), as
 one JSON object per line, columns in board order. The same with
 --json.
 
---csv prints a header line of the board's column names, then one
-record per row in the same order (RFC 4180: CRLF line ends, a field
-holding a comma, a quote or a line break quoted, quotes doubled). A
-value is its text, a null an empty field; a text value that would
-read back as something else (empty, a number, true or false) is
-quoted, so that `insert --csv` loads the dump back as it was. --tsv
-is the same with tabs between the fields and LF line ends.
+--csv prints a header line of the board's column names but
+updated_at (which the engine sets), then one record per row in the
+same order (RFC 4180: CRLF line ends, a field holding a comma, a
+quote or a line break quoted, quotes doubled). A value is its text, a
+null an empty field; a text value that would read back as something
+else (empty, a number, true or false) is quoted, so that
+`insert --csv` loads the dump back as it was. --tsv is the same with
+tabs between the fields and LF line ends.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier add-column --help
@@ -295,7 +307,7 @@ BoardNotFound if there is no such board.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier migrations --help
-Usage: pier [OPTIONS] migrations new NAME|up|down|status [--dir DIR] [--check] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]
+Usage: pier [OPTIONS] migrations new NAME | up | down | status [--dir DIR] [--check] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]
 
 Versioned migration files: SQL files in a directory (db/migrations
 unless --dir says otherwise) named VERSION_NAME.sql, VERSION being 14
@@ -339,9 +351,17 @@ OPTIONS are the global options of 'pier --help'.
 $ diff <(pier migrations up --help) <(pier help migrations) && echo same
 same
 $ pier help --help
-Usage: pier [OPTIONS] help [COMMAND]
+Usage: pier [OPTIONS] help [COMMAND] [--man] [--completion bash|zsh]
 
 Prints the list of commands, or with COMMAND that command's help.
+
+Options:
+  --man               Print the manual page pier(1), in roff, made
+                      from these help texts (man -l - reads it)
+  --completion SHELL  Print the completion script for bash or zsh,
+                      made from the command table: commands, options,
+                      subcommands, and the boards of the lake named
+                      on the line (`make install` installs both)
 
 OPTIONS are the global options of 'pier --help'.
 

@@ -95,7 +95,7 @@ Output: the number alone; with --json, {"head":N}.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier stats --help
-Usage: pier [OPTIONS] stats
+Usage: pier [OPTIONS] stats [BOARD]
 
 Shows the lake's figures: its boards, their rows, the change records
 kept, the head and the retention floor of the feed, the size of the
@@ -103,12 +103,21 @@ lake file and of its write-ahead log, the writes and reads served by
 the engine this command opened (a fresh one, so 0), and when
 maintain last ran.
 
+With BOARD, that board's instead, read together: its rows, the bytes
+of the lake file its rows and indexes take (whole pages, as SQLite's
+dbstat counts them; unknown if the libsqlite3 lacks dbstat), its
+columns (id, updated_at and state included) and the change records
+the feed keeps for it. BoardNotFound if there is no such board;
+TopologyUnsupported on a PostgreSQL lake, whose node holds replicas.
+
 Output: an aligned two-column table, one line per figure: boards,
 rows, change records, head, floor, lake bytes, wal bytes, writes,
 queries, last maintenance (RFC 3339, or never). With --json, one
 object: {"boards":N,"rows":N,"change_records":N,"head":N,
 "floor":N,"lake_bytes":N,"wal_bytes":N,"writes":N,"queries":N,
-"last_maintenance":"RFC 3339" or null}.
+"last_maintenance":"RFC 3339" or null}. With BOARD: board, rows,
+bytes, columns, change records; with --json {"board":B,"rows":N,
+"bytes":N or null,"columns":N,"change_records":N}.
 
 OPTIONS are the global options of 'pier --help'.
 $ pier maintain --help

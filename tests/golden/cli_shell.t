@@ -45,8 +45,17 @@ line ends with ';' (pier sql --help). Commands:
   .param NAME=VALUE    Bind VALUE to :NAME, $NAME, @NAME (NAME a
                        number: ?NAME), read as in --param
   .param               List the parameters set;  .param clear: forget
-  .format [FORMAT]     Print results as table, json, jsonl or csv
+  .format [FORMAT]     Print results as table, box, json, jsonl or csv
                        (.mode is the same)
+  .headers on|off      Print the column names (table, box, csv)
+  .import FILE BOARD   Insert FILE's rows (JSON lines, or a JSON
+                       array) into BOARD, as 'pier insert BOARD -'
+  .dump [NAME]         A board's or a table's rows as JSON lines;
+                       alone, the lake's schema as a SQL script
+  .read FILE           Run FILE's lines as shell input
+  .output [FILE]       Write output to FILE (none: to stdout again)
+  .once FILE           Write the next command's output to FILE
+  .pager on|off        Page long results on a terminal ($PAGER)
   .timer on|off        Show how long each query took
   .help                This help
   .quit                Leave (also .exit, or Ctrl-D)
@@ -55,7 +64,7 @@ n
 2
 (1 row)
 ! pier: usage: .timer takes on or off
-! pier: usage: .format takes one of table, json, jsonl, csv
+! pier: usage: .format takes one of table, box, json, jsonl, csv
 ! pier: usage: .use takes one board: .use BOARD
 ! pier: usage: unknown command '.nope'; .help lists them
 ! pier: error: EntityNotAllowed: a query may not name '_pier_changes': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})

@@ -34,8 +34,15 @@ $ pier dump log
 $ pier count acct
 1
 
-# An empty list writes nothing and prints the head.
+# An empty list writes nothing and prints the head; so does input with no
+# operations at all, as insert takes empty input for no rows.
 $ echo '[]' | pier tx --boards acct -
+11
+$ printf '' | pier tx --boards acct -
+11
+$ printf ' \n\n' | pier --json tx --boards acct -
+{"watermark":11}
+$ printf '' | pier insert acct -
 11
 $ pier head
 11
@@ -195,14 +202,16 @@ Each works as the command of its name, and every row written shares
 one updated_at. --boards names every board the operations may write,
 up front; writing another fails with EntityNotAllowed. A board an
 operation creates exists only once the transaction commits. An empty
-array writes nothing and prints the current head.
+array, or input with no operations at all, writes nothing and prints
+the current head.
 
 If an operation fails, nothing of the transaction is written: the
 error ends with "(operation N)", counted from 1, and its byte
 offsets count from the start of the input. A malformed document (not
 an array, an unknown op, a missing, unknown or repeated member, a
 member of the wrong type) is InvalidJson, and nothing is written. A
-number beyond the range of a double (about 1.8e308) cannot be read;
+number beyond the range of a double (about 1.8e308), or so small it
+would read as 0 (1e-400), is refused, as is a row naming updated_at;
 every other value reaches the board exactly as written. The input may
 take up to 64 MiB.
 

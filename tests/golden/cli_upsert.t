@@ -103,7 +103,7 @@ false
 
 # --help, and usage errors (exit 2).
 $ pier upsert --help
-Usage: pier [OPTIONS] upsert BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]
+Usage: pier [OPTIONS] upsert BOARD [JSON|-] [--csv FILE] [--tsv FILE] [--id COL] [--id-generate uuid7|uuid4]
 
 Writes complete rows to BOARD (created by the write unless
 --auto-create=never): each replaces the stored row with its id (the

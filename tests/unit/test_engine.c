@@ -620,6 +620,20 @@ static void test_reserved_column_names(void **state)
     ins_ok(f, "b", "{'id':'x'}");
     refused(f, "b", "{'id':'y','_':1}", PIER_E_RESERVED_COLUMN_NAME);
     refused(f, "b", "{'id':'y','_v':null}", PIER_E_RESERVED_COLUMN_NAME);
+    /* updated_at is the write's time: a row naming it is refused, never
+     * stored nor dropped in silence, whatever its value and spelling. */
+    static const char *const stamps[] = {
+        "{'id':'y','updated_at':'garbage'}", "{'id':'y','updated_at':5}",
+        "{'id':'y','Updated_At':'2026-01-01T00:00:00Z'}",
+        "{'id':'y','updated_at':null}",
+    };
+    for (size_t i = 0; i < sizeof stamps / sizeof *stamps; i++) {
+        err = refused(f, "b", stamps[i], PIER_E_RESERVED_COLUMN_NAME);
+        assert_string_equal(err.column, "updated_at");
+        assert_contains(err.message, "leave it out");
+        refused(f, "fresh", stamps[i], PIER_E_RESERVED_COLUMN_NAME);
+        assert_false(has_board(f, "fresh"));
+    }
 
     /* Declarations: '_' names and the base columns, in any case. */
     static const char *const names[] = {
@@ -1594,9 +1608,9 @@ static void test_updated_at_set_by_engine(void **state)
     testlake_embedded_only();
     fixture *f = *state;
     f->clock.now = T0 + 123456;
-    ins_ok(f, "b", "[{'id':'1','updated_at':'1999-01-01T00:00:00Z'},"
-                   "{'id':'2','updated_at':5},{'id':'3','UPDATED_AT':null},"
-                   "{'id':'4'}]");
+    /* A value the row gives is refused (test_reserved_column_names), so
+     * every row's updated_at is the engine's. */
+    ins_ok(f, "b", "[{'id':'1'},{'id':'2'},{'id':'3'},{'id':'4'}]");
     for (int i = 1; i <= 4; i++) {
         char id[4];
         snprintf(id, sizeof id, "%d", i);
@@ -2476,9 +2490,20 @@ static void test_json_hugeint_inference(void **state)
     ins_ok(f, "l", "[{'id':'1','v':1},{'id':'2','v':-9223372036854775809}]");
     assert_type(f, "l", "v", "hugeint");
     assert_cell(f, "l", "1", "v", PIER_KIND_HUGEINT, "1");
-    /* Beyond 128 bits, a number is a double. */
-    ins_ok(f, "d", "{'id':'1','v':1701411834604692317316873037158841057280}");
-    assert_type(f, "d", "v", "double");
+    /* Beyond 128 bits, an integer fits no number column (a double would
+     * round it): refused, for a new column as for a double one; a text
+     * column keeps its digits. */
+    err = refused(f, "d", "{'id':'1','v':1701411834604692317316873037158841057280}",
+                  PIER_E_COLUMN_TYPE_CONFLICT);
+    assert_contains(err.message, "beyond 128 bits");
+    assert_false(has_board(f, "d"));
+    ins_ok(f, "d", "{'id':'1','v':2.5,'t':'x'}");
+    err = refused(f, "d", "{'id':'2','v':-1701411834604692317316873037158841057280}",
+                  PIER_E_COLUMN_TYPE_CONFLICT);
+    assert_contains(err.message, "beyond 128 bits");
+    ins_ok(f, "d", "{'id':'3','t':1701411834604692317316873037158841057280}");
+    assert_cell(f, "d", "3", "t", PIER_KIND_TEXT,
+                "1701411834604692317316873037158841057280");
     /* ...and a hugeint fits neither bigint nor anything below. */
     ins_ok(f, "n", "{'id':'1','v':1}");
     err = refused(f, "n", "{'id':'2','v':9223372036854775808}",

@@ -382,8 +382,14 @@ static void test_reals(void **state)
     expect_double("{\"a\":1.0}", 1.0);
     expect_double("{\"a\":0e0}", 0.0);
     expect_double("{\"a\":1.7976931348623157e308}", 1.7976931348623157e308);
-    /* Underflow is a fine approximation; overflow is refused. */
-    expect_double("{\"a\":1e-400}", 0.0);
+    /* A subnormal is kept; a number that would read as zero or infinity
+     * is refused; zero written with any exponent is zero. */
+    expect_double("{\"a\":5e-324}", 5e-324);
+    expect_double("{\"a\":0e-400}", 0.0);
+    expect_double("{\"a\":-0.000e-999}", -0.0);
+    INVALID("{\"a\":1e-400}", 5, "too small for a double");
+    INVALID("{\"a\":-2.5e-330}", 5, "too small for a double");
+    INVALID("{\"a\":0.0000001e-330}", 5, "too small for a double");
     INVALID("{\"a\":1e400}", 5, "number out of range");
     INVALID("{\"b\":true,\"a\":-1e400}", 14, "number out of range");
     INVALID("{\"a\":1.8e308}", 5, "number out of range");
@@ -1038,7 +1044,7 @@ static void test_patch_members_as_rows(void **state)
     static const char *const objects[] = {
         "{}",
         "{\"n\":1,\"s\":\"caf\\u00e9\\ud83d\\ude00\",\"t\":true,\"f\":false,"
-        "\"z\":null,\"d\":-0.125,\"e\":1E+3,\"u\":1e-400,\"neg\":-0.0}",
+        "\"z\":null,\"d\":-0.125,\"e\":1E+3,\"u\":5e-324,\"neg\":-0.0}",
         "{\"big\":-9223372036854775809,\"dbl\":-1e42,"
         "\"x\":170141183460469231731687303715884105728}",
         "{\"doc\":{\"\":{},\"a\":[1,2.5,{\"d\":null,\"c\":\"}]\\\"\"}]},"

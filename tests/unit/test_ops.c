@@ -1,7 +1,7 @@
 /*
  * test_ops.c: the head (cached and read from the lake), per-board
- * watermarks and sync, and the operations: maintain, flush, evict and
- * stats, through the public API.
+ * watermarks and sync, and the operations: maintain, flush, evict,
+ * stats and a board's stats, through the public API.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -319,6 +319,124 @@ static void test_maintain_returns_space(void **state)
     assert_true(after.lake_bytes < full.lake_bytes / 4);
 }
 
+/* Checks that a failed pier_board_stats_get left *s as it was. */
+static void assert_untouched(const pier_board_stats *s, unsigned version)
+{
+    assert_int_equal(s->version, version);
+    assert_int_equal(s->rows, 77);
+    assert_int_equal(s->bytes, 77);
+    assert_int_equal(s->columns, 77);
+    assert_int_equal(s->change_records, 77);
+}
+
+static pier_board_stats board_stats_init(unsigned version)
+{
+    pier_board_stats s = { version, 77, 77, 77, 77 };
+    return s;
+}
+
+static void test_board_stats(void **state)
+{
+    fixture *f = *state;
+    pier_error err;
+    ins(f->e, "a", "[{\"id\":\"1\"},{\"id\":\"2\"},{\"id\":\"3\"}]");
+    ins(f->e, "a", "{\"id\":\"4\",\"x\":1}");     /* add_column + rows */
+    ins(f->e, "b", "{\"id\":\"1\"}");
+    assert_int_equal(pier_board_create(NULL, f->e, "empty", NULL, &err),
+                     PIER_OK);
+
+    pier_board_stats s = board_stats_init(PIER_BOARD_STATS_VERSION);
+    if (testlake_pg()) {
+        /* A node holds replicas, not the boards' files: refused. */
+        assert_int_equal(pier_board_stats_get(&s, f->e, "a", &err),
+                         PIER_E_TOPOLOGY_UNSUPPORTED);
+        assert_string_equal(err.tag, "TopologyUnsupported");
+        assert_non_null(strstr(err.message, "per-board stats"));
+        assert_untouched(&s, PIER_BOARD_STATS_VERSION);
+        return;
+    }
+    assert_int_equal(pier_board_stats_get(&s, f->e, "a", &err), PIER_OK);
+    assert_int_equal(s.version, PIER_BOARD_STATS_VERSION);
+    assert_int_equal(s.rows, 4);
+    assert_int_equal(s.columns, 4);               /* id, updated_at, state, x */
+    assert_int_equal(s.change_records, 4);        /* schema, insert, column,
+                                                     insert */
+    /* Its table and its primary key's index: a page each, 4 KiB. */
+    assert_int_equal(s.bytes, 2 * 4096);
+
+    s = board_stats_init(PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&s, f->e, "empty", &err), PIER_OK);
+    assert_int_equal(s.rows, 0);
+    assert_int_equal(s.columns, 3);
+    assert_int_equal(s.change_records, 1);
+    assert_int_equal(s.bytes, 2 * 4096);
+
+    /* Bytes follow the rows: 2000 rows of 100 bytes take 200 KB and more
+     * in pages; after truncate the pages go back to the freelist. */
+    char *big = malloc(2000 * 128 + 2);
+    assert_non_null(big);
+    size_t n = 0;
+    big[n++] = '[';
+    for (int i = 0; i < 2000; i++)
+        n += (size_t)sprintf(big + n, "%s{\"id\":\"r%04d\",\"t\":\"%090d\"}",
+                             i > 0 ? "," : "", i, i);
+    big[n++] = ']';
+    assert_int_equal(pier_insert_json(NULL, f->e, "b", big, n, &err),
+                     PIER_OK);
+    free(big);
+    s = board_stats_init(PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&s, f->e, "b", &err), PIER_OK);
+    assert_int_equal(s.rows, 2001);
+    assert_true(s.bytes > 2000 * 100);
+    assert_true(s.bytes < 2000 * 400);
+    assert_int_equal(s.bytes % 4096, 0);
+    assert_int_equal(s.change_records, 4);   /* schema, insert, column t,
+                                                insert */
+    /* ... and another board's did not move. */
+    pier_board_stats sa = board_stats_init(PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&sa, f->e, "a", &err), PIER_OK);
+    assert_int_equal(sa.bytes, 2 * 4096);
+    assert_int_equal(pier_board_truncate(NULL, f->e, "b", &err), PIER_OK);
+    s = board_stats_init(PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&s, f->e, "b", &err), PIER_OK);
+    assert_int_equal(s.rows, 0);
+    assert_true(s.bytes <= 2 * 4096);
+    assert_int_equal(s.change_records, 5);   /* and the truncate */
+
+    /* Bad input fails, names why, and leaves *out as it was. */
+    s = board_stats_init(PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&s, f->e, "nope", &err),
+                     PIER_E_BOARD_NOT_FOUND);
+    assert_string_equal(err.tag, "BoardNotFound");
+    assert_string_equal(err.board, "nope");
+    assert_untouched(&s, PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&s, f->e, "Bad!", &err),
+                     PIER_E_INVALID_BOARD_ID);
+    assert_untouched(&s, PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&s, f->e, NULL, &err),
+                     PIER_E_INVALID_BOARD_ID);
+    assert_untouched(&s, PIER_BOARD_STATS_VERSION);
+    s = board_stats_init(0);
+    assert_int_equal(pier_board_stats_get(&s, f->e, "a", &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "version 0 is unknown"));
+    assert_untouched(&s, 0);
+    s = board_stats_init(PIER_BOARD_STATS_VERSION + 1);
+    assert_int_equal(pier_board_stats_get(&s, f->e, "a", &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_untouched(&s, PIER_BOARD_STATS_VERSION + 1);
+    assert_int_equal(pier_board_stats_get(NULL, f->e, "a", &err),
+                     PIER_E_INVALID_ARGUMENT);
+    s = board_stats_init(PIER_BOARD_STATS_VERSION);
+    assert_int_equal(pier_board_stats_get(&s, NULL, "a", &err),
+                     PIER_E_INVALID_ARGUMENT);
+    assert_untouched(&s, PIER_BOARD_STATS_VERSION);
+    /* The INIT macro gives a version this library takes. */
+    pier_board_stats init = PIER_BOARD_STATS_INIT;
+    assert_int_equal(pier_board_stats_get(&init, f->e, "a", &err), PIER_OK);
+    assert_int_equal(init.rows, 4);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -328,6 +446,7 @@ int main(void)
         T(test_watermark_of_and_sync),
         T(test_flush_and_evict),
         T(test_stats),
+        T(test_board_stats),
         T(test_maintain),
         T(test_maintain_returns_space),
     };

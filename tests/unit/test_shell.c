@@ -9,8 +9,10 @@
  * each dot-command; line editing (Ctrl-A then an insertion, an arrow key
  * and Ctrl-P recalling history); Ctrl-C abandoning a half-typed line
  * without leaving, and stopping a running query or script without
- * leaving; Ctrl-D leaving with status 0; and the history file,
- * saved line by line and read again by the next session.
+ * leaving; Ctrl-D leaving with status 0; the history file,
+ * saved line by line and read again by the next session; Tab completing
+ * commands, boards, columns and files; and the pager taking a result
+ * taller than the terminal, and only such a one.
  */
 #define _XOPEN_SOURCE 600  /* posix_openpt, grantpt, unlockpt, ptsname */
 #include <stdarg.h>
@@ -26,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -66,6 +70,8 @@ typedef struct fixture {
     engine_fixture *f;
     char *history;
     pid_t running;      /* a shell the test has not waited for, or 0 */
+    const char *pager;  /* $PAGER for the shell, or NULL: unset */
+    unsigned short rows;   /* the terminal's height, or 0: unset */
 } fixture;
 
 static int setup(void **state)
@@ -108,6 +114,8 @@ static void start(session *s, fixture *fx, const char *board)
     assert_int_equal(unlockpt(s->fd), 0);
     const char *name = ptsname(s->fd);
     assert_non_null(name);
+    struct winsize ws = { fx->rows, 80, 0, 0 };
+    assert_int_equal(ioctl(s->fd, TIOCSWINSZ, &ws), 0);
     s->pid = fork();
     assert_true(s->pid >= 0);
     if (s->pid == 0) {
@@ -124,6 +132,11 @@ static void start(session *s, fixture *fx, const char *board)
         setenv("PIER_HISTORY", fx->history, 1);
         setenv("HOME", fx->f->dir, 1);      /* no ~/.editrc of the host */
         unsetenv("PIER_DATA");
+        unsetenv("LINES");
+        if (fx->pager != NULL)
+            setenv("PAGER", fx->pager, 1);
+        else
+            unsetenv("PAGER");
         execl(pier, "pier", "--data", fx->f->dir, "shell", board,
               (char *)NULL);
         _exit(127);
@@ -367,6 +380,111 @@ static void test_ctrl_c_stops_a_statement(void **state)
     assert_int_equal(finish(fx, &s), 0);
 }
 
+/* Tab completes a dot-command, a board, a column and a file name, and
+ * lists the candidates when they share no longer start. */
+static void test_tab_completion(void **state)
+{
+    fixture *fx = *state;
+    char *rows = lakedir_join(fx->f->dir, "rows_to_import.json");
+    static const char json[] = "{\"id\":\"c\",\"n\":3,\"done\":true}\n";
+    assert_int_equal(lakedir_write_file(rows, json, sizeof json - 1), 0);
+    fx->rows = 100;          /* .help fits: no pager */
+    session s;
+    start(&s, fx, "notes");
+    expect_out(&s, "pier:notes> ");
+    type(&s, ".us\tta\t\r");               /* .use tasks */
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "SELECT do\tFROM {{board}} WHERE n = 2\r");   /* done */
+    expect_out(&s, "done\r\nfalse\r\n(1 row)");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, ".he\t");                       /* .headers, .help */
+    expect_out(&s, ".headers  .help\r\n");
+    type(&s, "lp\r");
+    expect_out(&s, "This help");
+    expect_out(&s, "pier:tasks> ");
+    /* a file: the fixture's directory, then the file in it */
+    char line[1024];
+    snprintf(line, sizeof line, ".import %s/rows_to_im\ttas\t\r",
+             fx->f->dir);
+    type(&s, line);
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "SELECT count(*) AS n FROM {{board}}\r");
+    expect_out(&s, "n\r\n3\r\n");
+    free(rows);
+    assert_int_equal(finish(fx, &s), 0);
+}
+
+/* On a terminal, a result taller than the terminal goes through $PAGER
+ * (here a stub that marks its lines); one that fits, or any with .pager
+ * off, prints as it is. */
+static void test_pager(void **state)
+{
+    fixture *fx = *state;
+    fx->pager = "sed 's/^/paged: /'";
+    fx->rows = 6;
+    session s;
+    start(&s, fx, "tasks");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 "
+             "FROM r WHERE i < 10) SELECT i FROM r\r");
+    expect_out(&s, "paged: i\r\npaged: 1\r\n");
+    expect_out(&s, "paged: 10\r\npaged: (10 rows)\r\n");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "SELECT count(*) AS n FROM {{board}}\r");
+    expect_out(&s, "n\r\n2\r\n(1 row)\r\n");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, ".pager off\r");
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 "
+             "FROM r WHERE i < 10) SELECT i AS k FROM r\r");
+    expect_out(&s, "k\r\n1\r\n");
+    expect_out(&s, "(10 rows)\r\n");
+    expect_out(&s, "pier:tasks> ");
+    assert_int_equal(finish(fx, &s), 0);
+    assert_null(strstr(s.log, "paged: n"));
+    assert_null(strstr(s.log, "paged: k"));
+}
+
+/* Ctrl-C stops an .import between batches, as it stops `insert -`: the
+ * rows of the batch being read are not written, and the shell goes on.
+ * The file is a FIFO the test holds open, so the load waits for more
+ * input until the signal; Ctrl-C is sent until the load reports it, since
+ * one that comes before the load takes SIGINT only reaches the shell. */
+static void test_ctrl_c_stops_an_import(void **state)
+{
+    fixture *fx = *state;
+    char *fifo = lakedir_join(fx->f->dir, "rows.fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    session s;
+    start(&s, fx, "tasks");
+    expect_out(&s, "pier:tasks> ");
+    char line[1024];
+    snprintf(line, sizeof line, ".import %s tasks\r", fifo);
+    type(&s, line);
+    int w = open(fifo, O_WRONLY);      /* once the shell opened it */
+    assert_true(w >= 0);
+    static const char row[] = "{\"id\":\"z\",\"n\":9}\n";
+    assert_int_equal(write(w, row, sizeof row - 1),
+                     (ssize_t)(sizeof row - 1));
+    for (long start = now_ms(); strstr(s.log, "Interrupted") == NULL;) {
+        if (now_ms() - start > WAIT_MS)
+            fail_msg("the import never stopped; the shell printed:\n%s",
+                     s.log);
+        kill(s.pid, SIGINT);
+        struct pollfd p = { s.fd, POLLIN, 0 };
+        if (poll(&p, 1, 200) > 0)
+            take(&s);
+    }
+    expect_out(&s, "Interrupted: interrupted by SIGINT (batch 1 of");
+    expect_out(&s, "0 rows committed before it)");
+    close(w);
+    expect_out(&s, "pier:tasks> ");
+    type(&s, "SELECT count(*) AS n FROM {{board}}\r");
+    expect_out(&s, "n\r\n2\r\n");
+    assert_int_equal(finish(fx, &s), 0);
+    free(fifo);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -375,6 +493,9 @@ int main(void)
         T(test_queries_and_commands),
         T(test_line_editing_and_history),
         T(test_ctrl_c_stops_a_statement),
+        T(test_tab_completion),
+        T(test_pager),
+        T(test_ctrl_c_stops_an_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

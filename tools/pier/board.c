@@ -120,12 +120,28 @@ const cli_command cli_cmd_create_board = {
 
 /* ---- boards ---- */
 
+static const cli_optspec counts_opts[] = {
+    { "--counts", false }, { NULL, false },
+};
+
+static int counts_opt(cli_ctx *ctx, const cli_command *cmd,
+                      const char *name, const char *value, void *payload)
+{
+    (void)ctx;
+    (void)cmd;
+    (void)name;
+    (void)value;
+    *(bool *)payload = true;
+    return 0;
+}
+
 static int run_boards(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
     ctx->opts.must_exist = true;     /* (a read makes no lake) */
-    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
-                      NULL);
+    bool counts = false;
+    int rc = cli_args(ctx, cmd, argc, argv, counts_opts, counts_opt, &counts,
+                      NULL, 0, 0, NULL);
     if (rc != CLI_CONTINUE)
         return rc;
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
@@ -135,6 +151,11 @@ static int run_boards(cli_ctx *ctx, const cli_command *cmd, int argc,
     cli_error_init(&err);
     if (pier_board_list(&ids, ctx->engine, &err) != PIER_OK)
         return cli_fail(ctx, &err);
+    if (counts) {
+        rc = cli_print_counts(ctx, ids, "board", cli_board_rows, &err);
+        pier_strings_free(ids);
+        return rc;
+    }
     if (ctx->json) {
         fputc('[', stdout);
         for (size_t i = 0; ids != NULL && ids[i] != NULL; i++) {
@@ -152,10 +173,16 @@ static int run_boards(cli_ctx *ctx, const cli_command *cmd, int argc,
 }
 
 const cli_command cli_cmd_boards = {
-    "boards", "List every board", "",
+    "boards", "List every board", "[--counts]",
     "Lists every board of the lake, sorted.\n"
     "\n"
-    "Output: one id per line; with --json, a JSON array of ids.\n",
+    "Options:\n"
+    "  --counts            Each board with its number of rows\n"
+    "\n"
+    "Output: one id per line; with --json, a JSON array of ids. With\n"
+    "--counts, an aligned table, a board and its rows per line; with\n"
+    "--json, [{\"board\":B,\"rows\":N},...]. A board dropped while they\n"
+    "are counted is left out.\n",
     run_boards,
 };
 

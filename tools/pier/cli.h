@@ -99,6 +99,16 @@ extern const cli_command cli_cmd_changeset;
 
 /* ---- main.c: arguments, engine ---- */
 
+/* The command table, in `pier --help`'s order; *n gets its length. */
+const cli_command *const *cli_commands(size_t *n);
+/* The texts of `pier --help` around the command list: the introduction,
+ * the global options (one "  --name [VALUE]" line each, then their
+ * descriptions), the environment, the exit status. */
+extern const char cli_help_intro[];
+extern const char cli_help_options[];
+extern const char cli_help_environment[];
+extern const char cli_help_exit[];
+
 /* An option a command accepts besides --help. */
 typedef struct cli_optspec {
     const char *name;      /* "--column" */
@@ -195,6 +205,22 @@ int cli_usage(const cli_command *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* Counts the rows of the thing named `name` (a board, a table). */
+typedef pier_status (*cli_count_fn)(int64_t *out, pier_engine *engine,
+                                    const char *name, pier_error *err);
+/* pier_row_count, as a cli_count_fn. */
+pier_status cli_board_rows(int64_t *out, pier_engine *engine,
+                           const char *name, pier_error *err);
+/*
+ * `boards --counts`, `tables --counts`: each of `names` (NULL-terminated)
+ * with the rows `count` gives it: an aligned table of two columns, or
+ * with --json [{"KEY":NAME,"rows":N},...]. One that is gone by the time
+ * it is counted (BoardNotFound, TableNotFound) is left out. Prints nothing
+ * if any other count fails. @return the exit code.
+ */
+int cli_print_counts(cli_ctx *ctx, char **names, const char *key,
+                     cli_count_fn count, pier_error *err);
+
 /* A watermark: the number alone, or {"watermark":N}. @return 0. */
 int cli_print_watermark(const cli_ctx *ctx, int64_t watermark);
 /* A count under a name: the number alone, or {"NAME":N}. @return 0. */
@@ -226,6 +252,10 @@ cli_table *cli_table_new(size_t ncols);
 /* @return false if out of memory (the table stays usable, to be freed). */
 bool cli_table_add(cli_table *t, const char *s, size_t len);
 void cli_table_print(const cli_table *t, FILE *f);
+/* Prints the cells in a box of UTF-8 line-drawing characters, as
+ * sqlite3's .mode box does: a rule under the first `header_rows` rows
+ * (0: none). Columns are as wide as for cli_table_print. */
+void cli_table_print_box(const cli_table *t, FILE *f, size_t header_rows);
 /* Forgets the cells added so far (call it at the end of a row), keeping
  * the columns' widths. */
 void cli_table_clear(cli_table *t);
@@ -234,15 +264,24 @@ void cli_table_free(cli_table *t);
 /* ---- result.c: a query's result ---- */
 
 /* How a result prints: an aligned table for people, or JSON (an array of
- * objects), JSON lines, CSV with a header line. */
+ * objects), JSON lines, CSV with a header line; or (the shell's .mode box)
+ * a table drawn in a box. */
 typedef enum cli_format {
     CLI_FORMAT_TABLE = 0,
     CLI_FORMAT_JSON = 1,
     CLI_FORMAT_JSONL = 2,
-    CLI_FORMAT_CSV = 3
+    CLI_FORMAT_CSV = 3,
+    CLI_FORMAT_BOX = 4
 } cli_format;
 
-/* "table", "json", "jsonl", "csv". @return false for anything else. */
+/* How cli_print_rows prints. */
+typedef struct cli_print_options {
+    cli_format format;
+    bool no_headers;     /* table, box, csv: leave the column names out */
+} cli_print_options;
+
+/* "table", "json", "jsonl", "csv", "box". @return false for anything
+ * else. */
 bool cli_parse_format(const char *s, cli_format *out);
 const char *cli_format_name(cli_format format);
 
@@ -254,6 +293,10 @@ const char *cli_format_name(cli_format format);
  */
 pier_status cli_print_cursor(pier_cursor *c, cli_format format, FILE *out,
                              int64_t *nrows, pier_error *err);
+/* The same, as `o` says. A box holds the whole result before it prints
+ * (its rules need the widest cell of each column). */
+pier_status cli_print_rows(pier_cursor *c, const cli_print_options *o,
+                           FILE *out, int64_t *nrows, pier_error *err);
 
 /* ---- query.c ---- */
 
@@ -276,6 +319,9 @@ pier_status cli_param_set(pier_params *params, const char *assignment,
  * `format` (or how many rows it changed). @return the exit code. */
 int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
                 cli_format format);
+/* The same, printing as `o` says (the shell's .mode and .headers). */
+int cli_run_sql_with(cli_ctx *ctx, const char *sql, pier_params *params,
+                     const cli_print_options *o);
 /* Prints the whole lake's schema (pier_schema_dump). @return exit code. */
 int cli_schema_dump(cli_ctx *ctx);
 /* `pier schema export`: the lake as a declaration (introspect.c). */
@@ -336,6 +382,14 @@ void cli_locate(pier_error *err, const char *text, const char *file);
  * "codegen". Needs no engine. @return the exit code. */
 int cli_schema_codegen(cli_ctx *ctx, const cli_command *cmd, int argc,
                        char **argv);
+
+/* ---- manual.c: the man page and the completions ---- */
+
+/* Prints pier(1) in roff (man(7) macros). */
+void cli_print_man(FILE *f);
+/* Prints the completion script of `shell`, "bash" or "zsh" (the caller
+ * checked). @return 0, or -1 if out of memory (nothing useful printed). */
+int cli_print_completion(FILE *f, const char *shell);
 
 /* ---- load.c: writing rows ---- */
 
@@ -400,6 +454,17 @@ int cli_load_option(const cli_command *cmd, const char *name,
 int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
                    cli_json_write_fn fn, const cli_load_opts *opts);
 
+/*
+ * Streams the rows of `in` (a JSON array of objects, or JSON lines) into
+ * `board` with `fn`, in batches of CLI_STDIN_BATCH_ROWS rows, one write
+ * each: the path of `insert BOARD -`, for any stream (the shell's .import
+ * reads a file). `name` names the input in messages ("stdin", the file).
+ * Prints the watermark, or the error and the rows committed before it.
+ * @return the exit code.
+ */
+int cli_write_stream(cli_ctx *ctx, const char *board, FILE *in,
+                     const char *name, cli_json_write_fn fn);
+
 /* ---- csvrows.c: CSV and TSV in batches of JSON rows ---- */
 
 typedef struct cli_csv_source {
@@ -436,6 +501,7 @@ bool cli_csv_reads_as_json(const char *s, size_t n);
  * the engine and writes the rows with `fn`. @return the exit code. */
 int cli_run_load(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
                  cli_json_write_fn fn);
+
 
 /*
  * Makes the error of a write of a part of a larger input read as if the

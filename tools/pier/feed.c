@@ -5,18 +5,23 @@
  * Both print JSON in either output mode: the feed's records are JSON
  * documents. watch blocks SIGINT and SIGTERM before the engine exists, so
  * that every thread the engine starts inherits the mask and none is killed
- * by them; a thread of its own takes them with sigwait() and cancels the
- * watch (pier_watch_cancel may not run in a signal handler). The watch is
- * then closed, and main closes the engine, as on every path.
+ * by them; a thread of its own takes them from a signalfd and cancels the
+ * watch (pier_watch_cancel may not run in a signal handler). The same
+ * thread polls stdout: a pipe whose reader has gone (`pier watch b | head
+ * -1`) reports POLLERR on its write end at once, so the watch ends then
+ * rather than at its next write, which may never come. The watch is then
+ * closed, and main closes the engine, as on every path.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -115,25 +120,51 @@ const cli_command cli_cmd_changes = {
 
 /* ---- watch ---- */
 
-/* The thread that takes SIGINT and SIGTERM. */
+/* The thread that takes SIGINT and SIGTERM, and watches stdout's reader. */
 typedef struct watcher {
     pier_watch *watch;
     sigset_t signals;
+    int sigfd;           /* a signalfd of `signals` */
     pthread_mutex_t lock;
     bool stopping;       /* guarded by lock: the command is ending */
+    bool reader_gone;    /* guarded by lock: why the watch was cancelled */
 } watcher;
 
 static void *take_signals(void *payload)
 {
     watcher *w = payload;
+    /* Events 0 on stdout: only POLLERR, POLLHUP and POLLNVAL are
+     * reported, which a file, a terminal or /dev/null never raise while
+     * they can be written. */
+    struct pollfd fds[2] = {
+        { w->sigfd, POLLIN, 0 }, { STDOUT_FILENO, 0, 0 },
+    };
     for (;;) {
-        int sig = 0;
-        if (sigwait(&w->signals, &sig) != 0)   /* only for a bad set */
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
             return NULL;
+        }
+        bool gone = false;
+        if (fds[1].revents & POLLNVAL)     /* stdout closed: none to see */
+            fds[1].fd = -1;
+        else if (fds[1].revents & (POLLERR | POLLHUP))
+            gone = true;
+        if (gone)
+            fds[1].fd = -1;                /* (it stays so: ask once) */
+        if (fds[0].revents & POLLIN) {
+            struct signalfd_siginfo info;
+            if (read(w->sigfd, &info, sizeof info) < 0 && errno != EAGAIN)
+                return NULL;
+        } else if (!gone) {
+            continue;
+        }
         pthread_mutex_lock(&w->lock);
         bool stopping = w->stopping;
-        if (!stopping)
+        if (!stopping) {
+            w->reader_gone = w->reader_gone || gone;
             pier_watch_cancel(w->watch);
+        }
         pthread_mutex_unlock(&w->lock);
         if (stopping)
             return NULL;
@@ -179,16 +210,22 @@ static void drop_stdout(void)
 }
 
 /* Follows the feed until cancelled. @return the exit code. */
-static int follow(cli_ctx *ctx, pier_watch *watch)
+static int follow(cli_ctx *ctx, watcher *w)
 {
     for (;;) {
         pier_changes_page *page = NULL;
         pier_error err;
         cli_error_init(&err);
-        if (pier_watch_next(&page, watch, &err) != PIER_OK)
+        if (pier_watch_next(&page, w->watch, &err) != PIER_OK)
             return cli_fail(ctx, &err);
-        if (page == NULL)   /* cancelled: SIGINT or SIGTERM */
+        if (page == NULL) {   /* cancelled: a signal, or stdout's reader */
+            pthread_mutex_lock(&w->lock);
+            bool gone = w->reader_gone;
+            pthread_mutex_unlock(&w->lock);
+            if (gone)
+                drop_stdout();
             return CLI_EXIT_OK;
+        }
         int why = 0;
         page_end end = print_page(page, &why);
         pier_changes_page_free(page);
@@ -236,18 +273,26 @@ static int run_watch(cli_ctx *ctx, const cli_command *cmd, int argc,
         PIER_OK)
         return cli_fail(ctx, &err);
     pthread_t thread;
+    w.sigfd = signalfd(-1, &w.signals, SFD_CLOEXEC);
+    if (w.sigfd < 0) {
+        pier_watch_close(w.watch);
+        return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
+                            "cannot start the signal thread");
+    }
     if (pthread_mutex_init(&w.lock, NULL) != 0) {
+        close(w.sigfd);
         pier_watch_close(w.watch);
         return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                             "cannot start the signal thread");
     }
     if (pthread_create(&thread, NULL, take_signals, &w) != 0) {
         pthread_mutex_destroy(&w.lock);
+        close(w.sigfd);
         pier_watch_close(w.watch);
         return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                             "cannot start the signal thread");
     }
-    rc = follow(ctx, w.watch);
+    rc = follow(ctx, &w);
     /* Stop the signal thread: it wakes to a signal aimed at it alone, sees
      * `stopping`, and never touches the watch again. */
     pthread_mutex_lock(&w.lock);
@@ -256,6 +301,7 @@ static int run_watch(cli_ctx *ctx, const cli_command *cmd, int argc,
     pthread_kill(thread, SIGTERM);
     pthread_join(thread, NULL);
     pthread_mutex_destroy(&w.lock);
+    close(w.sigfd);
     pier_watch_close(w.watch);
     return rc;
 }
@@ -279,6 +325,7 @@ const cli_command cli_cmd_watch = {
     "Output, in both modes: one line of JSON per record, {\"watermark\":N,\n"
     "\"board\":B,\"kind\":K,\"payload\":{...},\"committed_at\":\"RFC 3339\"},\n"
     "or {\"resync\":true,\"from\":N}; stdout is flushed after each page.\n"
-    "Exits 0 on SIGINT or SIGTERM, and when the reader of stdout goes away.\n",
+    "Exits 0 on SIGINT or SIGTERM, and as soon as the reader of stdout goes\n"
+    "away (`pier watch b | head -1`), without waiting for another record.\n",
     run_watch,
 };

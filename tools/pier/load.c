@@ -577,8 +577,11 @@ static pier_status load_csv(write_state *st, FILE *in, pier_error *err)
 
 /* ---- the command's entry ---- */
 
-static int write_stream(cli_ctx *ctx, const char *board,
-                        cli_json_write_fn fn, const cli_load_opts *opts)
+/* Streams `in` (named `name` in messages) into the board, in the format
+ * `opts` gives. */
+static int write_stream(cli_ctx *ctx, const char *board, FILE *in,
+                        const char *name, cli_json_write_fn fn,
+                        const cli_load_opts *opts)
 {
     write_state st;
     memset(&st, 0, sizeof st);
@@ -586,22 +589,12 @@ static int write_stream(cli_ctx *ctx, const char *board,
     st.board = board;
     st.fn = fn;
     st.opts = opts;
-    st.where = "stdin";
+    st.where = name;
     st.progress.on = isatty(STDERR_FILENO) == 1;
     st.progress.start_us = st.progress.last_us = now_us();
     pier_error err;
     cli_error_init(&err);
-    FILE *in = stdin;
     bool csv = opts->format != CLI_LOAD_JSON;
-    if (csv && strcmp(opts->source, "-") != 0) {
-        in = fopen(opts->source, "rb");
-        if (in == NULL) {
-            cli_error_set(&err, PIER_E_READ_FAILED, "cannot read '%.300s': "
-                          "%s", opts->source, strerror(errno));
-            return cli_fail(ctx, &err);
-        }
-        st.where = opts->source;
-    }
     /* (no SA_RESTART: a read of stdin waiting for input ends at once) */
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
@@ -617,8 +610,6 @@ static int write_stream(cli_ctx *ctx, const char *board,
     cli_stream_stop = NULL;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (in != stdin)
-        fclose(in);
     free(st.text);
     free(st.spans);
     progress_end(&st.progress, st.committed);
@@ -645,14 +636,33 @@ static int write_stream(cli_ctx *ctx, const char *board,
     return cli_print_watermark(ctx, st.watermark);
 }
 
+int cli_write_stream(cli_ctx *ctx, const char *board, FILE *in,
+                     const char *name, cli_json_write_fn fn)
+{
+    static const cli_load_opts json = CLI_LOAD_OPTS_INIT;
+    return write_stream(ctx, board, in, name, fn, &json);
+}
+
 int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
                    cli_json_write_fn fn, const cli_load_opts *opts)
 {
     static const cli_load_opts none = CLI_LOAD_OPTS_INIT;
     if (opts == NULL)
         opts = &none;
+    if (opts->format != CLI_LOAD_JSON && strcmp(opts->source, "-") != 0) {
+        FILE *in = fopen(opts->source, "rb");
+        if (in == NULL) {
+            pier_error err;
+            cli_error_set(&err, PIER_E_READ_FAILED, "cannot read '%.300s': "
+                          "%s", opts->source, strerror(errno));
+            return cli_fail(ctx, &err);
+        }
+        int rc = write_stream(ctx, board, in, opts->source, fn, opts);
+        fclose(in);
+        return rc;
+    }
     if (opts->format != CLI_LOAD_JSON || strcmp(arg, "-") == 0)
-        return write_stream(ctx, board, fn, opts);
+        return write_stream(ctx, board, stdin, "stdin", fn, opts);
     write_state st;
     memset(&st, 0, sizeof st);
     st.ctx = ctx;

@@ -22,8 +22,17 @@ static int run_help(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv);
 
 static const cli_command cmd_help = {
-    "help", "Show this help, or a command's", "[COMMAND]",
-    "Prints the list of commands, or with COMMAND that command's help.\n",
+    "help", "Show this help, or a command's",
+    "[COMMAND] [--man] [--completion bash|zsh]",
+    "Prints the list of commands, or with COMMAND that command's help.\n"
+    "\n"
+    "Options:\n"
+    "  --man               Print the manual page pier(1), in roff, made\n"
+    "                      from these help texts (man -l - reads it)\n"
+    "  --completion SHELL  Print the completion script for bash or zsh,\n"
+    "                      made from the command table: commands, options,\n"
+    "                      subcommands, and the boards of the lake named\n"
+    "                      on the line (`make install` installs both)\n",
     run_help,
 };
 
@@ -42,18 +51,14 @@ static const cli_command *const commands[] = {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-static const char main_help_head[] =
-    "Usage: pier [OPTIONS] COMMAND [ARGS]\n"
-    "\n"
+/* The parts of `pier --help` around the command list; manual.c makes the
+ * man page's sections of the same texts. */
+const char cli_help_intro[] =
     "Pier keeps many user-defined tables (\"boards\") in one data directory.\n"
     "A board is created by its first write; its column types are inferred\n"
-    "once and then enforced, or declared up front with create-board.\n"
-    "\n"
-    "Commands:\n";
+    "once and then enforced, or declared up front with create-board.\n";
 
-static const char main_help_tail[] =
-    "\n"
-    "Options (before the command or after it):\n"
+const char cli_help_options[] =
     "  --data DIR          The data directory, created if missing by a\n"
     "                      command that may write; a read makes no lake\n"
     "                      (default: $PIER_DATA, else ./pier-data)\n"
@@ -83,9 +88,9 @@ static const char main_help_tail[] =
     "                      or read (4096, 64K, 16M; default 64M)\n"
     "  --max-memory SIZE   The memory a statement may take (default 256M)\n"
     "  --help              Show this help\n"
-    "  --version           Print the version\n"
-    "\n"
-    "Environment:\n"
+    "  --version           Print the version, and SQLite's and libpq's\n";
+
+const char cli_help_environment[] =
     "  PIER_DATA  The data directory when --data is not given\n"
     "  PIER_LAKE  A PostgreSQL lake's connection string when neither --lake\n"
     "             nor --data is given\n"
@@ -94,18 +99,28 @@ static const char main_help_tail[] =
     "             empty: none)\n"
     "  PIER_NOW   Fixes the engine's clock (the updated_at of writes) to an\n"
     "             RFC 3339 instant, e.g. 2026-01-01T00:00:00Z, for\n"
-    "             reproducible output; a malformed value is a usage error\n"
-    "\n"
+    "             reproducible output; a malformed value is a usage error\n";
+
+const char cli_help_exit[] =
     "Exit status: 0 success, 1 the operation failed (the error's tag says\n"
-    "why), 2 usage error.\n"
-    "Run 'pier COMMAND --help' for a command's arguments and output.\n";
+    "why), 2 usage error.\n";
+
+const cli_command *const *cli_commands(size_t *n)
+{
+    *n = NCOMMANDS;
+    return commands;
+}
 
 static void print_main_help(void)
 {
-    fputs(main_help_head, stdout);
+    printf("Usage: pier [OPTIONS] COMMAND [ARGS]\n\n%s\nCommands:\n",
+           cli_help_intro);
     for (size_t i = 0; i < NCOMMANDS; i++)
         printf("  %-12s  %s\n", commands[i]->name, commands[i]->summary);
-    fputs(main_help_tail, stdout);
+    printf("\nOptions (before the command or after it):\n%s\n"
+           "Environment:\n%s\n%s"
+           "Run 'pier COMMAND --help' for a command's arguments and output.\n",
+           cli_help_options, cli_help_environment, cli_help_exit);
 }
 
 static void print_command_help(const cli_command *cmd)
@@ -123,15 +138,56 @@ static const cli_command *find_command(const char *name)
     return NULL;
 }
 
+/* What `pier help` prints besides the help: --man, --completion. */
+typedef struct help_args {
+    bool man;
+    const char *completion;
+} help_args;
+
+static const cli_optspec help_opts[] = {
+    { "--man", false }, { "--completion", true }, { NULL, false },
+};
+
+static int help_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                    const char *value, void *payload)
+{
+    (void)ctx;
+    help_args *a = payload;
+    if (strcmp(name, "--man") == 0) {
+        a->man = true;
+    } else if (strcmp(value, "bash") == 0 || strcmp(value, "zsh") == 0) {
+        a->completion = value;
+    } else {
+        return cli_usage(cmd, "%s: option '--completion' takes bash or "
+                         "zsh, not '%s'", cmd->name, value);
+    }
+    return 0;
+}
+
 static int run_help(cli_ctx *ctx, const cli_command *cmd, int argc,
                     char **argv)
 {
     static const char *const names[] = { "COMMAND" };
     char *pos[1] = { NULL };
-    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 0, 1,
-                      pos);
+    help_args a = { false, NULL };
+    int rc = cli_args(ctx, cmd, argc, argv, help_opts, help_opt, &a, names,
+                      0, 1, pos);
     if (rc != CLI_CONTINUE)
         return rc;
+    if ((a.man || a.completion != NULL) &&
+        (pos[0] != NULL || (a.man && a.completion != NULL)))
+        return cli_usage(cmd, "%s: --man and --completion take no command "
+                         "and go alone", cmd->name);
+    if (a.man) {
+        cli_print_man(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (a.completion != NULL) {
+        if (cli_print_completion(stdout, a.completion) != 0)
+            return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
+                                "out of memory");
+        return CLI_EXIT_OK;
+    }
     if (pos[0] == NULL) {
         print_main_help();
         return CLI_EXIT_OK;
@@ -510,6 +566,14 @@ static int global_option(cli_ctx *ctx, int argc, char **argv, int *i)
     return rc != CLI_EXIT_OK ? rc : CLI_CONTINUE;
 }
 
+/* Pier's version, then those of the libraries it runs on, as linked. */
+static void print_version(void)
+{
+    int pq = pier_libpq_version();
+    printf("pier %s\nsqlite %s\nlibpq %d.%d\n", pier_version(),
+           pier_sqlite_version(), pq / 10000, pq % 10000);
+}
+
 /* Parses the global options from argv[1]; *next gets the index of the
  * command. @return CLI_CONTINUE, or an exit code. */
 static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
@@ -526,7 +590,7 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *next)
             return CLI_EXIT_OK;
         }
         if (strcmp(a, "--version") == 0) {
-            printf("pier %s\n", pier_version());
+            print_version();
             return CLI_EXIT_OK;
         }
         int rc = global_option(ctx, argc, argv, &i);

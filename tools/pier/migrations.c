@@ -283,7 +283,7 @@ static int run_migrations(cli_ctx *ctx, const cli_command *cmd, int argc,
 
 const cli_command cli_cmd_migrations = {
     "migrations", "Create, apply, roll back or list versioned SQL files",
-    "new NAME|up|down|status [--dir DIR] [--check] "
+    "new NAME | up | down | status [--dir DIR] [--check] "
     "[--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE]",
     "Versioned migration files: SQL files in a directory (db/migrations\n"
     "unless --dir says otherwise) named VERSION_NAME.sql, VERSION being 14\n"

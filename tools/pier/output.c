@@ -198,6 +198,72 @@ int cli_print_number(const cli_ctx *ctx, const char *name, int64_t n)
     return CLI_EXIT_OK;
 }
 
+pier_status cli_board_rows(int64_t *out, pier_engine *engine,
+                           const char *name, pier_error *err)
+{
+    return pier_row_count(out, engine, name, err);
+}
+
+int cli_print_counts(cli_ctx *ctx, char **names, const char *key,
+                     cli_count_fn count, pier_error *err)
+{
+    size_t n = 0;
+    while (names != NULL && names[n] != NULL)
+        n++;
+    int64_t *rows = calloc(n > 0 ? n : 1, sizeof *rows);
+    bool *gone = calloc(n > 0 ? n : 1, sizeof *gone);
+    int rc = CLI_EXIT_OK;
+    if (rows == NULL || gone == NULL) {
+        rc = cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
+                          "out of memory");
+        goto done;
+    }
+    /* Every count first: a failure prints nothing but the error. */
+    for (size_t i = 0; i < n; i++) {
+        pier_status st = count(&rows[i], ctx->engine, names[i], err);
+        if (st == PIER_E_BOARD_NOT_FOUND || st == PIER_E_TABLE_NOT_FOUND) {
+            gone[i] = true;
+        } else if (st != PIER_OK) {
+            rc = cli_fail(ctx, err);
+            goto done;
+        }
+    }
+    if (ctx->json) {
+        bool first = true;
+        fputc('[', stdout);
+        for (size_t i = 0; i < n; i++) {
+            if (gone[i])
+                continue;
+            printf("%s{\"%s\":", first ? "" : ",", key);
+            cli_json_string(stdout, names[i], strlen(names[i]));
+            printf(",\"rows\":%" PRId64 "}", rows[i]);
+            first = false;
+        }
+        fputs("]\n", stdout);
+        goto done;
+    }
+    cli_table *t = cli_table_new(2);
+    bool ok = t != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        char num[24];
+        if (gone[i])
+            continue;
+        int len = snprintf(num, sizeof num, "%" PRId64, rows[i]);
+        ok = cli_table_add(t, names[i], strlen(names[i])) &&
+             cli_table_add(t, num, (size_t)len);
+    }
+    if (ok)
+        cli_table_print(t, stdout);
+    cli_table_free(t);
+    if (!ok)
+        rc = cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
+                          "out of memory");
+done:
+    free(rows);
+    free(gone);
+    return rc;
+}
+
 /* ---- instants ---- */
 
 /* Year, month and day of a day count from 1970-01-01, proleptic Gregorian
@@ -360,4 +426,37 @@ void cli_table_print(const cli_table *t, FILE *f)
         for (size_t k = t->widths[i]; k < t->col_width[c] + 2; k++)
             fputc(' ', f);
     }
+}
+
+/* One rule of a box: `left`, then each column's width plus its two
+ * spaces of padding in '─', joined by `mid`, then `right`. */
+static void box_rule(const cli_table *t, FILE *f, const char *left,
+                     const char *mid, const char *right)
+{
+    fputs(left, f);
+    for (size_t c = 0; c < t->ncols; c++) {
+        for (size_t k = 0; k < t->col_width[c] + 2; k++)
+            fputs("\u2500", f);                     /* ─ */
+        fputs(c + 1 == t->ncols ? right : mid, f);
+    }
+    fputc('\n', f);
+}
+
+void cli_table_print_box(const cli_table *t, FILE *f, size_t header_rows)
+{
+    box_rule(t, f, "\u250C", "\u252C", "\u2510");  /* ┌ ┬ ┐ */
+    size_t nrows = t->ncells / t->ncols;
+    for (size_t r = 0; r < nrows; r++) {
+        if (r == header_rows && r > 0)
+            box_rule(t, f, "\u251C", "\u253C", "\u2524");  /* ├ ┼ ┤ */
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t i = r * t->ncols + c;
+            fputs("\u2502 ", f);                    /* │ */
+            fputs(t->cells[i], f);
+            for (size_t k = t->widths[i]; k < t->col_width[c] + 1; k++)
+                fputc(' ', f);
+        }
+        fputs("\u2502\n", f);
+    }
+    box_rule(t, f, "\u2514", "\u2534", "\u2518");  /* └ ┴ ┘ */
 }

@@ -1,13 +1,15 @@
 /*
- * result.c: printing a query's result in the CLI's four formats: an
- * aligned table for people, and the library's JSON, JSON lines and CSV
- * (pier_cursor_write).
+ * result.c: printing a query's result in the CLI's formats: an aligned
+ * table for people, and the library's JSON, JSON lines and CSV
+ * (pier_cursor_write); the shell's box too.
  *
- * Every format streams. The machine formats hold one row at a time; the
- * table holds a window of CLI_TABLE_WINDOW rows, enough to align most
- * results whole, and prints a longer one window by window, its columns
- * only ever widening (cli_table). A null shows as `null` in the table, as
- * in `get`; the table ends with the number of rows.
+ * Every format but the box streams. The machine formats hold one row at a
+ * time; the table holds a window of CLI_TABLE_WINDOW rows, enough to align
+ * most results whole, and prints a longer one window by window, its
+ * columns only ever widening (cli_table). The box holds the whole result,
+ * since its rules are drawn to the columns' final widths. A null shows as
+ * `null` in the table and the box, as in `get`; both end with the number
+ * of rows.
  */
 #include <string.h>
 
@@ -21,6 +23,7 @@ static const char *const format_names[] = {
     [CLI_FORMAT_JSON] = "json",
     [CLI_FORMAT_JSONL] = "jsonl",
     [CLI_FORMAT_CSV] = "csv",
+    [CLI_FORMAT_BOX] = "box",
 };
 
 bool cli_parse_format(const char *s, cli_format *out)
@@ -44,13 +47,35 @@ static bool write_file(const char *bytes, size_t len, void *payload)
     return fwrite(bytes, 1, len, (FILE *)payload) == len;
 }
 
-static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
-                               pier_error *err)
+/* CSV without its header line: the writer drops the bytes up to the end
+ * of the first record (a quoted name may hold a line end). */
+typedef struct headless {
+    FILE *out;
+    bool in_header;
+    bool quoted;
+} headless;
+
+static bool write_headless(const char *bytes, size_t len, void *payload)
+{
+    headless *h = payload;
+    size_t i = 0;
+    for (; h->in_header && i < len; i++) {
+        if (bytes[i] == '"')
+            h->quoted = !h->quoted;
+        else if (bytes[i] == '\n' && !h->quoted)
+            h->in_header = false;
+    }
+    return fwrite(bytes + i, 1, len - i, h->out) == len - i;
+}
+
+static pier_status print_table(pier_cursor *c, const cli_print_options *o,
+                               FILE *out, int64_t *nrows, pier_error *err)
 {
     size_t ncols = pier_cursor_column_count(c);
+    bool box = o->format == CLI_FORMAT_BOX;
     cli_table *t = cli_table_new(ncols);
     bool ok = t != NULL;
-    for (size_t i = 0; ok && i < ncols; i++) {
+    for (size_t i = 0; ok && !o->no_headers && i < ncols; i++) {
         const char *name = pier_cursor_column_name(c, i);
         ok = cli_table_add(t, name, strlen(name));
     }
@@ -74,7 +99,7 @@ static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
             break;
         }
         n++;
-        if (++in_window == CLI_TABLE_WINDOW) {
+        if (!box && ++in_window == CLI_TABLE_WINDOW) {
             cli_table_print(t, out);
             cli_table_clear(t);
             in_window = 0;
@@ -86,7 +111,10 @@ static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
         }
     }
     if (rc == PIER_OK) {
-        cli_table_print(t, out);
+        if (box)
+            cli_table_print_box(t, out, o->no_headers ? 0 : 1);
+        else
+            cli_table_print(t, out);
         fprintf(out, "(%lld row%s)\n", (long long)n, n == 1 ? "" : "s");
     }
     cli_table_free(t);
@@ -97,11 +125,20 @@ static pier_status print_table(pier_cursor *c, FILE *out, int64_t *nrows,
 pier_status cli_print_cursor(pier_cursor *c, cli_format format, FILE *out,
                              int64_t *nrows, pier_error *err)
 {
+    cli_print_options o = { format, false };
+    return cli_print_rows(c, &o, out, nrows, err);
+}
+
+pier_status cli_print_rows(pier_cursor *c, const cli_print_options *o,
+                           FILE *out, int64_t *nrows, pier_error *err)
+{
     int64_t n = 0;
     pier_status rc;
-    switch (format) {
+    headless h = { out, true, false };
+    switch (o->format) {
     case CLI_FORMAT_TABLE:
-        rc = print_table(c, out, &n, err);
+    case CLI_FORMAT_BOX:
+        rc = print_table(c, o, out, &n, err);
         break;
     case CLI_FORMAT_JSON:
         rc = pier_cursor_write(&n, c, PIER_FORMAT_JSON, write_file, out, err);
@@ -111,7 +148,10 @@ pier_status cli_print_cursor(pier_cursor *c, cli_format format, FILE *out,
                                err);
         break;
     default:
-        rc = pier_cursor_write(&n, c, PIER_FORMAT_CSV, write_file, out, err);
+        rc = o->no_headers ? pier_cursor_write(&n, c, PIER_FORMAT_CSV,
+                                               write_headless, &h, err)
+                           : pier_cursor_write(&n, c, PIER_FORMAT_CSV,
+                                               write_file, out, err);
         break;
     }
     if (nrows != NULL)

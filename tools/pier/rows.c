@@ -169,7 +169,8 @@ static int run_insert(cli_ctx *ctx, const cli_command *cmd, int argc,
 
 const cli_command cli_cmd_insert = {
     "insert", "Insert rows given as JSON, or streamed from stdin or CSV",
-    "BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]",
+    "BOARD [JSON|-] [--csv FILE] [--tsv FILE] [--id COL] "
+    "[--id-generate uuid7|uuid4]",
     "Inserts rows into BOARD (created by the write unless\n"
     "--auto-create=never). JSON is one object or an array of objects, each\n"
     "with an \"id\"; all its rows are one atomic write.\n"
@@ -357,12 +358,23 @@ static bool bare_kind(pier_kind kind)
     }
 }
 
+/* Whether dump --csv leaves out column `name`: updated_at, which the
+ * engine sets and a write may not name, so that the dump loads back. */
+static bool dump_skips(const char *name)
+{
+    return strcmp(name, "updated_at") == 0;
+}
+
 static int dump_csv_row(const pier_row *row, dump_state *st)
 {
     size_t n = pier_row_column_count(row);
+    bool first = true;
     for (size_t i = 0; i < n; i++) {
-        if (i > 0)
+        if (dump_skips(pier_row_column_name(row, i)))
+            continue;
+        if (!first)
             fputc(st->sep, stdout);
+        first = false;
         const pier_value *v = pier_row_value(row, i);
         if (v == NULL || v->kind == PIER_KIND_NULL || v->text == NULL)
             continue;   /* a null is an empty field */
@@ -395,7 +407,7 @@ static int dump_row(const pier_row *row, void *payload)
 }
 
 /* The header line of dump --csv: the board's columns, in board order (as
- * each row lists them). */
+ * each row lists them), but updated_at. */
 static int dump_header(cli_ctx *ctx, const char *board, char sep)
 {
     pier_board_info *info = NULL;
@@ -403,10 +415,14 @@ static int dump_header(cli_ctx *ctx, const char *board, char sep)
     cli_error_init(&err);
     if (pier_board_describe(&info, ctx->engine, board, &err) != PIER_OK)
         return cli_fail(ctx, &err);
+    bool first = true;
     for (size_t i = 0; i < info->ncolumns; i++) {
-        if (i > 0)
-            fputc(sep, stdout);
         const char *name = info->columns[i].name;
+        if (dump_skips(name))
+            continue;
+        if (!first)
+            fputc(sep, stdout);
+        first = false;
         put_field(name, strlen(name), sep, false);
     }
     fputs(sep == ',' ? "\r\n" : "\n", stdout);
@@ -440,17 +456,18 @@ static int run_dump(cli_ctx *ctx, const cli_command *cmd, int argc,
 
 const cli_command cli_cmd_dump = {
     "dump", "Print every row as JSON lines (or CSV, TSV), in id order",
-    "BOARD [--csv|--tsv]",
+    "BOARD [--csv] [--tsv]",
     "Prints every row of BOARD, in id order (byte order of the ids), as\n"
     "one JSON object per line, columns in board order. The same with\n"
     "--json.\n"
     "\n"
-    "--csv prints a header line of the board's column names, then one\n"
-    "record per row in the same order (RFC 4180: CRLF line ends, a field\n"
-    "holding a comma, a quote or a line break quoted, quotes doubled). A\n"
-    "value is its text, a null an empty field; a text value that would\n"
-    "read back as something else (empty, a number, true or false) is\n"
-    "quoted, so that `insert --csv` loads the dump back as it was. --tsv\n"
-    "is the same with tabs between the fields and LF line ends.\n",
+    "--csv prints a header line of the board's column names but\n"
+    "updated_at (which the engine sets), then one record per row in the\n"
+    "same order (RFC 4180: CRLF line ends, a field holding a comma, a\n"
+    "quote or a line break quoted, quotes doubled). A value is its text, a\n"
+    "null an empty field; a text value that would read back as something\n"
+    "else (empty, a number, true or false) is quoted, so that\n"
+    "`insert --csv` loads the dump back as it was. --tsv is the same with\n"
+    "tabs between the fields and LF line ends.\n",
     run_dump,
 };

@@ -77,6 +77,13 @@ static int read_script(cli_ctx *ctx, const char *path, char **out)
 int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
                 cli_format format)
 {
+    cli_print_options o = { format, false };
+    return cli_run_sql_with(ctx, sql, params, &o);
+}
+
+int cli_run_sql_with(cli_ctx *ctx, const char *sql, pier_params *params,
+                     const cli_print_options *o)
+{
     pier_error err;
     cli_error_init(&err);
     pier_cursor *c = NULL;
@@ -85,11 +92,12 @@ int cli_run_sql(cli_ctx *ctx, const char *sql, pier_params *params,
         return cli_fail(ctx, &err);
     if (pier_cursor_column_count(c) == 0) {
         /* No rows to show: say what the script changed, for people. */
-        if (format == CLI_FORMAT_TABLE && !ctx->json &&
+        if ((o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_BOX) &&
+            !ctx->json &&
             pier_cursor_changes(c) > 0)
             printf("%lld row%s changed\n", (long long)pier_cursor_changes(c),
                    pier_cursor_changes(c) == 1 ? "" : "s");
-    } else if (cli_print_cursor(c, format, stdout, NULL, &err) != PIER_OK) {
+    } else if (cli_print_rows(c, o, stdout, NULL, &err) != PIER_OK) {
         if (err.status == PIER_E_WRITE_FAILED) {
             ctx->stdout_errno = errno;          /* reported by main */
             rc = CLI_EXIT_FAILED;
@@ -187,12 +195,67 @@ const cli_command cli_cmd_sql = {
 
 /* ---- tables ---- */
 
+static const cli_optspec tables_opts[] = {
+    { "--counts", false }, { NULL, false },
+};
+
+static int tables_opt(cli_ctx *ctx, const cli_command *cmd,
+                      const char *name, const char *value, void *payload)
+{
+    (void)ctx;
+    (void)cmd;
+    (void)name;
+    (void)value;
+    *(bool *)payload = true;
+    return 0;
+}
+
+/* The rows of declared table `name`, by SQL: no call of the library
+ * counts a table's rows (pier_row_count counts a board's). */
+static pier_status table_rows(int64_t *out, pier_engine *engine,
+                              const char *name, pier_error *err)
+{
+    /* The name as a quoted identifier: its '"' doubled. */
+    size_t n = strlen(name), quotes = 0;
+    for (size_t i = 0; i < n; i++)
+        quotes += name[i] == '"';
+    static const char head[] = "SELECT count(*) FROM \"";
+    char *sql = malloc(sizeof head + n + quotes + 1);
+    if (sql == NULL)
+        return cli_error_set(err, PIER_E_OUT_OF_MEMORY, "out of memory");
+    char *p = sql + sizeof head - 1;
+    memcpy(sql, head, sizeof head - 1);
+    for (size_t i = 0; i < n; i++) {
+        if (name[i] == '"')
+            *p++ = '"';
+        *p++ = name[i];
+    }
+    *p++ = '"';
+    *p = '\0';
+    pier_cursor *c = NULL;
+    const pier_row *row = NULL;
+    pier_status rc = pier_exec(&c, engine, sql, NULL, err);
+    free(sql);
+    if (rc == PIER_OK)
+        rc = pier_cursor_next(&row, c, err);
+    if (rc == PIER_OK) {
+        const pier_value *v = row != NULL ? pier_row_value(row, 0) : NULL;
+        if (v == NULL || v->text == NULL ||
+            !cli_parse_int(v->text, 0, INT64_MAX, out))
+            rc = cli_error_set(err, PIER_E_READ_FAILED, "cannot count the "
+                               "rows of table '%s'", name);
+    }
+    pier_cursor_close(c);
+    return rc;
+}
+
 static int run_tables(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
     ctx->opts.must_exist = true;     /* (a read makes no lake) */
-    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, NULL, 0, 0,
-                      NULL);
+    bool counts = false;
+    int rc = cli_args(ctx, cmd, argc, argv, tables_opts, tables_opt,
+                      &counts, NULL, 0, 0, NULL);
     if (rc != CLI_CONTINUE)
         return rc;
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
@@ -202,6 +265,11 @@ static int run_tables(cli_ctx *ctx, const cli_command *cmd, int argc,
     cli_error_init(&err);
     if (pier_table_list(&names, ctx->engine, &err) != PIER_OK)
         return cli_fail(ctx, &err);
+    if (counts) {
+        rc = cli_print_counts(ctx, names, "table", table_rows, &err);
+        pier_strings_free(names);
+        return rc;
+    }
     if (ctx->json) {
         fputc('[', stdout);
         for (size_t i = 0; names[i] != NULL; i++) {
@@ -219,9 +287,14 @@ static int run_tables(cli_ctx *ctx, const cli_command *cmd, int argc,
 }
 
 const cli_command cli_cmd_tables = {
-    "tables", "List the declared tables", "",
+    "tables", "List the declared tables", "[--counts]",
     "Lists the lake's declared tables (made with `pier sql`), one per\n"
-    "line, sorted by name. With --json: a JSON array of names.\n",
+    "line, sorted by name. With --json: a JSON array of names.\n"
+    "\n"
+    "Options:\n"
+    "  --counts            Each table with its number of rows: an aligned\n"
+    "                      table, a name and its rows per line; with\n"
+    "                      --json, [{\"table\":T,\"rows\":N},...]\n",
     run_tables,
 };
 

@@ -67,6 +67,17 @@ static int tx_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
 
 /* ---- running them ---- */
 
+/* Whether `text` holds nothing but JSON's whitespace (and a BOM). */
+static bool blank(const char *text, size_t len)
+{
+    size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (; i < len; i++)
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' &&
+            text[i] != '\r')
+            return false;
+    return true;
+}
+
 static int run_tx_ops(cli_ctx *ctx, const tx_args *a, const char *text,
                       size_t len, const char *where)
 {
@@ -76,7 +87,10 @@ static int run_tx_ops(cli_ctx *ctx, const tx_args *a, const char *text,
     if (pier_tx_begin(&tx, ctx->engine, a->boards, a->nboards, &err) !=
         PIER_OK)
         return cli_fail(ctx, &err);
-    if (pier_tx_apply_json(tx, text, len, &err) != PIER_OK) {
+    /* No operations at all, as from an empty file: the empty
+     * transaction, as `insert` takes empty input for no rows. */
+    if (!blank(text, len) &&
+        pier_tx_apply_json(tx, text, len, &err) != PIER_OK) {
         pier_tx_rollback(tx);
         cli_relocate(&err, 0, 0, where);   /* "at byte N of stdin" */
         return cli_fail(ctx, &err);
@@ -156,14 +170,16 @@ const cli_command cli_cmd_tx = {
     "one updated_at. --boards names every board the operations may write,\n"
     "up front; writing another fails with EntityNotAllowed. A board an\n"
     "operation creates exists only once the transaction commits. An empty\n"
-    "array writes nothing and prints the current head.\n"
+    "array, or input with no operations at all, writes nothing and prints\n"
+    "the current head.\n"
     "\n"
     "If an operation fails, nothing of the transaction is written: the\n"
     "error ends with \"(operation N)\", counted from 1, and its byte\n"
     "offsets count from the start of the input. A malformed document (not\n"
     "an array, an unknown op, a missing, unknown or repeated member, a\n"
     "member of the wrong type) is InvalidJson, and nothing is written. A\n"
-    "number beyond the range of a double (about 1.8e308) cannot be read;\n"
+    "number beyond the range of a double (about 1.8e308), or so small it\n"
+    "would read as 0 (1e-400), is refused, as is a row naming updated_at;\n"
     "every other value reaches the board exactly as written. The input may\n"
     "take up to 64 MiB.\n"
     "\n"

@@ -85,7 +85,8 @@ static int run_upsert(cli_ctx *ctx, const cli_command *cmd, int argc,
 
 const cli_command cli_cmd_upsert = {
     "upsert", "Write whole rows: replace each id's row, or insert it",
-    "BOARD JSON|- | BOARD --csv FILE|- [--id COL] [--id-generate uuid7]",
+    "BOARD [JSON|-] [--csv FILE] [--tsv FILE] [--id COL] "
+    "[--id-generate uuid7|uuid4]",
     "Writes complete rows to BOARD (created by the write unless\n"
     "--auto-create=never): each replaces the stored row with its id (the\n"
     "columns it omits then read null) or, if there is none, is inserted.\n"
