@@ -484,6 +484,40 @@ PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
                                      const char *board, pier_error *err);
 
 /*
+ * Full-text search (docs/query.md, "Full-text search"): an FTS5 index over
+ * some text columns of a board, kept in step with the board by every
+ * write in the same transaction, and read in a board-scoped query as
+ * {{fts}} (or {{fts:NAME}}). The embedded lake only.
+ *
+ * pier_fts_enable makes the index over columns[0..ncolumns) and indexes
+ * the rows already there.
+ * @return PIER_E_BOARD_NOT_FOUND if no board has this id;
+ *         PIER_E_UNKNOWN_COLUMN for a column the board does not have;
+ *         PIER_E_COLUMN_TYPE_CONFLICT for a column that is not text;
+ *         PIER_E_DUPLICATE_COLUMN for a column named twice;
+ *         PIER_E_INVALID_ARGUMENT for no columns, the id column (always
+ *         in the index, unindexed), a column FTS5 reserves ("rank",
+ *         "rowid"), or a board that already has an index (disable it
+ *         first);
+ *         PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake.
+ * Nothing is written on failure.
+ */
+PIER_API pier_status pier_fts_enable(pier_engine *engine, const char *board,
+                                     const char *const *columns,
+                                     size_t ncolumns, pier_error *err);
+/* Drops the board's index.
+ * @return PIER_E_BOARD_NOT_FOUND; PIER_E_INVALID_ARGUMENT if the board has
+ *         no index; PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake. */
+PIER_API pier_status pier_fts_disable(pier_engine *engine, const char *board,
+                                      pier_error *err);
+/* The columns the board's index holds, as a JSON array of their names in
+ * index order (`[]` when it has none), for pier_free().
+ * @return PIER_E_BOARD_NOT_FOUND; PIER_E_TOPOLOGY_UNSUPPORTED on a
+ *         PostgreSQL lake. */
+PIER_API pier_status pier_fts_columns(char **out, pier_engine *engine,
+                                      const char *board, pier_error *err);
+
+/*
  * Declares a column on an existing board: the way a strict board gains one.
  * @return PIER_E_COLUMN_EXISTS if the board has a column of that name;
  *         PIER_E_RESERVED_COLUMN_NAME for a base column or a "_" name.

@@ -297,6 +297,21 @@ typedef struct pier__lake_ops {
                                 size_t col, pier__type from,
                                 pier_error *err);
 
+    /* ---- full-text indexes (sqlite_fts.c); NULL on a lake without ---- */
+
+    /* Makes board b's full-text index over columns[0..n) (text columns
+     * of b, checked by the caller) and indexes its rows. */
+    pier_status (*fts_enable)(pier__lake *lake, const pier__board *b,
+                              const char *const *columns, size_t n,
+                              pier_error *err);
+    /* Drops board b's index (the caller checked it has one). */
+    pier_status (*fts_disable)(pier__lake *lake, const pier__board *b,
+                               pier_error *err);
+    /* The columns board's index holds, in order (*n 0, *columns NULL:
+     * it has none); the caller frees each and the array. */
+    pier_status (*fts_columns)(pier__lake *lake, const char *board,
+                               char ***columns, size_t *n, pier_error *err);
+
     /* Calls cb for the row with this id (id != NULL) or for every row in
      * id order (id == NULL). */
     pier_status (*rows_scan)(pier__lake *lake, const pier__board *b,
