@@ -2,7 +2,7 @@
  * sqlite_fts.c: full-text indexes of boards on the SQLite lake (pier fts,
  * docs/query.md "Full-text search").
  *
- * A board's index is an FTS5 table of its own, main."_pier_f_<board>",
+ * A board's index is an FTS5 table of its own, main."_pier_f_<board>$",
  * whose first column is the row's id (UNINDEXED, so that a query joins
  * on it) and whose other columns are the indexed text columns, by their
  * names; its rowid is the board row's rowid. What the index holds is
@@ -22,6 +22,11 @@
  * (compaction is incremental_vacuum), so the rowid ties a row to its
  * entry for as long as both live.
  *
+ * The '$', which no board id holds, ends the board's part of the name:
+ * FTS5 names its own tables after the index ("..$_data", "..$_idx"...),
+ * and without it the tables of board "a"'s index would be named like the
+ * index of board "a_data".
+ *
  * Invariant: for a board with an index, every row of the board has
  * exactly one entry, of the same rowid, holding the row's id and the
  * current values of the indexed columns.
@@ -33,11 +38,12 @@
 #include "store/sqlite_int.h"
 
 #define FTS_PREFIX "_pier_f_"
+#define FTS_END "$"
 
 static void fts_table(pier__buf *b, const char *board)
 {
     /* Board ids are [a-z][a-z0-9_]*: nothing to escape. */
-    pier__buf_printf(b, "\"" FTS_PREFIX "%s\"", board);
+    pier__buf_printf(b, "\"" FTS_PREFIX "%s" FTS_END "\"", board);
 }
 
 void pier__sqlite_fts_free(pier__sqlite_fts *f)
@@ -63,8 +69,8 @@ pier_status pier__sqlite_fts_get(pier__sqlite_lake *l, const char *board,
     pier__buf_free(&sql);
     if (rc != PIER_OK)
         return rc;
-    char name[PIER__NAME_MAX + sizeof FTS_PREFIX];
-    snprintf(name, sizeof name, FTS_PREFIX "%s", board);
+    char name[PIER__NAME_MAX + sizeof FTS_PREFIX + sizeof FTS_END];
+    snprintf(name, sizeof name, FTS_PREFIX "%s" FTS_END, board);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {

@@ -77,6 +77,7 @@
 /* A board's full-text index (sqlite_fts.c), and the suffixes of the
  * tables FTS5 keeps it in. */
 #define FTS_PREFIX "_pier_f_"
+#define FTS_END "$"           /* ends the board's id (sqlite_fts.c) */
 #define META_PREFIX "_pier_m_"
 #define PREFIX_LEN 8
 
@@ -295,10 +296,10 @@ static bool fts_allowed(const pier__reader *r, const char *rest)
                                            "_docsize", "_config" };
     for (size_t i = 0; i < r->nfts; i++) {
         size_t n = strlen(r->fts[i]);
-        if (strncmp(rest, r->fts[i], n) != 0)
+        if (strncmp(rest, r->fts[i], n) != 0 || rest[n] != FTS_END[0])
             continue;
         for (size_t k = 0; k < sizeof shadows / sizeof *shadows; k++)
-            if (strcmp(rest + n, shadows[k]) == 0)
+            if (strcmp(rest + n + 1, shadows[k]) == 0)
                 return true;
     }
     return false;
@@ -1124,7 +1125,7 @@ static pier_status expand(pier__reader *r, const pier__query_text *q,
             /* Unqualified: the name is also the index's own column, which
              * MATCH, bm25() and snippet() take; no temp object and no CTE
              * can have a _pier_ name. */
-            pier__buf_printf(b, " \"" FTS_PREFIX "%s\" ",
+            pier__buf_printf(b, " \"" FTS_PREFIX "%s" FTS_END "\" ",
                              q->boards[h->board]->id);
         } else if (h->kind == PIER__HOLE_TABLE) {
             /* The name as the template writes it, "{{table:" and "}}"
@@ -1483,8 +1484,8 @@ static pier_status named_check(pier__reader *r, const pier__query_text *q,
                 k++;
             if (k < r->nfts)
                 continue;
-            char name[PIER__NAME_MAX + PREFIX_LEN + 1];
-            snprintf(name, sizeof name, FTS_PREFIX "%s", id);
+            char name[PIER__NAME_MAX + PREFIX_LEN + 2];
+            snprintf(name, sizeof name, FTS_PREFIX "%s" FTS_END, id);
             pier_status rc = object_type(r, name, type, err);
             if (rc != PIER_OK)
                 return rc;

@@ -16,28 +16,28 @@ $ cksum pier-data/lake.sqlite > before; pier head
 4
 
 # the tables FTS5 keeps the index in
-$ pier query items 'SELECT * FROM _pier_f_items_data'
-! pier: error: EntityNotAllowed: a query may not name '_pier_f_items_data': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
+$ pier query items 'SELECT * FROM _pier_f_items$_data'
+! pier: error: EntityNotAllowed: a query may not name '_pier_f_items$_data': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
 [exit 1]
-$ pier query items 'SELECT * FROM "_pier_f_items_content"'
-! pier: error: EntityNotAllowed: a query may not name '_pier_f_items_content': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
+$ pier query items 'SELECT * FROM "_pier_f_items$_content"'
+! pier: error: EntityNotAllowed: a query may not name '_pier_f_items$_content': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
 [exit 1]
-$ pier query items 'SELECT * FROM {{fts}}, [_pier_f_items_idx]'
-! pier: error: EntityNotAllowed: a query may not name '_pier_f_items_idx': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
+$ pier query items 'SELECT * FROM {{fts}}, [_pier_f_items$_idx]'
+! pier: error: EntityNotAllowed: a query may not name '_pier_f_items$_idx': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
 [exit 1]
-$ pier query items 'SELECT * FROM main.`_pier_f_items_docsize`'
-! pier: error: EntityNotAllowed: a query may not name '_pier_f_items_docsize': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
+$ pier query items 'SELECT * FROM main.`_pier_f_items$_docsize`'
+! pier: error: EntityNotAllowed: a query may not name '_pier_f_items$_docsize': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
 [exit 1]
-$ pier query items 'SELECT * FROM _PIER_F_ITEMS_CONFIG'
-! pier: error: EntityNotAllowed: a query may not name '_PIER_F_ITEMS_CONFIG': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
+$ pier query items 'SELECT * FROM _PIER_F_ITEMS$_CONFIG'
+! pier: error: EntityNotAllowed: a query may not name '_PIER_F_ITEMS$_CONFIG': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
 [exit 1]
 
 # another board's index: by name, or by placeholder without --with
-$ pier query items 'SELECT * FROM _pier_f_other'
-! pier: error: EntityNotAllowed: a query may not name '_pier_f_other': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
+$ pier query items 'SELECT * FROM _pier_f_other$'
+! pier: error: EntityNotAllowed: a query may not name '_pier_f_other$': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
 [exit 1]
-$ pier query items 'SELECT * FROM "_pier_f_other_content"'
-! pier: error: EntityNotAllowed: a query may not name '_pier_f_other_content': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
+$ pier query items 'SELECT * FROM "_pier_f_other$_content"'
+! pier: error: EntityNotAllowed: a query may not name '_pier_f_other$_content': names starting with '_pier_' are the engine's own (read boards as {{board}} and {{board:NAME}})
 [exit 1]
 $ pier query items 'SELECT * FROM {{fts:other}}'
 ! pier: error: EntityNotAllowed: the query reads the full-text index of board 'other', which its options do not name (list it in `with` to read it as {{fts:other}})
@@ -50,10 +50,10 @@ $ pier query items 'SELECT * FROM {{fts:Other}}' --with other
 [exit 1]
 
 # fts5vocab, the fts5() function, the data version
-$ pier query items "CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, _pier_f_other, 'row')"
+$ pier query items "CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, _pier_f_other$, 'row')"
 ! pier: error: EntityNotAllowed: a query is one read-only SELECT (or WITH ... SELECT): CREATE is not allowed
 [exit 1]
-$ pier query items "SELECT * FROM fts5vocab('main', '_pier_f_other', 'row')"
+$ pier query items "SELECT * FROM fts5vocab('main', '_pier_f_other$', 'row')"
 ! pier: error: QueryFailed: the query does not compile: no such table: fts5vocab
 [exit 1]
 $ pier query items 'SELECT fts5(NULL)'

@@ -45,7 +45,7 @@ static int teardown(void **state)
 /* The board's rows as stored, and the index's entries, as text. */
 #define ROWS "SELECT rowid, id, title, body FROM _pier_b_notes ORDER BY rowid"
 #define ENTRIES                                                          \
-    "SELECT rowid, id, title, body FROM _pier_f_notes ORDER BY rowid"
+    "SELECT rowid, id, title, body FROM _pier_f_notes$ ORDER BY rowid"
 
 /* Asserts the invariant: one entry per row, equal to it. */
 static void in_step(fixture *f)
@@ -135,7 +135,7 @@ static void test_every_write_path_keeps_it_in_step(void **state)
                                       &err), PIER_E_DUPLICATE_ID);
     in_step(f);
     assert_int_equal(testlake_int(f->dir, "SELECT count(*) FROM "
-                                  "_pier_f_notes WHERE id = 'f'", -1), 0);
+                                  "_pier_f_notes$ WHERE id = 'f'", -1), 0);
     /* columns added and widened */
     assert_int_equal(pier_board_add_column(NULL, f->e, "notes", "extra",
                                            "text", &err), PIER_OK);
@@ -150,7 +150,7 @@ static void test_every_write_path_keeps_it_in_step(void **state)
     assert_int_equal(pier_board_truncate(NULL, f->e, "notes", &err),
                      PIER_OK);
     assert_int_equal(testlake_int(f->dir, "SELECT count(*) FROM "
-                                  "_pier_f_notes", -1), 0);
+                                  "_pier_f_notes$", -1), 0);
     fixture_insert(f->e, "notes", "{\"id\":\"h\",\"title\":\"After\"}");
     in_step(f);
     /* drop takes the index and its tables with the board */
@@ -228,6 +228,50 @@ static void test_refusals_write_nothing(void **state)
     pier_free(json);
 }
 
+/* Board ids may hold '_', and FTS5 names its tables after the index
+ * ("..._data"): the index of board "x" and that of board "x_data" must not
+ * be taken for each other (the '$' that ends the board's part of the
+ * name). */
+static void test_boards_named_like_an_index_table(void **state)
+{
+    fixture *f = *state;
+    fixture_insert(f->e, "x", "{\"id\":\"1\",\"t\":\"alpha\"}");
+    fixture_insert(f->e, "x_data", "{\"id\":\"2\",\"t\":\"beta\"}");
+    fixture_insert(f->e, "x_idx", "{\"id\":\"3\",\"t\":\"gamma\"}");
+    const char *t = "t";
+    pier_error err;
+    assert_int_equal(pier_fts_enable(f->e, "x", &t, 1, &err), PIER_OK);
+    /* x_data has no index: its writes and status say so */
+    char *json = NULL;
+    assert_int_equal(pier_fts_columns(&json, f->e, "x_data", &err),
+                     PIER_OK);
+    assert_string_equal(json, "[]");
+    pier_free(json);
+    fixture_insert(f->e, "x_data", "{\"id\":\"4\",\"t\":\"delta\"}");
+    assert_int_equal(pier_delete(NULL, f->e, "x_data", "2", &err), PIER_OK);
+    pier_cursor *c = NULL;
+    assert_int_equal(pier_query(&c, f->e, "x_data", "SELECT id FROM {{fts}}",
+                                NULL, NULL, &err), PIER_E_QUERY_FAILED);
+    /* both indexed, each its own */
+    assert_int_equal(pier_fts_enable(f->e, "x_data", &t, 1, &err), PIER_OK);
+    assert_int_equal(pier_fts_enable(f->e, "x_idx", &t, 1, &err), PIER_OK);
+    assert_int_equal(pier_query(&c, f->e, "x_data", "SELECT group_concat(t) "
+                                "AS t FROM {{fts}}", NULL, NULL, &err),
+                     PIER_OK);
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_non_null(row);
+    assert_string_equal(pier_row_value(row, 0)->text, "delta");
+    pier_cursor_close(c);
+    /* dropping x_data leaves x's index whole */
+    assert_int_equal(pier_board_drop(NULL, f->e, "x_data", &err), PIER_OK);
+    fixture_insert(f->e, "x", "{\"id\":\"5\",\"t\":\"alpha two\"}");
+    assert_int_equal(testlake_int(f->dir, "SELECT count(*) FROM _pier_f_x$ "
+                                  "WHERE _pier_f_x$ MATCH 'alpha'", -1), 2);
+    assert_int_equal(testlake_int(f->dir, "SELECT count(*) FROM "
+                                  "_pier_f_x_idx$", -1), 1);
+}
+
 int main(void)
 {
     if (testlake_pg())
@@ -237,6 +281,7 @@ int main(void)
         T(test_enable_indexes_rows_there),
         T(test_every_write_path_keeps_it_in_step),
         T(test_refusals_write_nothing),
+        T(test_boards_named_like_an_index_table),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

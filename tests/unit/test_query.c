@@ -1381,21 +1381,21 @@ static void test_fts_and_tables_read(void **state)
 
 static const escape fts_escapes[] = {
     /* the tables FTS5 keeps an index in, and another board's index */
-    { "SELECT * FROM _pier_f_notes_data", PIER_E_ENTITY_NOT_ALLOWED },
-    { "SELECT * FROM \"_pier_f_notes_content\"", PIER_E_ENTITY_NOT_ALLOWED },
-    { "SELECT * FROM {{fts}}, _pier_f_notes_idx", PIER_E_ENTITY_NOT_ALLOWED },
-    { "SELECT * FROM [_pier_f_notes_docsize]", PIER_E_ENTITY_NOT_ALLOWED },
-    { "SELECT * FROM main._pier_f_notes_config", PIER_E_ENTITY_NOT_ALLOWED },
-    { "SELECT * FROM _pier_f_memos", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM _pier_f_notes$_data", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM \"_pier_f_notes$_content\"", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM {{fts}}, _pier_f_notes$_idx", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM [_pier_f_notes$_docsize]", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM main._pier_f_notes$_config", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM _pier_f_memos$", PIER_E_ENTITY_NOT_ALLOWED },
     { "SELECT * FROM {{fts:memos}}", PIER_E_ENTITY_NOT_ALLOWED },
     { "SELECT id FROM {{fts}} WHERE id IN (SELECT id FROM "
       "{{fts:memos}} WHERE {{fts:memos}} MATCH 'water')",
       PIER_E_ENTITY_NOT_ALLOWED },
     { "SELECT * FROM {{fts:Memos}}", PIER_E_ENTITY_NOT_ALLOWED },
     /* fts5vocab, the fts5() function, the data version */
-    { "CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, _pier_f_memos, "
+    { "CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, _pier_f_memos$, "
       "'row')", PIER_E_ENTITY_NOT_ALLOWED },
-    { "SELECT * FROM fts5vocab('main', '_pier_f_memos', 'row')",
+    { "SELECT * FROM fts5vocab('main', '_pier_f_memos$', 'row')",
       PIER_E_QUERY_FAILED },
     { "SELECT fts5(NULL)", PIER_E_ENTITY_NOT_ALLOWED },
     { "SELECT fts5_source_id()", PIER_E_ENTITY_NOT_ALLOWED },
@@ -1460,24 +1460,24 @@ static void test_fts_authorizer_alone(void **state)
         bool fts;              /* the statement names notes' index at 0 */
         pier_status status;
     } cases[] = {
-        { "SELECT * FROM _pier_f_notes", false, PIER_E_ENTITY_NOT_ALLOWED },
-        { "SELECT * FROM _pier_f_notes_content", false,
+        { "SELECT * FROM _pier_f_notes$", false, PIER_E_ENTITY_NOT_ALLOWED },
+        { "SELECT * FROM _pier_f_notes$_content", false,
           PIER_E_ENTITY_NOT_ALLOWED },
         { "PRAGMA data_version", false, PIER_E_ENTITY_NOT_ALLOWED },
         { "SELECT * FROM prices", false, PIER_E_ENTITY_NOT_ALLOWED },
         { "SELECT * FROM cheap", false, PIER_E_ENTITY_NOT_ALLOWED },
         { "SELECT id FROM {{fts}} WHERE 1", true, PIER_OK },
-        { "SELECT id FROM {{fts}} UNION SELECT id FROM _pier_f_memos", true,
+        { "SELECT id FROM {{fts}} UNION SELECT id FROM _pier_f_memos$", true,
           PIER_E_ENTITY_NOT_ALLOWED },
         { "SELECT id FROM {{fts}} UNION SELECT c0 FROM "
-          "_pier_f_memos_content", true, PIER_E_ENTITY_NOT_ALLOWED },
+          "_pier_f_memos$_content", true, PIER_E_ENTITY_NOT_ALLOWED },
         { "SELECT id FROM {{fts}} UNION SELECT sku FROM prices", true,
           PIER_E_ENTITY_NOT_ALLOWED },
-        { "INSERT INTO _pier_f_notes(_pier_f_notes) VALUES ('delete-all')",
+        { "INSERT INTO _pier_f_notes$(_pier_f_notes$) VALUES ('delete-all')",
           false, PIER_E_ENTITY_NOT_ALLOWED },
         /* SQLite refuses this itself (defensive mode: FTS5's tables are
          * read-only to SQL), before the authorizer */
-        { "DELETE FROM _pier_f_notes_data", false, PIER_E_QUERY_FAILED },
+        { "DELETE FROM _pier_f_notes$_data", false, PIER_E_QUERY_FAILED },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         /* "{{fts}}" stands where the text has it. */
