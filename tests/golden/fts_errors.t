@@ -76,3 +76,13 @@ $ pier fts status
 ! pier: usage: fts: missing argument BOARD
 ! Try 'pier fts --help'.
 [exit 2]
+
+# a lake that is not there is not made
+$ pier --data nolake fts enable notes title
+! pier: error: LakeUnavailable: no lake at 'nolake': 'nolake/lake.sqlite' does not exist (a read makes no lake)
+[exit 1]
+$ pier --data nolake fts status notes
+! pier: error: LakeUnavailable: no lake at 'nolake': 'nolake/lake.sqlite' does not exist (a read makes no lake)
+[exit 1]
+$ ls -d nolake 2>/dev/null || echo no lake
+no lake

@@ -48,6 +48,9 @@ static int run_fts(cli_ctx *ctx, const cli_command *cmd, int argc,
                        sub, pos[2]);
         goto done;
     }
+    /* Every subcommand needs a board, so a lake: a missing one is
+     * LakeUnavailable, and none is made. */
+    ctx->opts.must_exist = true;
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
         goto done;
     pier_error err;
