@@ -174,6 +174,24 @@ struct pier__reader {
     view_rec views[READER_VIEWS];
 };
 
+/*
+ * Whether an SQLITE_NOMEM is FTS5's rather than the heap's: the FTS5 of
+ * SQLite 3.40 reports one for snippet() of a column the index does not
+ * have, on a row no MATCH selected (it asks for 0 bytes and takes the
+ * NULL for a failure). A statement that
+ * reads an index and still can allocate was failed that way: its caller
+ * gets ReadFailed, not OutOfMemory, which would have it retry or give up
+ * for nothing.
+ */
+static bool fts_nomem(const pier__reader *r)
+{
+    if (r->nfts == 0)
+        return false;
+    void *p = sqlite3_malloc(4096);
+    sqlite3_free(p);
+    return p != NULL;
+}
+
 static pier_status reader_fail(pier__reader *r, pier_error *err,
                                pier_status status, const char *what)
 {
@@ -182,8 +200,16 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
     pier_status limit = pier__sqlite_guard_fail(r->guard, code, err);
     if (limit != PIER_OK)
         return limit;
-    if ((code & 0xff) == SQLITE_NOMEM)
+    if ((code & 0xff) == SQLITE_NOMEM && !fts_nomem(r))
         return pier__oom(err);
+    if ((code & 0xff) == SQLITE_NOMEM) {
+        pier__fail(err, status, "%s: FTS5 failed it as out of memory, "
+                   "which it does for snippet() of a column the index "
+                   "does not have", what);
+        if (err != NULL)
+            err->backend_code = code;
+        return status;
+    }
     pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(r->db));
     if (err != NULL)
         err->backend_code = code;

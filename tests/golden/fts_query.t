@@ -63,3 +63,17 @@ $ pier query notes "SELECT id FROM {{fts:tags}}"
 $ pier query notes "SELECT id FROM {{fts}} WHERE {{fts}} MATCH 'AND AND'"
 ! pier: error: ReadFailed: the query failed: fts5: syntax error near "AND"
 [exit 1]
+
+# snippet() of a column the index does not have: FTS5 fails it, with a
+# MATCH as out of range, without one as out of memory, which the query
+# reports as what it is (ReadFailed, not OutOfMemory)
+$ pier query notes "SELECT id, snippet({{fts}}, 5, '[', ']', '...', 3) AS s FROM {{fts}} WHERE {{fts}} MATCH 'water'"
+! pier: error: ReadFailed: the query failed: column index out of range
+[exit 1]
+$ pier query notes "SELECT id, snippet({{fts}}, 5, '[', ']', '...', 3) AS s FROM {{fts}}"
+! pier: error: ReadFailed: the query failed: FTS5 failed it as out of memory, which it does for snippet() of a column the index does not have
+[exit 1]
+$ pier query notes "SELECT id, snippet({{fts}}, 2, '[', ']', '...', 3) AS s FROM {{fts}} WHERE id = 'c'"
+id  s
+c   Streets
+(1 row)
