@@ -272,6 +272,50 @@ static void test_boards_named_like_an_index_table(void **state)
                                   "_pier_f_x_idx$", -1), 1);
 }
 
+/* Runs a one-value query of "notes" and checks its text. */
+static void query_is(pier_engine *e, const char *sql, const char *want)
+{
+    pier_cursor *c = NULL;
+    pier_error err;
+    if (pier_query(&c, e, "notes", sql, NULL, NULL, &err) != PIER_OK)
+        fail_msg("%s: %s: %s", sql, err.tag, err.message);
+    const pier_row *row = NULL;
+    assert_int_equal(pier_cursor_next(&row, c, &err), PIER_OK);
+    assert_non_null(row);
+    assert_string_equal(pier_row_value(row, 0)->text, want);
+    pier_cursor_close(c);
+}
+
+/* A query of an index, repeated after the lake's schema changed (SQLite
+ * then compiles the statement again, and connects the index again) by
+ * this engine or another one, still runs. */
+static void test_query_again_after_schema_changes(void **state)
+{
+    fixture *f = *state;
+    enable(f);
+    const char *q = "SELECT group_concat(id) AS ids FROM {{fts}} WHERE "
+                    "{{fts}} MATCH 'water OR grass'";
+    query_is(f->e, q, "a,b");
+    pier_cursor *c = NULL;
+    pier_error err;
+    assert_int_equal(pier_exec(&c, f->e, "CREATE TABLE t1(a INT64)", NULL,
+                               &err), PIER_OK);
+    pier_cursor_close(c);
+    query_is(f->e, q, "a,b");
+    pier_engine *other = fixture_engine(f);
+    assert_int_equal(pier_exec(&c, other, "CREATE TABLE t2(a INT64); "
+                               "CREATE INDEX t2a ON t2(a)", NULL, &err),
+                     PIER_OK);
+    pier_cursor_close(c);
+    fixture_insert(other, "more", "{\"id\":\"m\",\"t\":\"x\"}");
+    const char *t = "t";
+    assert_int_equal(pier_fts_enable(other, "more", &t, 1, &err), PIER_OK);
+    pier_close(&other);
+    query_is(f->e, q, "a,b");
+    fixture_insert(f->e, "notes", "{\"id\":\"c\",\"body\":\"water\"}");
+    query_is(f->e, q, "a,b,c");
+}
+
 int main(void)
 {
     if (testlake_pg())
@@ -282,6 +326,7 @@ int main(void)
         T(test_every_write_path_keeps_it_in_step),
         T(test_refusals_write_nothing),
         T(test_boards_named_like_an_index_table),
+        T(test_query_again_after_schema_changes),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
