@@ -74,8 +74,7 @@
 /* Debian's libsqlite3 attaches at most SQLITE_MAX_ATTACHED (10). */
 #define ATTACH_MAX 10
 #define VIEW_PREFIX "_pier_v_"
-/* A board's full-text index (sqlite_fts.c), and the suffixes of the
- * tables FTS5 keeps it in. */
+/* A board's full-text index (sqlite_fts.c): "_pier_f_<board>$". */
 #define FTS_PREFIX "_pier_f_"
 #define FTS_END "$"           /* ends the board's id (sqlite_fts.c) */
 #define META_PREFIX "_pier_m_"
@@ -178,10 +177,9 @@ struct pier__reader {
  * Whether an SQLITE_NOMEM is FTS5's rather than the heap's: the FTS5 of
  * SQLite 3.40 reports one for snippet() of a column the index does not
  * have, on a row no MATCH selected (it asks for 0 bytes and takes the
- * NULL for a failure). A statement that
- * reads an index and still can allocate was failed that way: its caller
- * gets ReadFailed, not OutOfMemory, which would have it retry or give up
- * for nothing.
+ * NULL for a failure). A statement that reads an index and still can
+ * allocate was failed that way: its caller gets ReadFailed, not
+ * OutOfMemory, which would have it retry or give up for nothing.
  */
 static bool fts_nomem(const pier__reader *r)
 {
@@ -235,30 +233,28 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
  */
 static const char *const allowed_functions[] = {
     "->", "->>", "_pcs", "_pier_hugeint_text", "_pxavg", "_pxc", "_pxe",
-    "_pxsum", "_pxtotal", "abs", "acos", "acosh", "age", "asin",
-    "asinh", "atan", "atan2", "atanh", "avg", "bm25", "ceil", "ceiling", "char",
+    "_pxsum", "_pxtotal", "abs", "acos", "acosh", "age", "asin", "asinh",
+    "atan", "atan2", "atanh", "avg", "bm25", "ceil", "ceiling", "char",
     "coalesce", "concat", "concat_ws", "cos", "cosh", "count", "cume_dist",
     "current_date", "current_time", "current_timestamp", "date", "date_add",
     "date_diff", "date_part", "date_sub", "date_trunc", "datetime", "decimal",
     "decimal_add", "decimal_div", "decimal_mul", "decimal_round",
     "decimal_sub", "degrees", "dense_rank", "exp", "extract", "first_value",
     "floor", "format", "glob", "group_concat", "hex", "highlight", "if",
-    "ifnull", "iif",
-    "instr", "interval_mul", "json", "json_array", "json_array_length",
-    "json_error_position", "json_extract", "json_group_array",
-    "json_group_object", "json_insert", "json_object", "json_patch",
-    "json_pretty", "json_quote", "json_remove", "json_replace", "json_set",
-    "json_type", "json_valid", "julianday", "lag", "last_value", "lead",
-    "length", "like", "likelihood", "likely", "ln", "log", "log10", "log2",
-    "lower", "ltrim", "make_interval", "match", "max", "min", "mod", "now",
-    "nth_value",
-    "ntile", "nullif", "octet_length", "percent_rank", "pi", "pow", "power",
-    "printf", "quote", "radians", "random", "randomblob", "rank", "replace",
-    "round", "row_number", "rtrim", "sign", "sin", "sinh", "snippet",
-    "soundex", "sqrt",
-    "strftime", "string_agg", "substr", "substring", "sum", "tan", "tanh",
-    "time", "timediff", "total", "trim", "trunc", "typeof", "unhex", "unicode",
-    "unixepoch", "unlikely", "upper", "uuid_v4", "uuid_v7", "zeroblob",
+    "ifnull", "iif", "instr", "interval_mul", "json", "json_array",
+    "json_array_length", "json_error_position", "json_extract",
+    "json_group_array", "json_group_object", "json_insert", "json_object",
+    "json_patch", "json_pretty", "json_quote", "json_remove", "json_replace",
+    "json_set", "json_type", "json_valid", "julianday", "lag", "last_value",
+    "lead", "length", "like", "likelihood", "likely", "ln", "log", "log10",
+    "log2", "lower", "ltrim", "make_interval", "match", "max", "min", "mod",
+    "now", "nth_value", "ntile", "nullif", "octet_length", "percent_rank",
+    "pi", "pow", "power", "printf", "quote", "radians", "random", "randomblob",
+    "rank", "replace", "round", "row_number", "rtrim", "sign", "sin", "sinh",
+    "snippet", "soundex", "sqrt", "strftime", "string_agg", "substr",
+    "substring", "sum", "tan", "tanh", "time", "timediff", "total", "trim",
+    "trunc", "typeof", "unhex", "unicode", "unixepoch", "unlikely", "upper",
+    "uuid_v4", "uuid_v7", "zeroblob",
 };
 
 static int cmp_name(const void *key, const void *elem)

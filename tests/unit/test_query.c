@@ -1360,8 +1360,8 @@ static void test_fts_and_tables_read(void **state)
                 PIER_E_ENTITY_NOT_ALLOWED);
     /* the missing ones */
     ins(f->e, "plain", "{\"id\":\"p\"}");
-    pier_error e = expect_fail(f->e, "plain", "SELECT id FROM {{fts}}", NULL, NULL,
-                    PIER_E_QUERY_FAILED);
+    pier_error e = expect_fail(f->e, "plain", "SELECT id FROM {{fts}}", NULL,
+                               NULL, PIER_E_QUERY_FAILED);
     assert_int_equal(e.offset, 15);
     static const char *const nope[] = { "nope" };
     o.tables = nope;

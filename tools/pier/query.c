@@ -34,7 +34,8 @@ typedef struct query_args {
 
 static const cli_optspec query_opts[] = {
     { "--param", true }, { "--params", true }, { "--with", true },
-    { "--with-table", true }, { "--min-watermark", true }, { "--max-stale", true },
+    { "--with-table", true }, { "--min-watermark", true },
+    { "--max-stale", true },
     { "--table", false }, { "--json", false },
     { "--jsonl", false }, { "--csv", false }, CLI_LIMIT_OPTSPECS,
     { NULL, false },
@@ -217,7 +218,8 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
 const cli_command cli_cmd_query = {
     "query", "Run a read-only SQL query on one board",
     "BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... "
-    "[--with-table TABLE]... [--min-watermark N] [--max-stale DURATION] [--time-limit DURATION] "
+    "[--with-table TABLE]... [--min-watermark N] [--max-stale DURATION] "
+    "[--time-limit DURATION] "
     "[--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]",
     "Runs SQL (with '-', read from stdin), one read-only statement (SELECT\n"
     "or WITH ... SELECT, in SQLite's dialect), for BOARD, where {{board}}\n"
