@@ -89,6 +89,21 @@ $ pier query items 'SELECT * FROM "{{fts}}"'
 ! pier: error: QueryFailed: the query does not compile: no such table: {{fts}}
 [exit 1]
 
+# the SQL dialect (pier sql) reaches no index either: neither read, nor
+# written through FTS5's commands, nor dropped
+$ pier sql 'SELECT * FROM "_pier_f_other$"'
+! pier: error: EntityNotAllowed: a statement of the SQL dialect may not touch PRAGMA 'data_version'
+[exit 1]
+$ pier sql 'SELECT * FROM "_pier_f_other$_content"'
+! pier: error: EntityNotAllowed: a statement of the SQL dialect may not touch the engine's own table '_pier_f_other$_content'
+[exit 1]
+$ pier sql "INSERT INTO \"_pier_f_items\$\"(\"_pier_f_items\$\") VALUES ('delete-all')"
+! pier: error: EntityNotAllowed: a statement of the SQL dialect may not touch the engine's own table '_pier_f_items$'
+[exit 1]
+$ pier sql 'DROP TABLE "_pier_f_items$"'
+! pier: error: EntityNotAllowed: the name '_pier_f_items$' is reserved: names starting with _pier_ belong to the engine
+[exit 1]
+
 # Nothing was written; the index named with --with is readable.
 $ cksum pier-data/lake.sqlite | cmp - before && echo unchanged; pier head
 unchanged
