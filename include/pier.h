@@ -513,6 +513,40 @@ PIER_API pier_status pier_board_drop(int64_t *watermark, pier_engine *engine,
                                      const char *board, pier_error *err);
 
 /*
+ * Full-text search (docs/query.md, "Full-text search"): an FTS5 index over
+ * some text columns of a board, kept in step with the board by every
+ * write in the same transaction, and read in a board-scoped query as
+ * {{fts}} (or {{fts:NAME}}). The embedded lake only.
+ *
+ * pier_fts_enable makes the index over columns[0..ncolumns) and indexes
+ * the rows already there.
+ * @return PIER_E_BOARD_NOT_FOUND if no board has this id;
+ *         PIER_E_UNKNOWN_COLUMN for a column the board does not have;
+ *         PIER_E_COLUMN_TYPE_CONFLICT for a column that is not text;
+ *         PIER_E_DUPLICATE_COLUMN for a column named twice;
+ *         PIER_E_INVALID_ARGUMENT for no columns, the id column (always
+ *         in the index, unindexed), a column FTS5 reserves ("rank",
+ *         "rowid"), or a board that already has an index (disable it
+ *         first);
+ *         PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake.
+ * Nothing is written on failure.
+ */
+PIER_API pier_status pier_fts_enable(pier_engine *engine, const char *board,
+                                     const char *const *columns,
+                                     size_t ncolumns, pier_error *err);
+/* Drops the board's index.
+ * @return PIER_E_BOARD_NOT_FOUND; PIER_E_INVALID_ARGUMENT if the board has
+ *         no index; PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake. */
+PIER_API pier_status pier_fts_disable(pier_engine *engine, const char *board,
+                                      pier_error *err);
+/* The columns the board's index holds, as a JSON array of their names in
+ * index order (`[]` when it has none), for pier_free().
+ * @return PIER_E_BOARD_NOT_FOUND; PIER_E_TOPOLOGY_UNSUPPORTED on a
+ *         PostgreSQL lake. */
+PIER_API pier_status pier_fts_columns(char **out, pier_engine *engine,
+                                      const char *board, pier_error *err);
+
+/*
  * Declares a column on an existing board: the way a strict board gains one.
  * @return PIER_E_COLUMN_EXISTS if the board has a column of that name;
  *         PIER_E_RESERVED_COLUMN_NAME for a base column or a "_" name.
@@ -995,11 +1029,16 @@ typedef struct pier_query_options {
                                     as they stand when they were at the
                                     lake's head at most this long ago; 0:
                                     it fails with SyncFailed */
+    /* Version 4: */
+    const char *const *tables;   /* declared tables and views the template
+                                    may read as {{table:NAME}} (the
+                                    embedded lake only) */
+    size_t ntables;
 } pier_query_options;
 
-#define PIER_QUERY_OPTIONS_VERSION 3
+#define PIER_QUERY_OPTIONS_VERSION 4
 #define PIER_QUERY_OPTIONS_INIT                                           \
-    { PIER_QUERY_OPTIONS_VERSION, NULL, 0, 0, PIER_LIMITS_INIT, 0 }
+    { PIER_QUERY_OPTIONS_VERSION, NULL, 0, 0, PIER_LIMITS_INIT, 0, NULL, 0 }
 
 /* The rows of a query, one at a time. */
 typedef struct pier_cursor pier_cursor;
@@ -1008,14 +1047,21 @@ typedef struct pier_cursor pier_cursor;
  * Runs one read-only statement (SELECT, or WITH ... SELECT, in SQLite's
  * dialect) for `board`, where {{board}} stands for the board's rows with
  * their logical column names (and {{board:NAME}} for a board named in
- * opts->with). The statement may read those boards and nothing else.
+ * opts->with), {{fts}} and {{fts:NAME}} for those boards' full-text
+ * indexes (pier_fts_enable), and {{table:NAME}} for a declared table or
+ * view named in opts->tables. The statement may read those and nothing
+ * else (docs/query.md).
  * @return PIER_E_ENTITY_NOT_ALLOWED for anything else it would touch
  *         (other tables, the catalog, the change log, sqlite_schema,
  *         pragmas, attached databases, writes, transactions, a second
  *         statement), before anything runs;
  *         PIER_E_PLACEHOLDER_UNBOUND naming a parameter with no value;
  *         PIER_E_QUERY_FAILED with SQLite's message and the offset for
- *         malformed SQL; PIER_E_BOARD_NOT_FOUND; PIER_E_INVALID_BOARD_ID;
+ *         malformed SQL, or {{fts}} of a board without an index;
+ *         PIER_E_BOARD_NOT_FOUND; PIER_E_INVALID_BOARD_ID;
+ *         PIER_E_TABLE_NOT_FOUND for {{table:NAME}} naming no table or
+ *         view; PIER_E_TOPOLOGY_UNSUPPORTED for {{fts}} or {{table:NAME}}
+ *         on a PostgreSQL lake;
  *         PIER_E_LIMIT_EXCEEDED (a limit of opts->limits, or a parameter
  *         longer than its value limit) and PIER_E_INTERRUPTED, here or
  *         from pier_cursor_next.

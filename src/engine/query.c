@@ -134,6 +134,8 @@ static const keyword write_keywords[] = {
 typedef struct scan {
     const char *const *ids;    /* the boards the query may read */
     size_t nids;
+    const char *const *tables; /* the declared tables it may read */
+    size_t ntables;
     pier__placeholder *holes;
     size_t nholes;
     size_t cap;
@@ -231,7 +233,8 @@ static pier_status refuse_name(const char *p, size_t n, size_t at,
 }
 
 static pier_status add_hole(scan *s, size_t offset, size_t len,
-                            size_t board, pier_error *err)
+                            size_t board, pier__hole_kind kind,
+                            pier_error *err)
 {
     if (s->nholes == s->cap) {
         size_t cap = s->cap * 2;
@@ -245,23 +248,65 @@ static pier_status add_hole(scan *s, size_t offset, size_t len,
         s->holes = h;
         s->cap = cap;
     }
-    s->holes[s->nholes++] = (pier__placeholder){ offset, len, board };
+    s->holes[s->nholes++] = (pier__placeholder){ offset, len, board, kind };
     return PIER_OK;
+}
+
+/* The forms of placeholder: "{{" WORD "}}" or "{{" WORD ":" NAME "}}". */
+static const struct hole_form {
+    const char *open;
+    size_t len;
+    pier__hole_kind kind;
+    bool bare;                 /* "{{" WORD "}}" means the query's board */
+} hole_forms[] = {
+    { "{{board", 7, PIER__HOLE_BOARD, true },
+    { "{{fts", 5, PIER__HOLE_FTS, true },
+    { "{{table", 7, PIER__HOLE_TABLE, false },
+};
+
+/* {{table:NAME}} for a table the options do not list, or one no option
+ * may list (the engine's, SQLite's). */
+static pier_status refuse_table(const char *name, size_t n, size_t at,
+                                bool listable, pier_error *err)
+{
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__quote_name(&q, name, n);
+    const char *t = q.p != NULL ? q.p : "";
+    if (listable)
+        pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                   "the query reads table '%s', which its options do not "
+                   "name (list it in `tables`, or pier query --with-table, "
+                   "to read it as {{table:%s}})", t, t);
+    else
+        pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                   "a query may not read '%s' as a table: names starting "
+                   "with '_pier_' or 'sqlite_' are the engine's and "
+                   "SQLite's own", t);
+    pier__buf_free(&q);
+    if (err != NULL)
+        err->offset = (int64_t)at;
+    return PIER_E_ENTITY_NOT_ALLOWED;
 }
 
 /* A placeholder at sql[i] ("{{" seen): *len is 0 if this is none. */
 static pier_status placeholder(scan *s, const char *sql, size_t n, size_t i,
                                size_t *len, pier_error *err)
 {
-    static const char open[] = "{{board";
-    const size_t open_len = sizeof open - 1;
     *len = 0;
-    if (n - i < open_len + 2 || memcmp(sql + i, open, open_len) != 0)
+    const struct hole_form *f = NULL;
+    for (size_t k = 0; k < sizeof hole_forms / sizeof *hole_forms; k++)
+        if (n - i >= hole_forms[k].len + 2 &&
+            memcmp(sql + i, hole_forms[k].open, hole_forms[k].len) == 0)
+            f = &hole_forms[k];
+    if (f == NULL)
         return PIER_OK;
-    size_t j = i + open_len;
+    size_t j = i + f->len;
     if (sql[j] == '}' && sql[j + 1] == '}') {
-        *len = open_len + 2;
-        return add_hole(s, i, *len, 0, err);
+        if (!f->bare)
+            return PIER_OK;
+        *len = f->len + 2;
+        return add_hole(s, i, *len, 0, f->kind, err);
     }
     if (sql[j] != ':')
         return PIER_OK;
@@ -270,20 +315,38 @@ static pier_status placeholder(scan *s, const char *sql, size_t n, size_t i,
         k++;
     if (k + 1 >= n || sql[k] != '}' || sql[k + 1] != '}' || k == name)
         return PIER_OK;
+    if (f->kind == PIER__HOLE_TABLE) {
+        size_t tn = k - name;
+        if (reserved_name(sql + name, tn) ||
+            (tn >= 7 && pier__name_eq(sql + name, 7, "sqlite_", 7)))
+            return refuse_table(sql + name, tn, i, false, err);
+        for (size_t t = 0; t < s->ntables; t++) {
+            if (strlen(s->tables[t]) == tn &&
+                pier__name_eq(s->tables[t], tn, sql + name, tn)) {
+                *len = k + 2 - i;
+                return add_hole(s, i, *len, t, f->kind, err);
+            }
+        }
+        return refuse_table(sql + name, tn, i, true, err);
+    }
     for (size_t b = 0; b < s->nids; b++) {
         if (strlen(s->ids[b]) == k - name &&
             memcmp(s->ids[b], sql + name, k - name) == 0) {
             *len = k + 2 - i;
-            return add_hole(s, i, *len, b, err);
+            return add_hole(s, i, *len, b, f->kind, err);
         }
     }
     pier__buf q;
     pier__buf_init(&q);
     pier__quote_name(&q, sql + name, k - name);
+    const char *what = f->kind == PIER__HOLE_FTS
+        ? "the full-text index of board" : "board";
     pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
-               "the query reads board '%s', which its options do not name "
-               "(list it in `with` to read it as {{board:%s}})",
-               q.p != NULL ? q.p : "", q.p != NULL ? q.p : "");
+               "the query reads %s '%s', which its options do not name "
+               "(list it in `with` to read it as {{%s:%s}})", what,
+               q.p != NULL ? q.p : "",
+               f->kind == PIER__HOLE_FTS ? "fts" : "board",
+               q.p != NULL ? q.p : "");
     pier__error_board(err, q.p);
     pier__buf_free(&q);
     if (err != NULL)
@@ -536,6 +599,8 @@ static pier_status scan_template(scan *s, const char *sql, size_t n,
 typedef struct query_args {
     const char *const *ids;    /* [0]: the query's board, then `with` */
     size_t nids;
+    const char *const *tables; /* the options' tables */
+    size_t ntables;
     scan *scan;
     const char *sql;
     size_t len;
@@ -568,22 +633,33 @@ static void cursor_free(pier_cursor *c)
     free(c);
 }
 
-/* Whether `t` is this template (NUL-terminated) with these boards. A
- * template holds no NUL, so strncmp stops within both texts and then
- * finds the end of `sql` without a strlen of its own. */
+/* A table's entry in a remembered key starts with this byte, which no
+ * board id holds: boards and tables cannot pass for each other. */
+#define TABLE_MARK '\x01'
+
+/* Whether `t` is this template (NUL-terminated) with these boards and
+ * tables. A template holds no NUL, so strncmp stops within both texts and
+ * then finds the end of `sql` without a strlen of its own. */
 static bool scanned_matches(const scanned *t, const char *sql,
-                            const char *const *ids, size_t nids)
+                            const query_args *a)
 {
     size_t len = t->sql_len;
     if (t->key_len == 0 || strncmp(t->key, sql, len) != 0 ||
         sql[len] != '\0')
         return false;
     const char *p = t->key + len, *end = t->key + t->key_len;
-    for (size_t i = 0; i < nids; i++) {
-        size_t n = strlen(ids[i]) + 1;
-        if ((size_t)(end - p) < n || memcmp(p, ids[i], n) != 0)
+    for (size_t i = 0; i < a->nids; i++) {
+        size_t n = strlen(a->ids[i]) + 1;
+        if ((size_t)(end - p) < n || memcmp(p, a->ids[i], n) != 0)
             return false;
         p += n;
+    }
+    for (size_t i = 0; i < a->ntables; i++) {
+        size_t n = strlen(a->tables[i]) + 1;
+        if ((size_t)(end - p) < n + 1 || p[0] != TABLE_MARK ||
+            memcmp(p + 1, a->tables[i], n) != 0)
+            return false;
+        p += n + 1;
     }
     return p == end;
 }
@@ -591,15 +667,16 @@ static bool scanned_matches(const scanned *t, const char *sql,
 /* Remembers a template that scanned cleanly. Without the memory for it,
  * nothing is remembered (and the next query scans). */
 static void scanned_keep(scanned *t, const char *sql, size_t len,
-                         const char *const *ids, size_t nids,
-                         const scan *s)
+                         const query_args *a, const scan *s)
 {
     t->key_len = 0;
     if (len > SCANNED_MAX)
         return;
     size_t need = len;
-    for (size_t i = 0; i < nids; i++)
-        need += strlen(ids[i]) + 1;
+    for (size_t i = 0; i < a->nids; i++)
+        need += strlen(a->ids[i]) + 1;
+    for (size_t i = 0; i < a->ntables; i++)
+        need += strlen(a->tables[i]) + 2;
     if (need > t->key_cap) {
         char *k = realloc(t->key, need);
         if (k == NULL)
@@ -616,9 +693,15 @@ static void scanned_keep(scanned *t, const char *sql, size_t len,
     }
     memcpy(t->key, sql, len);
     char *p = t->key + len;
-    for (size_t i = 0; i < nids; i++) {
-        size_t n = strlen(ids[i]) + 1;
-        memcpy(p, ids[i], n);
+    for (size_t i = 0; i < a->nids; i++) {
+        size_t n = strlen(a->ids[i]) + 1;
+        memcpy(p, a->ids[i], n);
+        p += n;
+    }
+    for (size_t i = 0; i < a->ntables; i++) {
+        size_t n = strlen(a->tables[i]) + 1;
+        *p++ = TABLE_MARK;
+        memcpy(p, a->tables[i], n);
         p += n;
     }
     if (s->nholes > 0)
@@ -735,7 +818,9 @@ static pier_status exact_template(const pier__board *const *boards,
         return pier__oom(err);
     if (text->len == 0)
         return PIER_OK;
-    *s = (scan){ .ids = a->scan->ids, .nids = a->scan->nids, .cap = 8 };
+    *s = (scan){ .ids = a->scan->ids, .nids = a->scan->nids,
+                 .tables = a->scan->tables, .ntables = a->scan->ntables,
+                 .cap = 8 };
     s->holes = s->inline_holes;
     pier_status rc = scan_template(s, text->p, text->len, err);
     if (rc != PIER_OK)
@@ -768,6 +853,8 @@ static pier_status compile_locked(pier_engine *e, pier__reader *r,
         .nholes = a->scan->nholes,
         .boards = boards,
         .nboards = a->nids,
+        .tables = a->tables,
+        .ntables = a->ntables,
         .catalog_version = version,
         .ctes = ctes,
         .nctes = cte_names(a->sql, a->len, ctes, PIER__QUERY_MAX_CTES),
@@ -878,6 +965,21 @@ static pier_status check_boards(const char **ids, size_t *nids,
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "max_stale_ms must be between 0 and %lld",
                           (long long)(INT64_MAX / 1000));
+    if (o->version >= 4 && o->ntables > 0 && o->tables == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "query options name %zu tables but give none",
+                          o->ntables);
+    if (o->version >= 4 && o->ntables > PIER__QUERY_MAX_BOARDS)
+        return pier__fail(err, PIER_E_LIMIT_EXCEEDED,
+                          "a query reads at most %d tables",
+                          PIER__QUERY_MAX_BOARDS);
+    for (size_t i = 0; o->version >= 4 && i < o->ntables; i++)
+        if (o->tables[i] == NULL || o->tables[i][0] == '\0' ||
+            strlen(o->tables[i]) > PIER__NAME_MAX)
+            return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                              "table %zu of the query options is not a "
+                              "name (1 to %d bytes)", i + 1,
+                              PIER__NAME_MAX);
     pier_status rc = o->version >= 2 ? pier__limits_check(&o->limits, err)
                                      : PIER_OK;
     if (rc == PIER_OK)
@@ -1073,15 +1175,19 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
     pier_status rc = check_boards(ids, &nids, board, opts, err);
     if (rc != PIER_OK)
         return rc;
-    scan s = { .ids = ids, .nids = nids, .cap = 8 };
+    const char *const *tables = opts->version >= 4 ? opts->tables : NULL;
+    size_t ntables = opts->version >= 4 ? opts->ntables : 0;
+    scan s = { .ids = ids, .nids = nids, .tables = tables,
+               .ntables = ntables, .cap = 8 };
     s.holes = s.inline_holes;
-    query_args a = { .ids = ids, .nids = nids, .scan = &s, .sql = sql,
+    query_args a = { .ids = ids, .nids = nids, .tables = tables,
+                     .ntables = ntables, .scan = &s, .sql = sql,
                      .spare = atomic_exchange(&engine->spare_cursor, NULL),
                      .limits = opts->version >= 2 ? &opts->limits : NULL,
                      .max_stale_us = opts->version >= 3
                                          ? opts->max_stale_ms * 1000 : 0 };
     const scanned *known = a.spare != NULL ? &a.spare->scanned : NULL;
-    bool rescan = known == NULL || !scanned_matches(known, sql, ids, nids);
+    bool rescan = known == NULL || !scanned_matches(known, sql, &a);
     size_t len = rescan ? strlen(sql) : known->sql_len;
     a.len = len;
     a.known = !rescan && known->compiled ? known : NULL;
@@ -1091,7 +1197,7 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
         s.extract = known->extract;
         for (size_t i = 0; i < known->nholes && rc == PIER_OK; i++)
             rc = add_hole(&s, known->holes[i].offset, known->holes[i].len,
-                          known->holes[i].board, err);
+                          known->holes[i].board, known->holes[i].kind, err);
     }
     /* EXTRACT(field FROM x) becomes date_part('field', x), which SQLite
      * can read, in a text of the same length: the placeholders and every
@@ -1105,6 +1211,11 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
         rc = pier__oom(err);
     if (rewritten != NULL)
         a.sql = rewritten;
+    /* The indexes and declared tables are the embedded lake's. */
+    for (size_t i = 0; rc == PIER_OK && i < s.nholes; i++)
+        if (s.holes[i].kind != PIER__HOLE_BOARD)
+            rc = pier__engine_embedded(engine, "full-text indexes and "
+                                       "declared tables in a query", err);
     if (rc == PIER_OK && pier__tx_open_here(engine))
         rc = pier__fail(err, PIER_E_INVALID_ARGUMENT,
                         "this thread has a transaction open on the engine: "
@@ -1121,7 +1232,7 @@ PIER_API pier_status pier_query(pier_cursor **out, pier_engine *engine,
      * remembers this compile. */
     if (rc == PIER_OK) {
         if (rescan || !a.made_of_spare)
-            scanned_keep(&c->scanned, sql, len, ids, nids, &s);
+            scanned_keep(&c->scanned, sql, len, &a, &s);
         c->scanned.compiled = true;
         c->scanned.version = a.version;
         c->scanned.shape = a.shape;

@@ -84,12 +84,22 @@ typedef struct pier__guard {
 /* A read-only connection with a snapshot open on it (sqlite_query.c). */
 typedef struct pier__reader pier__reader;
 
-/* A placeholder of a query template: {{board}} or {{board:NAME}}. */
+/* What a placeholder stands for. */
+typedef enum pier__hole_kind {
+    PIER__HOLE_BOARD = 0,      /* {{board}}, {{board:NAME}}: a board's rows */
+    PIER__HOLE_FTS,            /* {{fts}}, {{fts:NAME}}: a board's full-text
+                                  index */
+    PIER__HOLE_TABLE           /* {{table:NAME}}: a declared table or view */
+} pier__hole_kind;
+
+/* A placeholder of a query template. */
 typedef struct pier__placeholder {
     size_t offset;             /* where it starts in the template, bytes */
     size_t len;                /* its length, braces included */
-    size_t board;              /* the board it stands for: an index into
-                                  pier__query_text.boards */
+    size_t board;              /* what it stands for: an index into
+                                  pier__query_text.boards, or for
+                                  PIER__HOLE_TABLE into .tables */
+    pier__hole_kind kind;
 } pier__placeholder;
 
 /* A name the query's text gives a CTE of its own (`name [(columns)] AS
@@ -113,6 +123,9 @@ typedef struct pier__query_text {
     const pier__board *const *boards; /* the boards it may read; [0] is the
                                          query's own */
     size_t nboards;
+    const char *const *tables; /* the declared tables and views it may
+                                  read (as the options name them) */
+    size_t ntables;
     int64_t catalog_version;   /* the version `boards` reflect */
     const pier__query_cte *ctes; /* the names its text gives CTEs */
     size_t nctes;
@@ -296,6 +309,21 @@ typedef struct pier__lake_ops {
     pier_status (*column_widen)(pier__lake *lake, const pier__board *b,
                                 size_t col, pier__type from,
                                 pier_error *err);
+
+    /* ---- full-text indexes (sqlite_fts.c); NULL on a lake without ---- */
+
+    /* Makes board b's full-text index over columns[0..n) (text columns
+     * of b, checked by the caller) and indexes its rows. */
+    pier_status (*fts_enable)(pier__lake *lake, const pier__board *b,
+                              const char *const *columns, size_t n,
+                              pier_error *err);
+    /* Drops board b's index (the caller checked it has one). */
+    pier_status (*fts_disable)(pier__lake *lake, const pier__board *b,
+                               pier_error *err);
+    /* The columns board's index holds, in order (*n 0, *columns NULL:
+     * it has none); the caller frees each and the array. */
+    pier_status (*fts_columns)(pier__lake *lake, const char *board,
+                               char ***columns, size_t *n, pier_error *err);
 
     /* Calls cb for the row with this id (id != NULL) or for every row in
      * id order (id == NULL). */

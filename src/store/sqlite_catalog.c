@@ -319,11 +319,15 @@ pier_status pier__sqlite_board_drop(pier__lake *lake, const pier__board *b,
                                     pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    /* Its full-text index goes with it (sqlite_fts.c). */
+    pier_status rc = pier__sqlite_fts_drop(l, b->id, err);
+    if (rc != PIER_OK)
+        return rc;
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "DROP TABLE ");
     pier__sql_board_table(&sql, b->id);
-    pier_status rc = exec_buf(l, &sql, err);
+    rc = exec_buf(l, &sql, err);
     pier__buf_free(&sql);
     if (rc == PIER_OK)
         rc = run(l, "DELETE FROM _pier_columns WHERE board = ?1", "t",
@@ -339,13 +343,16 @@ pier_status pier__sqlite_board_truncate(pier__lake *lake,
                                         pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier_status rc = pier__sqlite_fts_truncate(l, b->id, err);
+    if (rc != PIER_OK)
+        return rc;
     pier__buf sql;
     pier__buf_init(&sql);
     /* Without a WHERE clause SQLite empties the table in one step instead
      * of deleting row by row. */
     pier__buf_puts(&sql, "DELETE FROM ");
     pier__sql_board_table(&sql, b->id);
-    pier_status rc = exec_buf(l, &sql, err);
+    rc = exec_buf(l, &sql, err);
     pier__buf_free(&sql);
     return rc;
 }

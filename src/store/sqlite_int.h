@@ -162,6 +162,44 @@ pier_status pier__sqlite_stmt(pier__sqlite_lake *l, const pier__buf *sql,
 /* Forgets every cached statement. */
 void pier__sqlite_forget_statements(pier__sqlite_lake *l);
 
+/* sqlite_fts.c: a board's full-text index (FTS5), kept in step by the
+ * write paths. */
+typedef struct pier__sqlite_fts {
+    bool on;                   /* the board has an index */
+    char **columns;            /* the indexed columns, in order */
+    size_t ncolumns;
+    size_t cap;
+} pier__sqlite_fts;
+/* What board's index holds (f->on false: it has none). */
+pier_status pier__sqlite_fts_get(pier__sqlite_lake *l, const char *board,
+                                 pier__sqlite_fts *out, pier_error *err);
+void pier__sqlite_fts_free(pier__sqlite_fts *f);
+/* The cached statements that remove (and, if `add` is not NULL, write
+ * again) the entry of the row whose id is bound as ?1. */
+pier_status pier__sqlite_fts_stmts(pier__sqlite_lake *l, const char *board,
+                                   const pier__sqlite_fts *f,
+                                   sqlite3_stmt **remove, sqlite3_stmt **add,
+                                   pier_error *err);
+/* Runs one of those for row `id` (st NULL: nothing). */
+pier_status pier__sqlite_fts_run(pier__sqlite_lake *l, sqlite3_stmt *st,
+                                 const char *id, size_t id_len,
+                                 pier_error *err);
+/* Empties the board's index, if it has one. */
+pier_status pier__sqlite_fts_truncate(pier__sqlite_lake *l,
+                                      const char *board, pier_error *err);
+/* Drops the board's index, if it has one. */
+pier_status pier__sqlite_fts_drop(pier__sqlite_lake *l, const char *board,
+                                  pier_error *err);
+/* The lake ops (lake.h). */
+pier_status pier__sqlite_fts_enable(pier__lake *lake, const pier__board *b,
+                                    const char *const *columns, size_t n,
+                                    pier_error *err);
+pier_status pier__sqlite_fts_disable(pier__lake *lake, const pier__board *b,
+                                     pier_error *err);
+pier_status pier__sqlite_fts_columns(pier__lake *lake, const char *board,
+                                     char ***columns, size_t *n,
+                                     pier_error *err);
+
 /* sqlite_sqlfns.c */
 /* Registers the SQL dialect's functions and collations on a connection;
  * _pier_fit records why it refused a value in *failure (may be NULL);

@@ -74,6 +74,9 @@
 /* Debian's libsqlite3 attaches at most SQLITE_MAX_ATTACHED (10). */
 #define ATTACH_MAX 10
 #define VIEW_PREFIX "_pier_v_"
+/* A board's full-text index (sqlite_fts.c): "_pier_f_<board>$". */
+#define FTS_PREFIX "_pier_f_"
+#define FTS_END "$"           /* ends the board's id (sqlite_fts.c) */
 #define META_PREFIX "_pier_m_"
 #define PREFIX_LEN 8
 
@@ -148,9 +151,20 @@ struct pier__reader {
                                     statement's text gives CTEs: no table
                                     of the lake has one (reader_prepare) */
     size_t nctes;
+    char fts[PIER__QUERY_MAX_BOARDS][PIER__NAME_MAX + 1]; /* the boards
+                                    whose full-text index the statement
+                                    names ({{fts}}) */
+    size_t nfts;
+    char tables[PIER__QUERY_MAX_BOARDS][PIER__NAME_MAX + 1]; /* the
+                                    declared tables and views it names
+                                    ({{table:NAME}}), as written */
+    size_t ntables;
+    sqlite3_stmt *object_named;  /* the type of main's table or view
+                                    named ?1 (any case) */
     bool colmeta;                /* sqlite3_column_table_name works */
     pier__buf sql;               /* scratch: the expanded SQL */
-    size_t *hole_at;             /* where each placeholder landed in it */
+    size_t *hole_at;             /* where each placeholder landed in it,
+                                    and where its text ends: [2i], [2i+1] */
     size_t hole_cap;
     char denied[256];            /* what the authorizer refused first */
     char denied_board[PIER__NAME_MAX + 1];
@@ -158,6 +172,23 @@ struct pier__reader {
     size_t nattached;
     view_rec views[READER_VIEWS];
 };
+
+/*
+ * Whether an SQLITE_NOMEM is FTS5's rather than the heap's: the FTS5 of
+ * SQLite 3.40 reports one for snippet() of a column the index does not
+ * have, on a row no MATCH selected (it asks for 0 bytes and takes the
+ * NULL for a failure). A statement that reads an index and still can
+ * allocate was failed that way: its caller gets ReadFailed, not
+ * OutOfMemory, which would have it retry or give up for nothing.
+ */
+static bool fts_nomem(const pier__reader *r)
+{
+    if (r->nfts == 0)
+        return false;
+    void *p = sqlite3_malloc(4096);
+    sqlite3_free(p);
+    return p != NULL;
+}
 
 static pier_status reader_fail(pier__reader *r, pier_error *err,
                                pier_status status, const char *what)
@@ -167,8 +198,16 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
     pier_status limit = pier__sqlite_guard_fail(r->guard, code, err);
     if (limit != PIER_OK)
         return limit;
-    if ((code & 0xff) == SQLITE_NOMEM)
+    if ((code & 0xff) == SQLITE_NOMEM && !fts_nomem(r))
         return pier__oom(err);
+    if ((code & 0xff) == SQLITE_NOMEM) {
+        pier__fail(err, status, "%s: FTS5 failed it as out of memory, "
+                   "which it does for snippet() of a column the index "
+                   "does not have", what);
+        if (err != NULL)
+            err->backend_code = code;
+        return status;
+    }
     pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(r->db));
     if (err != NULL)
         err->backend_code = code;
@@ -194,27 +233,28 @@ static pier_status reader_fail(pier__reader *r, pier_error *err,
  */
 static const char *const allowed_functions[] = {
     "->", "->>", "_pcs", "_pier_hugeint_text", "_pxavg", "_pxc", "_pxe",
-    "_pxsum", "_pxtotal", "abs", "acos", "acosh", "age", "asin",
-    "asinh", "atan", "atan2", "atanh", "avg", "ceil", "ceiling", "char",
+    "_pxsum", "_pxtotal", "abs", "acos", "acosh", "age", "asin", "asinh",
+    "atan", "atan2", "atanh", "avg", "bm25", "ceil", "ceiling", "char",
     "coalesce", "concat", "concat_ws", "cos", "cosh", "count", "cume_dist",
     "current_date", "current_time", "current_timestamp", "date", "date_add",
     "date_diff", "date_part", "date_sub", "date_trunc", "datetime", "decimal",
     "decimal_add", "decimal_div", "decimal_mul", "decimal_round",
     "decimal_sub", "degrees", "dense_rank", "exp", "extract", "first_value",
-    "floor", "format", "glob", "group_concat", "hex", "if", "ifnull", "iif",
-    "instr", "interval_mul", "json", "json_array", "json_array_length",
-    "json_error_position", "json_extract", "json_group_array",
-    "json_group_object", "json_insert", "json_object", "json_patch",
-    "json_pretty", "json_quote", "json_remove", "json_replace", "json_set",
-    "json_type", "json_valid", "julianday", "lag", "last_value", "lead",
-    "length", "like", "likelihood", "likely", "ln", "log", "log10", "log2",
-    "lower", "ltrim", "make_interval", "max", "min", "mod", "now", "nth_value",
-    "ntile", "nullif", "octet_length", "percent_rank", "pi", "pow", "power",
-    "printf", "quote", "radians", "random", "randomblob", "rank", "replace",
-    "round", "row_number", "rtrim", "sign", "sin", "sinh", "soundex", "sqrt",
-    "strftime", "string_agg", "substr", "substring", "sum", "tan", "tanh",
-    "time", "timediff", "total", "trim", "trunc", "typeof", "unhex", "unicode",
-    "unixepoch", "unlikely", "upper", "uuid_v4", "uuid_v7", "zeroblob",
+    "floor", "format", "glob", "group_concat", "hex", "highlight", "if",
+    "ifnull", "iif", "instr", "interval_mul", "json", "json_array",
+    "json_array_length", "json_error_position", "json_extract",
+    "json_group_array", "json_group_object", "json_insert", "json_object",
+    "json_patch", "json_pretty", "json_quote", "json_remove", "json_replace",
+    "json_set", "json_type", "json_valid", "julianday", "lag", "last_value",
+    "lead", "length", "like", "likelihood", "likely", "ln", "log", "log10",
+    "log2", "lower", "ltrim", "make_interval", "match", "max", "min", "mod",
+    "now", "nth_value", "ntile", "nullif", "octet_length", "percent_rank",
+    "pi", "pow", "power", "printf", "quote", "radians", "random", "randomblob",
+    "rank", "replace", "round", "row_number", "rtrim", "sign", "sin", "sinh",
+    "snippet", "soundex", "sqrt", "strftime", "string_agg", "substr",
+    "substring", "sum", "tan", "tanh", "time", "timediff", "total", "trim",
+    "trunc", "typeof", "unhex", "unicode", "unixepoch", "unlikely", "upper",
+    "uuid_v4", "uuid_v7", "zeroblob",
 };
 
 static int cmp_name(const void *key, const void *elem)
@@ -264,6 +304,49 @@ static bool column_visible(const allowed_board *b, const char *column)
 static bool is_main(const char *db)
 {
     return db == NULL || strcmp(db, "main") == 0;
+}
+
+/* Whether `rest` (a table's name after FTS_PREFIX) is the full-text index
+ * of a board the statement names as {{fts}}, or one of the tables FTS5
+ * keeps that index in. FTS5 reads those itself, through statements of its
+ * own that the authorizer sees as the query's; the template cannot name
+ * them (the scan refuses every _pier_ name), and they hold nothing but
+ * the indexed text of a board the query may read anyway. */
+static bool fts_allowed(const pier__reader *r, const char *rest)
+{
+    static const char *const shadows[] = { "", "_data", "_idx", "_content",
+                                           "_docsize", "_config" };
+    for (size_t i = 0; i < r->nfts; i++) {
+        size_t n = strlen(r->fts[i]);
+        if (strncmp(rest, r->fts[i], n) != 0 || rest[n] != FTS_END[0])
+            continue;
+        for (size_t k = 0; k < sizeof shadows / sizeof *shadows; k++)
+            if (strcmp(rest + n + 1, shadows[k]) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Whether `name` is a declared table or view the statement names as
+ * {{table:NAME}}. */
+static bool table_allowed(const pier__reader *r, const char *name)
+{
+    if (name == NULL)
+        return false;
+    size_t n = strlen(name);
+    for (size_t i = 0; i < r->ntables; i++)
+        if (strlen(r->tables[i]) == n &&
+            pier__name_eq(r->tables[i], n, name, n))
+            return true;
+    return false;
+}
+
+/* The engine's names and SQLite's: never a declared table's. */
+static bool engine_name(const char *name)
+{
+    size_t n = strlen(name);
+    return (n >= 6 && pier__name_eq(name, 6, "_pier_", 6)) ||
+           (n >= 7 && pier__name_eq(name, 7, "sqlite_", 7));
 }
 
 /* Whether board `id` is attached to the reader. */
@@ -339,6 +422,15 @@ static bool read_allowed(const pier__reader *r, const char *table,
         return via != NULL && strncmp(via, VIEW_PREFIX, PREFIX_LEN) == 0 &&
                strcmp(via + PREFIX_LEN, id) == 0 && column_visible(b, column);
     }
+    if (is_main(db) && strncmp(table, FTS_PREFIX, PREFIX_LEN) == 0)
+        return fts_allowed(r, table + PREFIX_LEN);
+    /* A declared table or view the template names: any column of it;
+     * through such a view, what the view reads (never the engine's). A
+     * view read through another view is named by the inner one: refused
+     * unless that one is named too. */
+    if (is_main(db) && !engine_name(table) &&
+        (table_allowed(r, table) || table_allowed(r, via)))
+        return true;
     return is_main(db) && (strcmp(table, "json_each") == 0 ||
                            strcmp(table, "json_tree") == 0);
 }
@@ -377,6 +469,11 @@ static int authorize(void *payload, int action, const char *a,
             return SQLITE_OK;
         return deny(r, "a query may not call ", b, "()");
     case SQLITE_PRAGMA:
+        /* FTS5 reads the data version to know when its cached structure
+         * is stale: a number, read-only. */
+        if (r->nfts > 0 && a != NULL && strcmp(a, "data_version") == 0 &&
+            b == NULL)
+            return SQLITE_OK;
         return deny(r, "a query may not run PRAGMA ", a, "");
     case SQLITE_ATTACH:
     case SQLITE_DETACH:
@@ -447,6 +544,7 @@ static void reader_free(pier__reader *r)
         view_forget(&r->views[i]);
     sqlite3_finalize(r->get_version);
     sqlite3_finalize(r->table_named);
+    sqlite3_finalize(r->object_named);
     sqlite3_close(r->db);
     free(r->allowed);
     free(r->hole_at);
@@ -1030,7 +1128,7 @@ static pier_status expand(pier__reader *r, const pier__query_text *q,
                           bool meta, size_t *sql_len, pier_error *err)
 {
     if (q->nholes > r->hole_cap) {
-        size_t *p = realloc(r->hole_at, q->nholes * sizeof *p);
+        size_t *p = realloc(r->hole_at, 2 * q->nholes * sizeof *p);
         if (p == NULL)
             return pier__oom(err);
         r->hole_at = p;
@@ -1042,15 +1140,34 @@ static pier_status expand(pier__reader *r, const pier__query_text *q,
     for (size_t i = 0; i < q->nholes; i++) {
         const pier__placeholder *h = &q->holes[i];
         pier__buf_append(b, q->sql + at, h->offset - at);
-        r->hole_at[i] = b->len;
+        r->hole_at[2 * i] = b->len;
         /* Spaces keep the name a token of its own, whatever touches the
          * placeholder. */
-        const pier__board *board = q->boards[h->board];
-        pier__buf_puts(b, " temp.\"");
-        pier__buf_puts(b, meta && board_shaped(board) ? META_PREFIX
-                                                      : VIEW_PREFIX);
-        pier__buf_puts(b, board->id);
-        pier__buf_puts(b, "\" ");
+        if (h->kind == PIER__HOLE_FTS) {
+            /* Unqualified: the name is also the index's own column, which
+             * MATCH, bm25() and snippet() take; no temp object and no CTE
+             * can have a _pier_ name. */
+            pier__buf_printf(b, " \"" FTS_PREFIX "%s" FTS_END "\" ",
+                             q->boards[h->board]->id);
+        } else if (h->kind == PIER__HOLE_TABLE) {
+            /* The name as the template writes it, "{{table:" and "}}"
+             * taken off, in main: no CTE can stand for it. */
+            pier__buf_puts(b, " main.\"");
+            for (size_t k = h->offset + 8; k < h->offset + h->len - 2; k++) {
+                if (q->sql[k] == '"')
+                    pier__buf_putc(b, '"');
+                pier__buf_putc(b, q->sql[k]);
+            }
+            pier__buf_puts(b, "\" ");
+        } else {
+            const pier__board *board = q->boards[h->board];
+            pier__buf_puts(b, " temp.\"");
+            pier__buf_puts(b, meta && board_shaped(board) ? META_PREFIX
+                                                          : VIEW_PREFIX);
+            pier__buf_puts(b, board->id);
+            pier__buf_puts(b, "\" ");
+        }
+        r->hole_at[2 * i + 1] = b->len;
         at = h->offset + h->len;
     }
     pier__buf_append(b, q->sql + at, q->len - at);
@@ -1066,8 +1183,8 @@ static int64_t template_offset(const pier__reader *r,
     size_t shift_t = 0, shift_e = 0;   /* template and expanded starts */
     for (size_t i = 0; i < q->nholes; i++) {
         const pier__placeholder *h = &q->holes[i];
-        size_t e_start = r->hole_at[i];
-        size_t e_len = strlen(q->boards[h->board]->id) + PREFIX_LEN + 9;
+        size_t e_start = r->hole_at[2 * i];
+        size_t e_len = r->hole_at[2 * i + 1] - e_start;
         if (at < e_start)
             break;
         if (at < e_start + e_len)
@@ -1149,7 +1266,8 @@ static pier_status compute_origins(pier__reader *r, stmt_rec *s,
     s->origins_version = q->catalog_version;
     bool shaped = false;
     for (size_t i = 0; i < q->nholes && !shaped; i++)
-        shaped = board_shaped(q->boards[q->holes[i].board]);
+        shaped = q->holes[i].kind == PIER__HOLE_BOARD &&
+                 board_shaped(q->boards[q->holes[i].board]);
     if (!shaped || !r->colmeta) {
         origins_from(r, s->stmt, s, q);
         return PIER_OK;
@@ -1341,6 +1459,111 @@ static pier_status ctes_check(pier__reader *r, const pier__query_text *q,
     return PIER_OK;
 }
 
+/* The type ("table", "view") of main's table or view named `name` (any
+ * case), in *type; "" when there is none. */
+static pier_status object_type(pier__reader *r, const char *name,
+                               char type[8], pier_error *err)
+{
+    r->auth_mode = AUTH_INTERNAL;
+    type[0] = '\0';
+    if (r->object_named == NULL &&
+        reader_stmt(r, "SELECT type FROM main.sqlite_schema WHERE type IN "
+                    "('table', 'view') AND name = ?1 COLLATE NOCASE",
+                    &r->object_named, err) != PIER_OK)
+        return PIER_E_READ_FAILED;
+    sqlite3_bind_text(r->object_named, 1, name, -1, SQLITE_STATIC);
+    int step = sqlite3_step(r->object_named);
+    if (step == SQLITE_ROW)
+        snprintf(type, 8, "%s",
+                 (const char *)sqlite3_column_text(r->object_named, 0));
+    sqlite3_reset(r->object_named);
+    sqlite3_clear_bindings(r->object_named);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return reader_fail(r, err, PIER_E_READ_FAILED,
+                           "cannot read the lake's schema");
+    return PIER_OK;
+}
+
+/*
+ * The policy's indexes and declared tables: those the template names
+ * ({{fts}}, {{table:NAME}}), each checked to be there, so that a missing
+ * one is a clear error rather than SQLite's "no such table" naming the
+ * engine's table. The template decides both, which is why they are not
+ * part of a cached statement's key.
+ */
+static pier_status named_check(pier__reader *r, const pier__query_text *q,
+                               pier_error *err)
+{
+    r->nfts = 0;
+    r->ntables = 0;
+    for (size_t i = 0; i < q->nholes; i++) {
+        const pier__placeholder *h = &q->holes[i];
+        char type[8];
+        if (h->kind == PIER__HOLE_FTS) {
+            const char *id = q->boards[h->board]->id;
+            size_t k = 0;
+            while (k < r->nfts && strcmp(r->fts[k], id) != 0)
+                k++;
+            if (k < r->nfts)
+                continue;
+            char name[PIER__NAME_MAX + PREFIX_LEN + 2];
+            snprintf(name, sizeof name, FTS_PREFIX "%s" FTS_END, id);
+            pier_status rc = object_type(r, name, type, err);
+            if (rc != PIER_OK)
+                return rc;
+            if (strcmp(type, "table") != 0) {
+                pier__fail(err, PIER_E_QUERY_FAILED, "board '%s' has no "
+                           "full-text index (pier fts enable %s COLUMN... "
+                           "makes one)", id, id);
+                if (err != NULL)
+                    err->offset = (int64_t)h->offset;
+                return PIER_E_QUERY_FAILED;
+            }
+            /* Connected now, under no policy: connecting a virtual table
+             * checks a write of the schema table, which the user policy
+             * refuses. SQLite keeps it connected until the schema
+             * changes, and this runs on every prepare. */
+            pier__buf sql;
+            pier__buf_init(&sql);
+            pier__buf_printf(&sql, "SELECT 1 FROM main.\"%s\"", name);
+            sqlite3_stmt *st = NULL;
+            int prc = sql.oom ? SQLITE_NOMEM
+                              : sqlite3_prepare_v2(r->db, sql.p, -1, &st,
+                                                   NULL);
+            sqlite3_finalize(st);
+            pier__buf_free(&sql);
+            if (prc != SQLITE_OK)
+                return prc == SQLITE_NOMEM
+                    ? pier__oom(err)
+                    : reader_fail(r, err, PIER_E_READ_FAILED,
+                                  "cannot open a full-text index");
+            pier__copy_field(r->fts[r->nfts++], sizeof r->fts[0], id);
+        } else if (h->kind == PIER__HOLE_TABLE) {
+            char name[PIER__NAME_MAX + 1];
+            size_t n = h->len - 10;          /* "{{table:" and "}}" */
+            if (n > PIER__NAME_MAX)
+                n = PIER__NAME_MAX;
+            memcpy(name, q->sql + h->offset + 8, n);
+            name[n] = '\0';
+            pier_status rc = object_type(r, name, type, err);
+            if (rc != PIER_OK)
+                return rc;
+            if (type[0] == '\0') {
+                pier__fail(err, PIER_E_TABLE_NOT_FOUND, "no table or view "
+                           "'%s' (a query reads declared tables and views "
+                           "as {{table:NAME}}; boards as {{board:NAME}})",
+                           name);
+                if (err != NULL)
+                    err->offset = (int64_t)h->offset;
+                return PIER_E_TABLE_NOT_FOUND;
+            }
+            if (r->ntables < PIER__QUERY_MAX_BOARDS && !table_allowed(r, name))
+                memcpy(r->tables[r->ntables++], name, n + 1);
+        }
+    }
+    return PIER_OK;
+}
+
 pier_status pier__sqlite_reader_prepare(pier__reader *r,
                                         const pier__query_text *q,
                                         pier__query_shape *shape,
@@ -1370,12 +1593,15 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
     }
     r->nallowed = q->nboards;
     pier_status rc = ctes_check(r, q, err);
+    if (rc == PIER_OK)
+        rc = named_check(r, q, err);
     if (rc != PIER_OK)
         return rc;
     /* Views only for the boards the template names. */
     for (size_t k = 0; k < q->nboards && rc == PIER_OK; k++)
         for (size_t i = 0; i < q->nholes; i++)
-            if (q->holes[i].board == k) {
+            if (q->holes[i].board == k &&
+                q->holes[i].kind == PIER__HOLE_BOARD) {
                 rc = ensure_view(r, q->boards[k], q->catalog_version, err);
                 break;
             }

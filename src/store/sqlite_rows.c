@@ -141,11 +141,23 @@ pier_status pier__sqlite_rows_write(pier__lake *lake, const pier__board *b,
                                     size_t *failed_row, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    /* A board with a full-text index: each row's entry is written again
+     * after the row (sqlite_fts.c); a new row has none to remove. */
+    pier__sqlite_fts fts;
+    sqlite3_stmt *remove = NULL, *add = NULL;
+    pier_status rc = pier__sqlite_fts_get(l, b->id, &fts, err);
+    if (rc == PIER_OK && fts.on)
+        rc = pier__sqlite_fts_stmts(l, b->id, &fts, &remove, &add, err);
+    pier__sqlite_fts_free(&fts);
+    if (rc != PIER_OK)
+        return rc;
+    if (mode != PIER__WRITE_UPSERT)
+        remove = NULL;
     pier__buf sql;
     pier__buf_init(&sql);
     write_sql(&sql, b, mode);
     sqlite3_stmt *st = NULL;
-    pier_status rc = pier__sqlite_stmt(l, &sql, &st, err);
+    rc = pier__sqlite_stmt(l, &sql, &st, err);
     pier__buf_free(&sql);
     if (rc != PIER_OK)
         return rc;
@@ -157,8 +169,16 @@ pier_status pier__sqlite_rows_write(pier__lake *lake, const pier__board *b,
         sqlite3_bind_int64(st, (int)w + 1, stamp);
         int step = sqlite3_step(st);
         sqlite3_reset(st);
-        if (step == SQLITE_DONE)
+        if (step == SQLITE_DONE) {
+            rc = pier__sqlite_fts_run(l, remove, row[0].p, row[0].n, err);
+            if (rc == PIER_OK)
+                rc = pier__sqlite_fts_run(l, add, row[0].p, row[0].n, err);
+            if (rc != PIER_OK) {
+                *failed_row = r;
+                return rc;
+            }
             continue;
+        }
         *failed_row = r;
         int code = sqlite3_extended_errcode(l->db);
         if (code == SQLITE_CONSTRAINT_PRIMARYKEY ||
@@ -178,6 +198,14 @@ pier_status pier__sqlite_row_update(pier__lake *lake, const pier__board *b,
                                     bool *found, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    pier__sqlite_fts fts;
+    sqlite3_stmt *remove = NULL, *add = NULL;
+    pier_status rc = pier__sqlite_fts_get(l, b->id, &fts, err);
+    if (rc == PIER_OK && fts.on)
+        rc = pier__sqlite_fts_stmts(l, b->id, &fts, &remove, &add, err);
+    pier__sqlite_fts_free(&fts);
+    if (rc != PIER_OK)
+        return rc;
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "UPDATE ");
@@ -189,7 +217,7 @@ pier_status pier__sqlite_row_update(pier__lake *lake, const pier__board *b,
     }
     pier__buf_puts(&sql, "updated_at = ?, _v = ? WHERE id = ?");
     sqlite3_stmt *st = NULL;
-    pier_status rc = pier__sqlite_stmt(l, &sql, &st, err);
+    rc = pier__sqlite_stmt(l, &sql, &st, err);
     pier__buf_free(&sql);
     if (rc != PIER_OK)
         return rc;
@@ -205,7 +233,12 @@ pier_status pier__sqlite_row_update(pier__lake *lake, const pier__board *b,
         return pier__sqlite_fail(l, err, PIER_E_WRITE_FAILED,
                                  "cannot update a row");
     *found = sqlite3_changes(l->db) > 0;
-    return PIER_OK;
+    if (!*found)
+        return PIER_OK;
+    rc = pier__sqlite_fts_run(l, remove, id, id_len, err);
+    if (rc == PIER_OK)
+        rc = pier__sqlite_fts_run(l, add, id, id_len, err);
+    return rc;
 }
 
 pier_status pier__sqlite_rows_delete(pier__lake *lake, const pier__board *b,
@@ -213,18 +246,30 @@ pier_status pier__sqlite_rows_delete(pier__lake *lake, const pier__board *b,
                                      int64_t *deleted, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    /* The entry goes first: it is found through the row's rowid. */
+    pier__sqlite_fts fts;
+    sqlite3_stmt *remove = NULL;
+    pier_status rc = pier__sqlite_fts_get(l, b->id, &fts, err);
+    if (rc == PIER_OK && fts.on)
+        rc = pier__sqlite_fts_stmts(l, b->id, &fts, &remove, NULL, err);
+    pier__sqlite_fts_free(&fts);
+    if (rc != PIER_OK)
+        return rc;
     pier__buf sql;
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "DELETE FROM ");
     pier__sql_board_table(&sql, b->id);
     pier__buf_puts(&sql, " WHERE id = ?");
     sqlite3_stmt *st = NULL;
-    pier_status rc = pier__sqlite_stmt(l, &sql, &st, err);
+    rc = pier__sqlite_stmt(l, &sql, &st, err);
     pier__buf_free(&sql);
     if (rc != PIER_OK)
         return rc;
     *deleted = 0;
     for (size_t i = 0; i < nids; i++) {
+        rc = pier__sqlite_fts_run(l, remove, ids[i], strlen(ids[i]), err);
+        if (rc != PIER_OK)
+            return rc;
         sqlite3_bind_text(st, 1, ids[i], -1, SQLITE_STATIC);
         int step = sqlite3_step(st);
         sqlite3_reset(st);

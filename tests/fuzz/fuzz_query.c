@@ -4,14 +4,19 @@
  * in /dev/shm with tight limits (200 ms, 1 MiB values, 64 MiB memory).
  *
  * The lake: board "pub", which the query may read (columns of every kind
- * JSON decides and of the dialect's types), board "pub2", which it may
- * read when the input asks for it, and a planted secret it must never
- * read: in board "secret" (a value, and a column's name), in the declared
- * table "secret_t" (a value), in the change log and the catalog.
+ * JSON decides and of the dialect's types), with a full-text index over
+ * "t" ({{fts}}), board "pub2", which it may read when the input asks for
+ * it, the declared table "pub_t" and view "pub_v", which it may read as
+ * {{table:NAME}} when the input asks for them, and a planted secret it
+ * must never read: in board "secret" (a value, and a column's name) and
+ * its full-text index (and the tables FTS5 keeps it in), in the declared
+ * table "secret_t" (a value) and the view "secret_v" over it, in the
+ * change log and the catalog.
  *
- * Input: byte 0 says whether "pub2" is in the query's `with` (bit 0) and
- * how the result is written (bits 1-2: rows one by one, JSON, JSON lines,
- * CSV); then the template, and after a NUL byte the parameters: a JSON
+ * Input: byte 0 says whether "pub2" is in the query's `with` (bit 0), how
+ * the result is written (bits 1-2: rows one by one, JSON, JSON lines,
+ * CSV) and whether "pub_t" and "pub_v" are in its `tables` (bit 3); then
+ * the template, and after a NUL byte the parameters: a JSON
  * object or array (pier_params_set_json), or NAME=JSON
  * (pier_params_set_json_value) when it starts with ':', '$', '@' or '?'.
  *
@@ -86,8 +91,15 @@ static void make_lake(void)
                            &err), &err);
     FZ_OK(pier_exec(NULL, engine,
                     "CREATE TABLE secret_t (id INT64 PRIMARY KEY, s TEXT);"
-                    "INSERT INTO secret_t VALUES (1, '" SECRET "');",
+                    "INSERT INTO secret_t VALUES (1, '" SECRET "');"
+                    "CREATE VIEW secret_v AS SELECT s FROM secret_t;"
+                    "CREATE TABLE pub_t (id INT64 PRIMARY KEY, w TEXT);"
+                    "INSERT INTO pub_t VALUES (1, 'a'), (2, 'text');"
+                    "CREATE VIEW pub_v AS SELECT id, w FROM pub_t;",
                     NULL, &err), &err);
+    const char *t = "t";
+    FZ_OK(pier_fts_enable(engine, "pub", &t, 1, &err), &err);
+    FZ_OK(pier_fts_enable(engine, "secret", &t, 1, &err), &err);
     base_head = fz_head(engine);
 }
 
@@ -194,6 +206,7 @@ static bool query_refusal(pier_status rc)
     switch (rc) {
     case PIER_E_INVALID_BOARD_ID:
     case PIER_E_BOARD_NOT_FOUND:
+    case PIER_E_TABLE_NOT_FOUND:
     case PIER_E_ENTITY_NOT_ALLOWED:
     case PIER_E_PLACEHOLDER_UNBOUND:
     case PIER_E_QUERY_FAILED:
@@ -250,6 +263,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (data[0] & 1) {
         qo.with = with;
         qo.nwith = 1;
+    }
+    const char *tables[] = { "pub_t", "pub_v" };
+    if (data[0] & 8) {
+        qo.tables = tables;
+        qo.ntables = 2;
     }
     int how = (data[0] >> 1) & 3;
     const char *rest = (const char *)data + 1;

@@ -26,6 +26,7 @@ Commands:
   count         Print the number of rows on a board
   dump          Print every row as JSON lines (or CSV, TSV), in id order
   query         Run a read-only SQL query on one board
+  fts           Full-text search on a board: enable, disable, status
   shell         Query boards interactively
   sql           Run SQL statements on the lake's declared tables
   tables        List the declared tables

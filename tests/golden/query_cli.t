@@ -114,7 +114,7 @@ $ pier query t 'SELECT 1' --format
 ! Try 'pier query --help'.
 [exit 2]
 $ pier query --help
-Usage: pier [OPTIONS] query BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... [--min-watermark N] [--max-stale DURATION] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]
+Usage: pier [OPTIONS] query BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... [--with-table TABLE]... [--min-watermark N] [--max-stale DURATION] [--time-limit DURATION] [--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]
 
 Runs SQL (with '-', read from stdin), one read-only statement (SELECT
 or WITH ... SELECT, in SQLite's dialect), for BOARD, where {{board}}
@@ -122,7 +122,12 @@ stands for the board's rows with their column names. The statement
 may read BOARD and nothing else: another board, the catalog, the
 change log, sqlite_schema, a pragma, ATTACH, a write or a second
 statement fails with EntityNotAllowed before anything runs. A board
-named with --with may be joined as {{board:OTHER}}. Values are bound
+named with --with may be joined as {{board:OTHER}}, a declared table
+or view named with --with-table as {{table:TABLE}}, and a board's
+full-text index (pier fts) read as {{fts}} or {{fts:OTHER}}, as in
+  ... FROM {{board}} b JOIN {{fts}} f ON f.id = b.id
+      WHERE {{fts}} MATCH :q ORDER BY bm25({{fts}})
+(docs/query.md). Values are bound
 to parameters, never spliced into the text; a parameter without a
 value fails with PlaceholderUnbound. A query never creates a board.
 
@@ -134,7 +139,10 @@ Options:
   --params JSON       Binds an object's members by name, or an
                       array's elements as ?1, ?2...
   --with OTHER        Lets the query read board OTHER as
-                      {{board:OTHER}}; repeatable
+                      {{board:OTHER}} (and its index as
+                      {{fts:OTHER}}); repeatable
+  --with-table TABLE  Lets the query read the declared table or view
+                      TABLE as {{table:TABLE}}; repeatable
   --min-watermark N   Runs on data at least as fresh as watermark N
   --max-stale DURATION
                       On a PostgreSQL lake that cannot be reached,

@@ -1260,6 +1260,258 @@ static void test_authorizer_alone(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Full-text indexes and declared tables                                */
+
+static void exec_ok(pier_engine *e, const char *sql)
+{
+    pier_cursor *c = NULL;
+    pier_error err;
+    if (pier_exec(&c, e, sql, NULL, &err) != PIER_OK)
+        fail_msg("%s: %s: %s", sql, err.tag, err.message);
+    pier_cursor_close(c);
+}
+
+static void fts_on(pier_engine *e, const char *board, const char *column)
+{
+    pier_error err;
+    if (pier_fts_enable(e, board, &column, 1, &err) != PIER_OK)
+        fail_msg("fts %s: %s: %s", board, err.tag, err.message);
+}
+
+/* "notes" and "memos", each with an index over "body", and a declared
+ * table "prices" and a view over it. */
+static void make_fts(pier_engine *e)
+{
+    ins(e, "notes", "[{\"id\":\"n1\",\"body\":\"blue water\"},"
+        "{\"id\":\"n2\",\"body\":\"green grass\"}]");
+    ins(e, "memos", "[{\"id\":\"m1\",\"body\":\"secret water plan\"}]");
+    fts_on(e, "notes", "body");
+    fts_on(e, "memos", "body");
+    exec_ok(e, "CREATE TABLE prices(sku TEXT PRIMARY KEY, amount INTEGER)");
+    exec_ok(e, "INSERT INTO prices VALUES ('n1', 10), ('n2', 20)");
+    exec_ok(e, "CREATE TABLE hidden(x TEXT)");
+    exec_ok(e, "CREATE VIEW cheap AS SELECT sku FROM prices "
+               "WHERE amount < 15");
+}
+
+/* On a PostgreSQL lake both are refused with TopologyUnsupported, and
+ * nothing is written. */
+static void test_fts_and_tables_topology(void **state)
+{
+    fixture *f = *state;
+    if (!testlake_pg())
+        skip();
+    ins(f->e, "notes", "{\"id\":\"n1\",\"body\":\"x\"}");
+    char *before = testlake_dump(f->dir);
+    const char *col = "body";
+    pier_error err;
+    assert_int_equal(pier_fts_enable(f->e, "notes", &col, 1, &err),
+                     PIER_E_TOPOLOGY_UNSUPPORTED);
+    assert_int_equal(pier_fts_disable(f->e, "notes", &err),
+                     PIER_E_TOPOLOGY_UNSUPPORTED);
+    expect_fail(f->e, "notes", "SELECT id FROM {{fts}}", NULL, NULL,
+                PIER_E_TOPOLOGY_UNSUPPORTED);
+    static const char *const t[] = { "prices" };
+    pier_query_options o = PIER_QUERY_OPTIONS_INIT;
+    o.tables = t;
+    o.ntables = 1;
+    expect_fail(f->e, "notes", "SELECT * FROM {{table:prices}}", NULL, &o,
+                PIER_E_TOPOLOGY_UNSUPPORTED);
+    char *after = testlake_dump(f->dir);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+}
+
+/* {{fts}}, {{fts:NAME}} and {{table:NAME}} read real values. */
+static void test_fts_and_tables_read(void **state)
+{
+    testlake_embedded_only();
+    fixture *f = *state;
+    make_fts(f->e);
+    expect(f->e, "notes", "SELECT n.id, bm25({{fts}}) < 0 AS ranked FROM "
+           "{{board}} n JOIN {{fts}} x ON x.id = n.id WHERE {{fts}} MATCH "
+           "'water'", NULL, NULL, "{\"id\":\"n1\",\"ranked\":1}\n");
+    static const char *const memos[] = { "memos" };
+    pier_query_options o = PIER_QUERY_OPTIONS_INIT;
+    o.with = memos;
+    o.nwith = 1;
+    expect(f->e, "notes", "SELECT id, highlight({{fts:memos}}, 1, '[', ']') "
+           "AS h FROM {{fts:memos}} WHERE {{fts:memos}} MATCH 'water'", NULL,
+           &o, "{\"id\":\"m1\",\"h\":\"secret [water] plan\"}\n");
+    static const char *const prices[] = { "prices", "cheap" };
+    o = (pier_query_options)PIER_QUERY_OPTIONS_INIT;
+    o.tables = prices;
+    o.ntables = 2;
+    expect(f->e, "notes", "SELECT n.id, p.amount FROM {{board}} n JOIN "
+           "{{table:prices}} p ON p.sku = n.id WHERE n.id IN (SELECT sku "
+           "FROM {{table:cheap}}) ORDER BY n.id", NULL, &o,
+           "{\"id\":\"n1\",\"amount\":10}\n");
+    /* A template remembered with the tables it may read: the same text
+     * without them is refused, not run from memory. */
+    expect_fail(f->e, "notes", "SELECT n.id, p.amount FROM {{board}} n JOIN "
+                "{{table:prices}} p ON p.sku = n.id WHERE n.id IN (SELECT "
+                "sku FROM {{table:cheap}}) ORDER BY n.id", NULL, NULL,
+                PIER_E_ENTITY_NOT_ALLOWED);
+    o.ntables = 1;
+    expect_fail(f->e, "notes", "SELECT n.id, p.amount FROM {{board}} n JOIN "
+                "{{table:prices}} p ON p.sku = n.id WHERE n.id IN (SELECT "
+                "sku FROM {{table:cheap}}) ORDER BY n.id", NULL, &o,
+                PIER_E_ENTITY_NOT_ALLOWED);
+    /* the missing ones */
+    ins(f->e, "plain", "{\"id\":\"p\"}");
+    pier_error e = expect_fail(f->e, "plain", "SELECT id FROM {{fts}}", NULL,
+                               NULL, PIER_E_QUERY_FAILED);
+    assert_int_equal(e.offset, 15);
+    static const char *const nope[] = { "nope" };
+    o.tables = nope;
+    o.ntables = 1;
+    e = expect_fail(f->e, "notes", "SELECT * FROM {{table:nope}}", NULL, &o,
+                    PIER_E_TABLE_NOT_FOUND);
+    assert_int_equal(e.offset, 14);
+    /* bad options */
+    o.tables = NULL;
+    expect_fail(f->e, "notes", "SELECT 1", NULL, &o,
+                PIER_E_INVALID_ARGUMENT);
+    static const char *const empty[] = { "" };
+    o.tables = empty;
+    expect_fail(f->e, "notes", "SELECT 1", NULL, &o,
+                PIER_E_INVALID_ARGUMENT);
+}
+
+static const escape fts_escapes[] = {
+    /* the tables FTS5 keeps an index in, and another board's index */
+    { "SELECT * FROM _pier_f_notes$_data", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM \"_pier_f_notes$_content\"", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM {{fts}}, _pier_f_notes$_idx", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM [_pier_f_notes$_docsize]", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM main._pier_f_notes$_config", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM _pier_f_memos$", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM {{fts:memos}}", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT id FROM {{fts}} WHERE id IN (SELECT id FROM "
+      "{{fts:memos}} WHERE {{fts:memos}} MATCH 'water')",
+      PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM {{fts:Memos}}", PIER_E_ENTITY_NOT_ALLOWED },
+    /* fts5vocab, the fts5() function, the data version */
+    { "CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, _pier_f_memos$, "
+      "'row')", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM fts5vocab('main', '_pier_f_memos$', 'row')",
+      PIER_E_QUERY_FAILED },
+    { "SELECT fts5(NULL)", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT fts5_source_id()", PIER_E_ENTITY_NOT_ALLOWED },
+    { "PRAGMA data_version", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM pragma_data_version", PIER_E_ENTITY_NOT_ALLOWED },
+    /* FTS5's special INSERTs write */
+    { "INSERT INTO {{fts}}({{fts}}) VALUES ('delete-all')",
+      PIER_E_ENTITY_NOT_ALLOWED },
+    { "INSERT INTO {{fts}}({{fts}}, rank) VALUES ('rank', 'bm25(9)')",
+      PIER_E_ENTITY_NOT_ALLOWED },
+    { "WITH x AS (SELECT 1) INSERT INTO {{fts}}({{fts}}) VALUES "
+      "('rebuild')", PIER_E_ENTITY_NOT_ALLOWED },
+    { "DELETE FROM {{fts}}", PIER_E_ENTITY_NOT_ALLOWED },
+    /* declared tables: not listed, or by their own name */
+    { "SELECT * FROM {{table:prices}}", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM prices", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM hidden", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM {{table:_pier_boards}}", PIER_E_ENTITY_NOT_ALLOWED },
+    { "SELECT * FROM {{table:sqlite_master}}", PIER_E_ENTITY_NOT_ALLOWED },
+};
+
+/* Every escape through the index or the tables is refused, and the lake
+ * is byte-for-byte what it was. */
+static void test_fts_escapes_are_refused(void **state)
+{
+    testlake_embedded_only();
+    fixture *f = *state;
+    make_fts(f->e);
+    /* The reader has the index open, so that a refusal is no "no such
+     * table". */
+    expect(f->e, "notes", "SELECT count(*) AS n FROM {{fts}}", NULL, NULL,
+           "{\"n\":2}\n");
+    char *before = testlake_dump(f->dir);
+    assert_non_null(before);
+    for (size_t i = 0; i < sizeof fts_escapes / sizeof *fts_escapes; i++) {
+        expect_fail(f->e, "notes", fts_escapes[i].sql, NULL, NULL,
+                    fts_escapes[i].status);
+        char *after = testlake_dump(f->dir);
+        if (strcmp(before, after) != 0)
+            fail_msg("the lake changed after: %s", fts_escapes[i].sql);
+        free(after);
+    }
+    free(before);
+    expect(f->e, "notes", "SELECT id FROM {{fts}} WHERE {{fts}} MATCH "
+           "'grass'", NULL, NULL, "{\"id\":\"n2\"}\n");
+}
+
+/* The lake's prepare step alone (no template scan) refuses the tables
+ * FTS5 keeps an index in unless the statement names the index, another
+ * board's index even when it does, declared tables it does not name, and
+ * the FTS5 writes. */
+static void test_fts_authorizer_alone(void **state)
+{
+    testlake_embedded_only();
+    fixture *f = *state;
+    make_fts(f->e);
+    pier_engine *e = f->e;
+    expect(e, "notes", "SELECT count(*) AS n FROM {{fts}}", NULL, NULL,
+           "{\"n\":2}\n");
+    static const struct {
+        const char *sql;
+        bool fts;              /* the statement names notes' index at 0 */
+        pier_status status;
+    } cases[] = {
+        { "SELECT * FROM _pier_f_notes$", false, PIER_E_ENTITY_NOT_ALLOWED },
+        { "SELECT * FROM _pier_f_notes$_content", false,
+          PIER_E_ENTITY_NOT_ALLOWED },
+        { "PRAGMA data_version", false, PIER_E_ENTITY_NOT_ALLOWED },
+        { "SELECT * FROM prices", false, PIER_E_ENTITY_NOT_ALLOWED },
+        { "SELECT * FROM cheap", false, PIER_E_ENTITY_NOT_ALLOWED },
+        { "SELECT id FROM {{fts}} WHERE 1", true, PIER_OK },
+        { "SELECT id FROM {{fts}} UNION SELECT id FROM _pier_f_memos$", true,
+          PIER_E_ENTITY_NOT_ALLOWED },
+        { "SELECT id FROM {{fts}} UNION SELECT c0 FROM "
+          "_pier_f_memos$_content", true, PIER_E_ENTITY_NOT_ALLOWED },
+        { "SELECT id FROM {{fts}} UNION SELECT sku FROM prices", true,
+          PIER_E_ENTITY_NOT_ALLOWED },
+        { "INSERT INTO _pier_f_notes$(_pier_f_notes$) VALUES ('delete-all')",
+          false, PIER_E_ENTITY_NOT_ALLOWED },
+        /* SQLite refuses this itself (defensive mode: FTS5's tables are
+         * read-only to SQL), before the authorizer */
+        { "DELETE FROM _pier_f_notes$_data", false, PIER_E_QUERY_FAILED },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* "{{fts}}" stands where the text has it. */
+        const char *at = strstr(cases[i].sql, "{{fts}}");
+        pier__placeholder hole = {
+            at != NULL ? (size_t)(at - cases[i].sql) : 0, 7, 0,
+            PIER__HOLE_FTS };
+        pier__reader *r = NULL;
+        int64_t version = -1;
+        pier_error err;
+        assert_int_equal(e->lake->ops->reader_open(e->lake, &r, &err),
+                         PIER_OK);
+        assert_int_equal(e->lake->ops->reader_version(r, true, &version,
+                                                      &err), PIER_OK);
+        pthread_mutex_lock(&e->lock);
+        const pier__board *b = pier__catalog_find(&e->catalog, "notes");
+        assert_non_null(b);
+        pier__query_text q = {
+            .sql = cases[i].sql, .len = strlen(cases[i].sql),
+            .holes = cases[i].fts ? &hole : NULL,
+            .nholes = cases[i].fts ? 1 : 0, .boards = &b, .nboards = 1,
+            .catalog_version = version,
+        };
+        pier__query_shape shape;
+        pier_status rc = e->lake->ops->reader_prepare(r, &q, &shape, &err);
+        pthread_mutex_unlock(&e->lock);
+        if (rc != cases[i].status)
+            fail_msg("%s -> %s: %s", cases[i].sql, pier_status_tag(rc),
+                     rc != PIER_OK ? err.message : "");
+        e->lake->ops->reader_close(r);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Catalog changes                                                      */
 
 static void test_schema_changes_are_followed(void **state)
@@ -1540,6 +1792,10 @@ int main(void)
         T(test_escapes_are_refused),
         T(test_ctes),
         T(test_authorizer_alone),
+        T(test_fts_and_tables_topology),
+        T(test_fts_and_tables_read),
+        T(test_fts_escapes_are_refused),
+        T(test_fts_authorizer_alone),
         T(test_schema_changes_are_followed),
         T(test_other_engines_changes_are_seen),
         T(test_streaming_in_constant_memory),

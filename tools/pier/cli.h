@@ -61,7 +61,7 @@ typedef struct cli_command {
 } cli_command;
 
 /* The command table (board.c, rows.c, write.c, tx.c, feed.c, ops.c,
- * sql.c, migrate.c, migrations.c, introspect.c, main.c). */
+ * sql.c, migrate.c, migrations.c, introspect.c, fts.c, main.c). */
 extern const cli_command cli_cmd_create_board;
 extern const cli_command cli_cmd_insert;
 extern const cli_command cli_cmd_update;
@@ -96,6 +96,7 @@ extern const cli_command cli_cmd_migrate;
 extern const cli_command cli_cmd_migrations;
 extern const cli_command cli_cmd_introspect;
 extern const cli_command cli_cmd_changeset;
+extern const cli_command cli_cmd_fts;
 
 /* ---- main.c: arguments, engine ---- */
 

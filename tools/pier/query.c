@@ -24,6 +24,8 @@ typedef struct query_args {
     pier_params *params;
     const char **with;        /* --with names, argv's strings */
     size_t nwith;
+    const char **tables;      /* --with-table names, argv's strings */
+    size_t ntables;
     bool format_set;          /* --table, --json, --jsonl or --csv given */
     cli_format format;
     int64_t min_watermark;
@@ -32,7 +34,8 @@ typedef struct query_args {
 
 static const cli_optspec query_opts[] = {
     { "--param", true }, { "--params", true }, { "--with", true },
-    { "--min-watermark", true }, { "--max-stale", true },
+    { "--with-table", true }, { "--min-watermark", true },
+    { "--max-stale", true },
     { "--table", false }, { "--json", false },
     { "--jsonl", false }, { "--csv", false }, CLI_LIMIT_OPTSPECS,
     { NULL, false },
@@ -105,6 +108,10 @@ static int query_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
         a->with[a->nwith++] = value;
         return 0;
     }
+    if (strcmp(name, "--with-table") == 0) {
+        a->tables[a->ntables++] = value;
+        return 0;
+    }
     if (cli_is_limit_option(name))
         return cli_limit_option(ctx, cmd, name, value);
     if (strcmp(name, "--max-stale") == 0) {
@@ -141,9 +148,11 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
     a.params = pier_params_new();
     /* Every --with takes two arguments, so argc bounds their number. */
     a.with = calloc((size_t)argc, sizeof *a.with);
-    if (a.params == NULL || a.with == NULL) {
+    a.tables = calloc((size_t)argc, sizeof *a.tables);
+    if (a.params == NULL || a.with == NULL || a.tables == NULL) {
         pier_params_free(a.params);
         free(a.with);
+        free(a.tables);
         return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                             "out of memory");
     }
@@ -151,6 +160,7 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
                       2, 2, pos);
     if (rc != CLI_CONTINUE) {        /* --help, or a usage error */
         free(a.with);
+        free(a.tables);
         pier_params_free(a.params);
         return rc;
     }
@@ -174,6 +184,8 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
         pier_query_options o = PIER_QUERY_OPTIONS_INIT;
         o.with = a.with;
         o.nwith = a.nwith;
+        o.tables = a.tables;
+        o.ntables = a.ntables;
         o.min_watermark = a.min_watermark;
         o.max_stale_ms = a.max_stale_ms;
         cli_format format = a.format_set ? a.format
@@ -198,6 +210,7 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
     }
     free(text);
     free(a.with);
+    free(a.tables);
     pier_params_free(a.params);
     return rc;
 }
@@ -205,7 +218,8 @@ static int run_query(cli_ctx *ctx, const cli_command *cmd, int argc,
 const cli_command cli_cmd_query = {
     "query", "Run a read-only SQL query on one board",
     "BOARD SQL|- [--param NAME=VALUE]... [--params JSON] [--with OTHER]... "
-    "[--min-watermark N] [--max-stale DURATION] [--time-limit DURATION] "
+    "[--with-table TABLE]... [--min-watermark N] [--max-stale DURATION] "
+    "[--time-limit DURATION] "
     "[--max-value SIZE] [--max-memory SIZE] [--table|--json|--jsonl|--csv]",
     "Runs SQL (with '-', read from stdin), one read-only statement (SELECT\n"
     "or WITH ... SELECT, in SQLite's dialect), for BOARD, where {{board}}\n"
@@ -213,7 +227,12 @@ const cli_command cli_cmd_query = {
     "may read BOARD and nothing else: another board, the catalog, the\n"
     "change log, sqlite_schema, a pragma, ATTACH, a write or a second\n"
     "statement fails with EntityNotAllowed before anything runs. A board\n"
-    "named with --with may be joined as {{board:OTHER}}. Values are bound\n"
+    "named with --with may be joined as {{board:OTHER}}, a declared table\n"
+    "or view named with --with-table as {{table:TABLE}}, and a board's\n"
+    "full-text index (pier fts) read as {{fts}} or {{fts:OTHER}}, as in\n"
+    "  ... FROM {{board}} b JOIN {{fts}} f ON f.id = b.id\n"
+    "      WHERE {{fts}} MATCH :q ORDER BY bm25({{fts}})\n"
+    "(docs/query.md). Values are bound\n"
     "to parameters, never spliced into the text; a parameter without a\n"
     "value fails with PlaceholderUnbound. A query never creates a board.\n"
     "\n"
@@ -225,7 +244,10 @@ const cli_command cli_cmd_query = {
     "  --params JSON       Binds an object's members by name, or an\n"
     "                      array's elements as ?1, ?2...\n"
     "  --with OTHER        Lets the query read board OTHER as\n"
-    "                      {{board:OTHER}}; repeatable\n"
+    "                      {{board:OTHER}} (and its index as\n"
+    "                      {{fts:OTHER}}); repeatable\n"
+    "  --with-table TABLE  Lets the query read the declared table or view\n"
+    "                      TABLE as {{table:TABLE}}; repeatable\n"
     "  --min-watermark N   Runs on data at least as fresh as watermark N\n"
     "  --max-stale DURATION\n"
     "                      On a PostgreSQL lake that cannot be reached,\n"
