@@ -105,6 +105,7 @@ void pier__sqlite_exec_init(pier__sqlite_lake *l)
     pier__arena_init(&l->shape_mem);
     l->schema_checked = -1;
     l->cache_cookie = -1;
+    l->fts_cookie = -1;
     sqlite3_set_authorizer(l->db, authorize, l);
 }
 

@@ -118,6 +118,12 @@ typedef struct pier__sqlite_lake {
                                       the dialect run before, most recent
                                       first, idle (reset, unbound) */
     sqlite3_stmt *schema_version;  /* PRAGMA schema_version, kept */
+    int64_t fts_cookie;            /* the schema cookie fts_any was read
+                                      under (sqlite_fts.c); -1: none, and
+                                      after any rollback, which may take
+                                      the cookie back to a value it had
+                                      with another schema */
+    bool fts_any;                  /* some board has a full-text index */
     int64_t cache_cookie;          /* the schema cookie user_cache's
                                       statements were prepared and checked
                                       under (sqlite_exact.c); -1: none */

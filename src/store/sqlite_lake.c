@@ -43,6 +43,7 @@ pier_status pier__sqlite_exec(pier__sqlite_lake *l, const char *sql,
     /* (whatever it is, a ROLLBACK TO among it may undo a catalog bump:
      * the version is read again, sqlite_catalog.c) */
     l->catalog_known = false;
+    l->fts_cookie = -1;
     if (sqlite3_exec(l->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         return pier__sqlite_fail(l, err, status, "the lake refused a "
                                  "statement");
@@ -520,6 +521,7 @@ static void rollback(pier__lake *lake)
     if (!sqlite3_get_autocommit(l->db))
         txn(l, TXN_ROLLBACK);
     l->catalog_known = false;          /* (a bump may be undone) */
+    l->fts_cookie = -1;                /* (so may an index) */
     /* Statements prepared inside the rolled-back transaction may name
      * columns that no longer exist: forget them (SQLite would re-prepare
      * them and fail, but the next write should not pay for that). */
