@@ -152,6 +152,10 @@ pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
                              pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    if (l->readonly)
+        return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
+                          "read-only (--readonly): nothing was written",
+                          l->path);
     pier_status rc = pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
     if (rc == PIER_E_WRITE_FAILED &&
         !storage_failure(sqlite3_extended_errcode(l->db))) {
@@ -394,6 +398,12 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
             st = PIER_E_OUT_OF_MEMORY;
         pier__sqlite_stmt_finish(lake);
         return st;
+    }
+    if (l->readonly && (ddl || !sqlite3_stmt_readonly(l->user_stmt))) {
+        pier__sqlite_stmt_finish(lake);
+        return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
+                          "read-only (--readonly): a statement that writes "
+                          "is refused, and nothing was written", l->path);
     }
     pier_status st = l->user_stmt != NULL ? describe(l, err) : PIER_OK;
     if (st != PIER_OK) {
