@@ -1615,6 +1615,34 @@ PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,
 PIER_API pier_status pier_restore(const char *data_dir, const char *src_dir,
                                   pier_error *err);
 
+/*
+ * Writes the whole lake to `fn` as JSON lines (docs/backup.md, "Export
+ * and import"): every board with its types, strictness and rows (ids,
+ * updated_at, every value), the change feed, every declared table, index,
+ * view and trigger with their rows, as of one read transaction. An
+ * export imported into a new lake exports to the same bytes.
+ * @return PIER_E_WRITE_FAILED if `fn` returned false;
+ *         PIER_E_READ_FAILED; PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL
+ *         lake (use pg_dump).
+ */
+PIER_API pier_status pier_export(pier_engine *engine, pier_write_fn fn,
+                                 void *payload, pier_error *err);
+
+/*
+ * Loads an export (pier_export's text, `len` bytes) into the engine's
+ * lake, which must be new (no board, no change record, nothing
+ * declared), in one transaction: all of it or nothing.
+ * @return PIER_E_INVALID_ARGUMENT for a lake that is not new, or an
+ *         export of another on-disk format; PIER_E_CONSTRAINT_* for rows
+ *         a declared table's constraint refuses (a foreign key: checked
+ *         once every row is in);
+ *         PIER_E_INVALID_JSON for text that is not an export (the message
+ *         gives the line), or one cut short; PIER_E_WRITE_FAILED;
+ *         PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake.
+ */
+PIER_API pier_status pier_import(pier_engine *engine, const char *text,
+                                 size_t len, pier_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "sql/dialect.h"
 
 /* A lake directory's own files: what --force may replace. */
 static bool lake_file(const char *name)
@@ -256,5 +257,67 @@ PIER_API pier_status pier_restore(const char *data_dir, const char *src_dir,
         rc = pier__sqlite_lake_restore(data_dir, src, err);
     if (src != NULL)
         src->ops->close(src);
+    return rc;
+}
+
+/* ---- export and import (src/store/sqlite_export.c) ---- */
+
+PIER_API pier_status pier_export(pier_engine *engine, pier_write_fn fn,
+                                 void *payload, pier_error *err)
+{
+    pier__error_clear(err);
+    if (engine == NULL || fn == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_export needs an engine and a writer");
+    if (engine->lake->ops->export_lines == NULL)
+        return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED,
+                          "export: not available on a PostgreSQL lake "
+                          "(dump its database with pg_dump)");
+    pier_status rc = pier__engine_begin(engine, false, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = engine->lake->ops->export_lines(engine->lake, fn, payload, err);
+    return pier__engine_end(engine, rc, err);
+}
+
+PIER_API pier_status pier_import(pier_engine *engine, const char *text,
+                                 size_t len, pier_error *err)
+{
+    pier__error_clear(err);
+    if (engine == NULL || (text == NULL && len > 0))
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_import needs an engine and the export");
+    if (engine->lake->ops->import_lines == NULL)
+        return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED,
+                          "import: not available on a PostgreSQL lake "
+                          "(restore its database with pg_restore)");
+    pier_status rc = pier__engine_begin(engine, true, err);
+    if (rc != PIER_OK)
+        return rc;
+    rc = engine->lake->ops->import_lines(engine->lake, text != NULL ? text
+                                                                     : "",
+                                         len, err);
+    /* The catalog the import wrote must read back, and its schema must be
+     * the one it remembers, before anything is committed. */
+    if (rc == PIER_OK) {
+        pier__catalog check;
+        pier__catalog_init(&check);
+        rc = engine->lake->ops->catalog_load(engine->lake, &check, err);
+        pier__catalog_clear(&check);
+    }
+    if (rc == PIER_OK)
+        rc = pier__schema_drift(engine, err);
+    engine->catalog.version = -1;          /* (read it again, whatever) */
+    rc = pier__engine_end(engine, rc, err);
+    if (rc == PIER_OK) {
+        int64_t head = 0;
+        pier_error ignored;
+        if (pier__engine_begin(engine, false, &ignored) == PIER_OK) {
+            if (engine->lake->ops->head(engine->lake, &head, &ignored) ==
+                PIER_OK)
+                pier__feed_saw_head(&engine->feed, head);
+            pier__engine_end(engine, PIER_OK, &ignored);
+        }
+    }
     return rc;
 }

@@ -46,6 +46,8 @@ Commands:
   evict         Delete this node's replica of a board
   backup        Copy the whole lake into a new directory
   restore       Replace the lake with a copy of another (a backup)
+  export        Write the whole lake as JSON lines
+  import        Load a 'pier export' into a new lake
   help          Show this help, or a command's
 
 Options (before the command or after it):

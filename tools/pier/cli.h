@@ -98,6 +98,8 @@ extern const cli_command cli_cmd_introspect;
 extern const cli_command cli_cmd_changeset;
 extern const cli_command cli_cmd_backup;
 extern const cli_command cli_cmd_restore;
+extern const cli_command cli_cmd_export;
+extern const cli_command cli_cmd_import;
 
 /* ---- main.c: arguments, engine ---- */
 

@@ -38,6 +38,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_widen, &cli_cmd_truncate, &cli_cmd_compact, &cli_cmd_drop,
     &cli_cmd_head, &cli_cmd_stats, &cli_cmd_maintain, &cli_cmd_flush,
     &cli_cmd_sync, &cli_cmd_evict, &cli_cmd_backup, &cli_cmd_restore,
+    &cli_cmd_export, &cli_cmd_import,
     &cmd_help,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
