@@ -280,6 +280,40 @@ PIER_API pier_status pier_export(pier_engine *engine, pier_write_fn fn,
     return pier__engine_end(engine, rc, err);
 }
 
+/* What every later call reads first must read back from what the import
+ * wrote (an export may be edited, or made by hand): the catalog's
+ * version and the catalog, the head, the last version stamp, the floor,
+ * and the schema as the lake remembers it. Before anything is
+ * committed. */
+static pier_status check_imported(pier_engine *e, pier_error *err)
+{
+    pier__lake *l = e->lake;
+    int64_t v = 0;
+    pier__catalog cat;
+    pier__catalog_init(&cat);
+    pier_status rc = l->ops->catalog_version(l, &v, err);
+    if (rc == PIER_OK)
+        rc = l->ops->catalog_load(l, &cat, err);
+    pier__catalog_clear(&cat);
+    if (rc == PIER_OK)
+        rc = l->ops->head(l, &v, err);
+    if (rc == PIER_OK)
+        rc = l->ops->last_stamp(l, &v, err);
+    if (rc == PIER_OK)
+        rc = l->ops->floor(l, &v, err);
+    if (rc == PIER_OK)
+        rc = pier__schema_drift(e, err);
+    if (rc == PIER_OK || rc == PIER_E_OUT_OF_MEMORY)
+        return rc;
+    if (err != NULL) {
+        char why[sizeof err->message];
+        pier__copy_field(why, sizeof why, err->message);
+        pier__fail(err, PIER_E_INVALID_JSON, "the export does not make a "
+                   "lake this Pier reads (%s): nothing was written", why);
+    }
+    return PIER_E_INVALID_JSON;
+}
+
 PIER_API pier_status pier_import(pier_engine *engine, const char *text,
                                  size_t len, pier_error *err)
 {
@@ -297,16 +331,8 @@ PIER_API pier_status pier_import(pier_engine *engine, const char *text,
     rc = engine->lake->ops->import_lines(engine->lake, text != NULL ? text
                                                                      : "",
                                          len, err);
-    /* The catalog the import wrote must read back, and its schema must be
-     * the one it remembers, before anything is committed. */
-    if (rc == PIER_OK) {
-        pier__catalog check;
-        pier__catalog_init(&check);
-        rc = engine->lake->ops->catalog_load(engine->lake, &check, err);
-        pier__catalog_clear(&check);
-    }
     if (rc == PIER_OK)
-        rc = pier__schema_drift(engine, err);
+        rc = check_imported(engine, err);
     engine->catalog.version = -1;          /* (read it again, whatever) */
     rc = pier__engine_end(engine, rc, err);
     if (rc == PIER_OK) {

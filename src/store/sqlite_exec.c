@@ -40,6 +40,23 @@ static int authorize(void *payload, int action, const char *a, const char *b,
     (void)db;
     (void)via;
     pier__sqlite_lake *l = payload;
+    if (l->importing) {
+        /* An export's CREATE statements make the lake's own schema: a
+         * temporary object would live on in this connection. */
+        switch (action) {
+        case SQLITE_CREATE_TEMP_INDEX:
+        case SQLITE_CREATE_TEMP_TABLE:
+        case SQLITE_CREATE_TEMP_TRIGGER:
+        case SQLITE_CREATE_TEMP_VIEW:
+        case SQLITE_ATTACH:
+        case SQLITE_DETACH:
+        case SQLITE_PRAGMA:
+            l->import_denied = true;
+            return SQLITE_DENY;
+        default:
+            return SQLITE_OK;
+        }
+    }
     if (!l->user_policy)
         return SQLITE_OK;
     switch (action) {

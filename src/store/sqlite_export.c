@@ -7,7 +7,8 @@
  * board's rows, the change feed, the declared tables) with every row and
  * its rowid, every index, view and trigger as SQLite keeps its SQL, and
  * the AUTOINCREMENT counters (sqlite_sequence). Values keep their storage
- * class exactly: an integer is a JSON number, a real {"real":"%.17g"}, a
+ * class exactly: an integer is a JSON number, a real {"real":TEXT} (its
+ * shortest round-trip text, pier__double_format), a
  * text a JSON string (bytes that are not UTF-8: {"bytes":HEX}), a blob
  * {"blob":HEX}. Importing it into a new lake therefore makes a lake that
  * exports to the same bytes: boards with their types, strictness, column
@@ -81,11 +82,14 @@ static void put_value(pier__buf *b, sqlite3_stmt *st, int i)
     case SQLITE_INTEGER:
         pier__buf_printf(b, "%lld", (long long)sqlite3_column_int64(st, i));
         break;
-    case SQLITE_FLOAT:
-        /* 17 significant digits name every double exactly. */
-        pier__buf_printf(b, "{\"real\":\"%.17g\"}",
-                         sqlite3_column_double(st, i));
+    case SQLITE_FLOAT: {
+        /* The shortest text that reads back as the same double, in the
+         * C locale whatever the application's. */
+        char text[PIER__DOUBLE_BUF];
+        pier__double_format(sqlite3_column_double(st, i), text);
+        pier__buf_printf(b, "{\"real\":\"%s\"}", text);
         break;
+    }
     case SQLITE_TEXT: {
         const char *s = (const char *)sqlite3_column_text(st, i);
         size_t n = (size_t)sqlite3_column_bytes(st, i);
@@ -407,16 +411,28 @@ static pier_status create_object(importer *im, const char *sql,
         return bad(im, err, "an object's sql is not a CREATE statement");
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
-    if (sqlite3_prepare_v2(im->l->db, sql, -1, &st, &tail) != SQLITE_OK)
-        return exec_fail(im, err, "cannot create an object");
+    im->l->importing = true;
+    im->l->import_denied = false;
+    int prepared = sqlite3_prepare_v2(im->l->db, sql, -1, &st, &tail);
+    im->l->importing = false;
+    if (prepared != SQLITE_OK)
+        return im->l->import_denied
+                   ? bad(im, err, "an object's sql makes something else "
+                         "than the lake's own schema (a temporary object)")
+                   : exec_fail(im, err, "cannot create an object");
     while (tail != NULL && (*tail == ' ' || *tail == '\n' || *tail == '\t' ||
                             *tail == '\r' || *tail == ';'))
         tail++;
     pier_status rc = PIER_OK;
-    if (tail != NULL && *tail != '\0')
+    if (tail != NULL && *tail != '\0') {
         rc = bad(im, err, "an object's sql holds more than one statement");
-    else if (sqlite3_step(st) != SQLITE_DONE)
-        rc = exec_fail(im, err, "cannot create an object");
+    } else {
+        im->l->importing = true;        /* (a step may prepare it again) */
+        int step = sqlite3_step(st);
+        im->l->importing = false;
+        if (step != SQLITE_DONE)
+            rc = exec_fail(im, err, "cannot create an object");
+    }
     sqlite3_finalize(st);
     return rc;
 }
@@ -551,8 +567,7 @@ static pier_status bind_value(importer *im, int i, json_t *v,
         const char *bytes = member_str(v, "bytes");
         if (real != NULL) {
             char *end = NULL;
-            errno = 0;
-            double d = strtod(real, &end);
+            double d = pier__strtod(real, &end);
             if (end == real || *end != '\0')
                 return bad(im, err, "a real is not a number");
             return sqlite3_bind_double(st, i, d) == SQLITE_OK
@@ -680,7 +695,8 @@ pier_status pier__sqlite_import(pier__lake *lake, const char *text,
     sqlite3_finalize(im.insert);
     im.insert = NULL;
     if (rc == PIER_OK && im.line == 0)
-        rc = bad(&im, err, "the export is empty");
+        rc = pier__fail(err, PIER_E_INVALID_JSON, "the export is empty: "
+                        "nothing was written");
     if (rc == PIER_OK && !im.ended)
         rc = pier__fail(err, PIER_E_INVALID_JSON, "the export ends without "
                         "its end record (cut short?): nothing was "

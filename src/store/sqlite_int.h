@@ -89,6 +89,9 @@ typedef struct pier__sqlite_lake {
     int open_flags;                /* SQLITE_OPEN_URI for that URI, or 0 */
     bool readonly;                 /* opened SQLITE_OPEN_READONLY: writes
                                       nothing (pier_open_options.readonly) */
+    bool importing;                /* the authorizer judges an export's
+                                      CREATE statement (sqlite_export.c) */
+    bool import_denied;            /* ... and refused it */
     sqlite3_stmt *get_version;     /* persistent statements */
     sqlite3_stmt *bump_version;
     sqlite3_stmt *append_change;

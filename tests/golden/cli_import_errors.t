@@ -22,7 +22,7 @@ $ head -n -1 e.jsonl | pier --data n import -
 $ pier --data n boards
 $ pier --data n tables
 $ pier --data n import /dev/null
-! pier: error: InvalidJson: line 0 of the export: the export is empty
+! pier: error: InvalidJson: the export is empty: nothing was written
 [exit 1]
 $ printf '{"pier_export":1,"format":5}\nnot json\n' | pier --data n import
 ! pier: error: InvalidJson: line 2 of the export: not a JSON object
@@ -120,3 +120,21 @@ $ pier export e.jsonl extra
 ! pier: usage: export: unexpected argument 'extra'
 ! Try 'pier export --help'.
 [exit 2]
+
+# An object's CREATE makes the lake's own schema, nothing temporary.
+$ (head -1 e.jsonl; echo '{"object":"table","name":"x","table":"x","sql":"CREATE /* */ TEMP TABLE x(a)"}') | pier --data q import
+! pier: error: InvalidJson: line 2 of the export: an object's sql makes something else than the lake's own schema (a temporary object)
+[exit 1]
+$ (head -1 e.jsonl; echo '{"object":"trigger","name":"x","table":"_pier_meta","sql":"CREATE TEMPORARY TRIGGER x AFTER INSERT ON _pier_changes BEGIN DELETE FROM _pier_changes; END"}'; echo '{"end":0}') | pier --data q import
+! pier: error: InvalidJson: line 3 of the export: an object's sql makes something else than the lake's own schema (a temporary object)
+[exit 1]
+$ pier --data q boards
+
+# An edited export whose lake this Pier could not read afterwards (the
+# catalog's version gone): refused before anything is committed.
+$ sed 's/^{"r":\[1,"catalog_version",\(.*\)\]}$/{"r":[1,"catalog_vgrsion",\1]}/' e.jsonl | pier --data q import
+! pier: error: InvalidJson: the export does not make a lake this Pier reads (the lake's catalog version is missing: the lake is damaged): nothing was written
+[exit 1]
+$ pier --data q boards
+$ pier --data q head
+0

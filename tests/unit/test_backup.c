@@ -238,7 +238,10 @@ static void test_export_import(void **state)
     assert_int_equal(pier_exec(&c, e, "CREATE TABLE t (id INT64 PRIMARY "
                                "KEY, d DECIMAL(8,2), f DOUBLE, x BLOB); "
                                "INSERT INTO t VALUES (1, 1.25, 0.1, "
-                               "x'00ff'), (2, NULL, -1e300, NULL)", NULL,
+                               "x'00ff'), (2, NULL, -1e300, NULL), "
+                               "(3, NULL, 5e-324, NULL), (4, NULL, -0.0, "
+                               "NULL), (5, NULL, 0.30000000000000004, "
+                               "NULL)", NULL,
                                &err), PIER_OK);
     pier_cursor_close(c);
     sink one = { 0 }, two = { 0 }, broken = { .fail_after = 3 };
