@@ -176,9 +176,11 @@ PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,
     char *tmp = e == 0 ? temp_dir(dest_dir, ".pier-tmp-") : NULL;
     char *old = NULL, *file = NULL;
     if (tmp == NULL) {
-        rc = pier__fail(err, PIER_E_WRITE_FAILED, "cannot make a directory "
-                        "beside '%s': %s", dest_dir,
-                        strerror(e != 0 ? e : errno));
+        int why = e != 0 ? e : errno;
+        rc = why == ENOMEM ? pier__oom(err)
+                           : pier__fail(err, PIER_E_WRITE_FAILED, "cannot "
+                                        "make a directory beside '%s': %s",
+                                        dest_dir, strerror(why));
         goto done;
     }
     pier__buf b;
@@ -199,8 +201,10 @@ PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,
     if (exists) {
         old = temp_dir(dest_dir, ".pier-old-");
         if (old == NULL || rename(dest_dir, old) != 0) {
-            rc = pier__fail(err, PIER_E_WRITE_FAILED, "cannot move '%s' "
-                            "aside: %s", dest_dir, strerror(errno));
+            rc = errno == ENOMEM ? pier__oom(err)
+                                 : pier__fail(err, PIER_E_WRITE_FAILED,
+                                              "cannot move '%s' aside: %s",
+                                              dest_dir, strerror(errno));
             goto done;
         }
     }

@@ -54,12 +54,10 @@ typedef struct exporter {
 static pier_status emit(exporter *x, pier_error *err)
 {
     pier__buf_putc(&x->line, '\n');
-    if (x->line.p == NULL)
+    if (x->line.oom)
         return pier__oom(err);
     bool ok = x->fn(x->line.p, x->line.len, x->payload);
-    x->line.len = 0;
-    if (x->line.p != NULL)
-        x->line.p[0] = '\0';
+    pier__buf_reset(&x->line);
     return ok ? PIER_OK
               : pier__fail(err, PIER_E_WRITE_FAILED,
                            "the export's output refused a write");
@@ -163,10 +161,13 @@ static pier_status table_columns(pier__sqlite_lake *l, const char *table,
     pier__buf_init(&probe);
     pier__buf_puts(&probe, "SELECT rowid FROM ");
     pier__sql_ident(&probe, table);
+    if (probe.oom) {
+        pier__buf_free(&probe);
+        return pier__oom(err);
+    }
     sqlite3_stmt *st = NULL;
-    bool rowid = probe.p != NULL &&
-                 sqlite3_prepare_v2(l->db, probe.p, -1, &st, NULL) ==
-                     SQLITE_OK;
+    bool rowid = sqlite3_prepare_v2(l->db, probe.p, -1, &st, NULL) ==
+                 SQLITE_OK;
     sqlite3_finalize(st);
     pier__buf_free(&probe);
     st = NULL;
@@ -200,7 +201,7 @@ static pier_status table_columns(pier__sqlite_lake *l, const char *table,
     if (rowid)
         pier__buf_puts(select, " ORDER BY rowid");
     pier__buf_putc(names, ']');
-    if (rc == PIER_OK && (select->p == NULL || names->p == NULL))
+    if (rc == PIER_OK && (select->oom || names->oom))
         rc = pier__oom(err);
     return rc;
 }
@@ -479,11 +480,11 @@ static pier_status on_rows(importer *im, json_t *o, pier_error *err)
     pier__buf_puts(&b, "DELETE FROM ");
     pier__sql_ident(&b, table);
     pier_status rc = PIER_OK;
-    if (b.p == NULL)
+    if (b.oom)
         rc = pier__oom(err);
     else if (sqlite3_exec(im->l->db, b.p, NULL, NULL, NULL) != SQLITE_OK)
         rc = exec_fail(im, err, "cannot empty a table");
-    b.len = 0;
+    pier__buf_reset(&b);
     pier__buf_puts(&b, "INSERT INTO ");
     pier__sql_ident(&b, table);
     pier__buf_putc(&b, '(');
@@ -503,7 +504,7 @@ static pier_status on_rows(importer *im, json_t *o, pier_error *err)
     for (i = 0; i < json_array_size(columns); i++)
         pier__buf_puts(&b, i > 0 ? ",?" : "?");
     pier__buf_putc(&b, ')');
-    if (rc == PIER_OK && b.p == NULL)
+    if (rc == PIER_OK && b.oom)
         rc = pier__oom(err);
     if (rc == PIER_OK &&
         sqlite3_prepare_v2(im->l->db, b.p, -1, &im->insert, NULL) !=
