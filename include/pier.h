@@ -1591,8 +1591,8 @@ PIER_API pier_status pier_stats_get(pier_stats *out, pier_engine *engine,
  * @return PIER_E_INVALID_ARGUMENT if dest_dir exists (without
  *         PIER_BACKUP_FORCE; with it, if it holds anything but a lake);
  *         PIER_E_LAKE_UNAVAILABLE if what it holds is not a Pier lake;
- *         PIER_E_WRITE_FAILED if the copy cannot be written (nothing is
- *         left of it); PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake
+ *         PIER_E_WRITE_FAILED if another process has that lake open, or
+ *         the copy cannot be written (nothing is left of it); PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake
  *         (use pg_dump).
  */
 PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,

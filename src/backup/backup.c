@@ -35,7 +35,7 @@ static bool lake_file(const char *name)
 }
 
 /* Whether dest (which exists) may be replaced: a directory holding a
- * Pier lake and nothing else, or nothing. */
+ * Pier lake no other process has open, and nothing else; or nothing. */
 static pier_status check_replaceable(const char *dest, pier_error *err)
 {
     DIR *d = opendir(dest);
@@ -64,6 +64,17 @@ static pier_status check_replaceable(const char *dest, pier_error *err)
     pier_status rc = pier__sqlite_lake_open(&l, dest, &cfg, err);
     if (l != NULL)
         l->ops->close(l);
+    /* A lake another process has open is not swapped out from under it
+     * (it would go on writing to a file nobody reads). */
+    if (rc == PIER_OK) {
+        pier__buf b;
+        pier__buf_init(&b);
+        pier__buf_printf(&b, "%s/%s", dest, PIER__SQLITE_LAKE_FILE);
+        char *file = pier__buf_detach(&b);
+        rc = file != NULL ? pier__sqlite_lake_unused(file, err)
+                          : pier__oom(err);
+        free(file);
+    }
     return rc;
 }
 

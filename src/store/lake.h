@@ -708,6 +708,11 @@ pier_status pier__pg_lake_open(pier__lake **out, const pier__pg_config *cfg,
 pier_status pier__sqlite_lake_restore(const char *data_dir,
                                       pier__lake *source, pier_error *err);
 
+/* PIER_OK if no other connection has the lake file `path` open (it
+ * takes the exclusive lock for a moment); PIER_E_WRITE_FAILED if one
+ * does (sqlite_backup.c). */
+pier_status pier__sqlite_lake_unused(const char *path, pier_error *err);
+
 /* Removes the embedded lake in data_dir (see pier_reset_lake). */
 pier_status pier__sqlite_lake_reset(const char *data_dir, pier_error *err);
 

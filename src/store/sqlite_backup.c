@@ -174,3 +174,27 @@ done:
     free(path);
     return rc;
 }
+
+pier_status pier__sqlite_lake_unused(const char *path, pier_error *err)
+{
+    sqlite3 *db = NULL;
+    pier_status rc = PIER_OK;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
+                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot open lake "
+                        "'%s': %s", path, db != NULL ? sqlite3_errmsg(db)
+                                                     : "out of memory");
+    } else if (sqlite3_exec(db, "PRAGMA locking_mode = EXCLUSIVE; "
+                            "BEGIN EXCLUSIVE", NULL, NULL, NULL) !=
+               SQLITE_OK) {
+        int code = sqlite3_errcode(db) & 0xff;
+        rc = code == SQLITE_BUSY || code == SQLITE_LOCKED
+                 ? pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is "
+                              "open in another process: it was left "
+                              "alone", path)
+                 : pier__fail(err, PIER_E_LAKE_UNAVAILABLE, "cannot lock "
+                              "'%s': %s", path, sqlite3_errmsg(db));
+    }
+    sqlite3_close(db);              /* (rolls back, and unlocks) */
+    return rc;
+}

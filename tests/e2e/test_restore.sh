@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pier restore (docs/backup.md) replaces a lake atomically and only when no
 # other process has it open:
-#  - a process holding the lake (pier watch) makes restore fail with
-#    WriteFailed, and the lake stays byte for byte;
+#  - a process holding the lake (pier watch) makes restore, and a backup
+#    --force over it, fail with WriteFailed; the lake stays byte for byte;
 #  - a copy SQLite cannot restore into the lake (another page size) fails
 #    before anything is written;
 #  - a restore killed at random points (SIGKILL) leaves the old lake or
@@ -33,6 +33,13 @@ err=$("$pier" --data "$tmp/d" restore "$tmp/new" 2>&1) || rc=$?
 [ "$rc" -eq 1 ] || fail "restore beside a watcher exited $rc"
 [ "$err" = "pier: error: WriteFailed: the lake '$tmp/d/lake.sqlite' is open in another process: stop it, then restore" ] ||
     fail "restore beside a watcher said: $err"
+cmp -s "$tmp/before" "$tmp/d/lake.sqlite" || fail "the lake changed"
+# Nor does backup --force swap it out from under the watcher.
+rc=0
+err=$("$pier" --data "$tmp/new" backup --force "$tmp/d" 2>&1) || rc=$?
+[ "$rc" -eq 1 ] || fail "backup --force over a watched lake exited $rc"
+[ "$err" = "pier: error: WriteFailed: the lake '$tmp/d/lake.sqlite' is open in another process: it was left alone" ] ||
+    fail "backup --force over a watched lake said: $err"
 cmp -s "$tmp/before" "$tmp/d/lake.sqlite" || fail "the lake changed"
 kill "$watcher"
 wait "$watcher" 2>/dev/null || true

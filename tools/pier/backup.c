@@ -57,8 +57,9 @@ const cli_command cli_cmd_backup = {
     "Works with --readonly. Output: nothing; the exit status says it\n"
     "worked. Fails with InvalidArgument if DEST exists (or, with --force,\n"
     "holds other files), LakeUnavailable if it holds something that is not\n"
-    "a lake, WriteFailed if the copy cannot be written (nothing is left of\n"
-    "it), TopologyUnsupported on a PostgreSQL lake (use pg_dump).\n",
+    "a lake, WriteFailed if another process has the lake in DEST open or\n"
+    "the copy cannot be written (nothing is left of it),\n"
+    "TopologyUnsupported on a PostgreSQL lake (use pg_dump).\n",
     run_backup,
 };
 
