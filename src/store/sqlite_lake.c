@@ -366,7 +366,8 @@ static pier_status open_writer(pier__sqlite_lake *l, bool exists,
          * could not make: ask the file system why (EROFS, EACCES...). */
         int why = access(l->path, W_OK) != 0 ? errno : 0;
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
-                          "cannot open lake '%s' for writing: %s", l->path,
+                          "cannot open lake '%s' for writing: %s (a "
+                          "read-only open reads it: --readonly)", l->path,
                           why != 0 ? strerror(why)
                                    : "SQLite opened it read-only");
     }
