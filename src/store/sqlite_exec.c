@@ -42,7 +42,9 @@ static int authorize(void *payload, int action, const char *a, const char *b,
     pier__sqlite_lake *l = payload;
     if (l->importing) {
         /* An export's CREATE statements make the lake's own schema: a
-         * temporary object would live on in this connection. */
+         * temporary object would live on in this connection. (A virtual
+         * table's module runs statements of its own here: they are
+         * allowed.) */
         switch (action) {
         case SQLITE_CREATE_TEMP_INDEX:
         case SQLITE_CREATE_TEMP_TABLE:
@@ -50,7 +52,6 @@ static int authorize(void *payload, int action, const char *a, const char *b,
         case SQLITE_CREATE_TEMP_VIEW:
         case SQLITE_ATTACH:
         case SQLITE_DETACH:
-        case SQLITE_PRAGMA:
             l->import_denied = true;
             return SQLITE_DENY;
         default:

@@ -22,7 +22,8 @@
  *                                triggers by name
  *   {"rows":N,"columns":[...]}   then one {"r":[...]} per row, rowid first
  *                                when the table has one; tables by name,
- *                                sqlite_sequence last
+ *                                sqlite_sequence last; a virtual table
+ *                                has none (its shadow tables hold them)
  *   {"end":ROWS}                 how many rows came before: a file cut
  *                                short has no end, and is refused
  *
@@ -248,10 +249,14 @@ static pier_status export_table(exporter *x, const char *table,
 static pier_status export_rows(exporter *x, pier_error *err)
 {
     sqlite3_stmt *st = NULL;
+    /* A virtual table's rows live in its shadow tables, which are tables
+     * of their own (an FTS5 index's _data, _idx, ...): its rows are not
+     * written twice. */
     if (sqlite3_prepare_v2(x->l->db, "SELECT name FROM sqlite_schema "
                            "WHERE type = 'table' AND (name NOT LIKE "
                            "'sqlite\\_%' ESCAPE '\\' OR name = "
-                           "'sqlite_sequence') ORDER BY name = "
+                           "'sqlite_sequence') AND sql NOT LIKE 'CREATE "
+                           "VIRTUAL TABLE%' ORDER BY name = "
                            "'sqlite_sequence', name", -1, &st, NULL) !=
         SQLITE_OK)
         return read_fail(x->l, err);
