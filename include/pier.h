@@ -371,14 +371,24 @@ typedef struct pier_open_options {
                                       (LakeUnavailable naming where it was
                                       looked for) instead of making it: for
                                       a caller that only reads */
+    /* Version 4: */
+    bool readonly;                 /* open the lake for reading only: every
+                                      read works, every write fails with
+                                      PIER_E_WRITE_FAILED and nothing is
+                                      written, not even at open (no lake is
+                                      made, none upgraded: implies
+                                      must_exist). Serves a lake the caller
+                                      cannot write (its file 0444, its
+                                      directory 0555, another user's);
+                                      embedded lakes only (docs/backup.md) */
 } pier_open_options;
 
-#define PIER_OPEN_OPTIONS_VERSION 3
+#define PIER_OPEN_OPTIONS_VERSION 4
 #define PIER_OPEN_OPTIONS_INIT                                            \
     { PIER_OPEN_OPTIONS_VERSION, PIER_AUTO_CREATE_ON_WRITE,               \
       PIER_COLUMNS_INFER, PIER_DURABILITY_FULL, 5000, NULL, NULL,         \
       PIER_LIMITS_INIT, NULL, NULL, 0, PIER_TOPOLOGY_DEFAULT, NULL, 0,   \
-      false }
+      false, false }
 
 /*
  * Opens the lake in `data_dir`, creating the directory and the lake file
@@ -1672,6 +1682,74 @@ PIER_API pier_status pier_board_stats_get(pier_board_stats *out,
                                           pier_engine *engine,
                                           const char *board,
                                           pier_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Backup and restore (docs/backup.md)                                  */
+
+#define PIER_BACKUP_FORCE 1u   /* replace dest_dir if it holds a lake */
+
+/*
+ * Writes a copy of the engine's lake, as it stood at one commit, into the
+ * new directory `dest_dir` (its parent is made if missing): a complete
+ * data directory that pier_open opens. Other processes may write while it
+ * runs; the copy holds all of a transaction or none of it. The copy is
+ * made beside dest_dir and renamed into place, so dest_dir is the whole
+ * copy or absent. `flags`: 0, or PIER_BACKUP_FORCE to replace a dest_dir
+ * that holds a lake (and nothing else) or nothing.
+ * @return PIER_E_INVALID_ARGUMENT if dest_dir exists (without
+ *         PIER_BACKUP_FORCE; with it, if it holds anything but a lake);
+ *         PIER_E_LAKE_UNAVAILABLE if what it holds is not a Pier lake;
+ *         PIER_E_WRITE_FAILED if another process has that lake open, or
+ *         the copy cannot be written (nothing is left of it); PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake
+ *         (use pg_dump).
+ */
+PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,
+                                 unsigned flags, pier_error *err);
+
+/*
+ * Replaces the lake in `data_dir` (made if missing) with a copy of the
+ * lake in `src_dir` (a backup, or any embedded lake). Atomic: the new
+ * pages are written in one transaction of the old lake, so a failure or a
+ * crash half-way leaves the old lake whole. No other process may have the
+ * lake in data_dir open: it is locked exclusively first, and the call
+ * fails if it cannot be. Like pier_reset_lake, it takes no engine.
+ * @return PIER_E_LAKE_UNAVAILABLE if src_dir holds no Pier lake (or one
+ *         of a newer format), or data_dir's lake.sqlite is not a Pier lake
+ *         (it is left alone); PIER_E_WRITE_FAILED if another process has
+ *         the lake open, or the copy cannot be written;
+ *         PIER_E_INVALID_ARGUMENT if both name the same lake;
+ *         PIER_E_TOPOLOGY_UNSUPPORTED for a PostgreSQL URL (pg_restore).
+ */
+PIER_API pier_status pier_restore(const char *data_dir, const char *src_dir,
+                                  pier_error *err);
+
+/*
+ * Writes the whole lake to `fn` as JSON lines (docs/backup.md, "Export
+ * and import"): every board with its types, strictness and rows (ids,
+ * updated_at, every value), the change feed, every declared table, index,
+ * view and trigger with their rows, as of one read transaction. An
+ * export imported into a new lake exports to the same bytes.
+ * @return PIER_E_WRITE_FAILED if `fn` returned false;
+ *         PIER_E_READ_FAILED; PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL
+ *         lake (use pg_dump).
+ */
+PIER_API pier_status pier_export(pier_engine *engine, pier_write_fn fn,
+                                 void *payload, pier_error *err);
+
+/*
+ * Loads an export (pier_export's text, `len` bytes) into the engine's
+ * lake, which must be new (no board, no change record, nothing
+ * declared), in one transaction: all of it or nothing.
+ * @return PIER_E_INVALID_ARGUMENT for a lake that is not new, or an
+ *         export of another on-disk format; PIER_E_CONSTRAINT_* for rows
+ *         a declared table's constraint refuses (a foreign key: checked
+ *         once every row is in);
+ *         PIER_E_INVALID_JSON for text that is not an export (the message
+ *         gives the line), or one cut short; PIER_E_WRITE_FAILED;
+ *         PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake.
+ */
+PIER_API pier_status pier_import(pier_engine *engine, const char *text,
+                                 size_t len, pier_error *err);
 
 #ifdef __cplusplus
 }

@@ -101,8 +101,12 @@ bool pier__tx_open_here(const pier_engine *e);
 pier_status pier__engine_touch(pier_engine *e, const char *board,
                                int64_t watermark, pier_error *err);
 
+/* PIER_E_WRITE_FAILED if the engine was opened read-only (a write is
+ * refused before the lake is touched), else PIER_OK. */
+pier_status pier__engine_writable(const pier_engine *e, pier_error *err);
 /* Locks the engine, begins a transaction and refreshes the catalog. On
- * failure nothing is held. */
+ * failure nothing is held; a write on a read-only engine is refused
+ * (pier__engine_writable). */
 pier_status pier__engine_begin(pier_engine *e, bool write, pier_error *err);
 /* Commits (rc == PIER_OK) or rolls back, then unlocks. Returns the status
  * of the whole call: a failed commit turns success into failure. */

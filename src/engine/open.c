@@ -10,7 +10,7 @@
 
 /* The caller's options in this version's struct, fields the caller's
  * version did not have at their defaults (version 1 ended before
- * `limits`). */
+ * `limits`, 2 before `lake`, 3 before `readonly`). */
 static pier_status copy_options(pier_open_options *dst,
                                 const pier_open_options *o, pier_error *err)
 {
@@ -21,7 +21,8 @@ static pier_status copy_options(pier_open_options *dst,
                           "(this Pier knows 1 to %d)", o->version,
                           PIER_OPEN_OPTIONS_VERSION);
     *dst = defaults;
-    memcpy(dst, o, o->version >= 3   ? sizeof *o
+    memcpy(dst, o, o->version >= 4   ? sizeof *o
+                   : o->version == 3 ? offsetof(pier_open_options, readonly)
                    : o->version == 2 ? offsetof(pier_open_options, lake)
                                      : offsetof(pier_open_options, limits));
     return PIER_OK;
@@ -82,10 +83,16 @@ static pier_status lake_open(pier_engine *e, const char *location,
         pier__lake_config cfg = {
             .durability = o->durability,
             .busy_timeout_ms = o->busy_timeout_ms,
-            .must_exist = o->must_exist,
+            .must_exist = o->must_exist || o->readonly,
+            .readonly = o->readonly,
         };
         return pier__sqlite_lake_open(&e->lake, location, &cfg, err);
     }
+    if (o->readonly)
+        return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED,
+                          "read-only access: not available on a PostgreSQL "
+                          "lake (give the node a PostgreSQL role that may "
+                          "only read instead)");
     pier__pg_config cfg = {
         .conninfo = conninfo,
         .ns = o->lake_namespace,
@@ -230,6 +237,15 @@ static pier_status refresh(pier_engine *e, pier_error *err)
     return PIER_OK;
 }
 
+pier_status pier__engine_writable(const pier_engine *e, pier_error *err)
+{
+    if (!e->opts.readonly)
+        return PIER_OK;
+    return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
+                      "read-only (--readonly): nothing was written",
+                      e->data_dir);
+}
+
 pier_status pier__engine_begin(pier_engine *e, bool write, pier_error *err)
 {
     pier__error_clear(err);
@@ -238,6 +254,8 @@ pier_status pier__engine_begin(pier_engine *e, bool write, pier_error *err)
                           "this thread has a transaction open on the engine: "
                           "write through it, and make other calls after it "
                           "ends");
+    if (write && pier__engine_writable(e, err) != PIER_OK)
+        return PIER_E_WRITE_FAILED;
     pthread_mutex_lock(&e->lock);
     e->ntouched = 0;
     pier_status rc = write ? e->lake->ops->begin_write(e->lake, err)

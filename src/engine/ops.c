@@ -128,7 +128,7 @@ PIER_API pier_status pier_maintain(pier_engine *engine, int older_than_hours,
                           older_than_hours);
     /* A thread with a pier_tx open holds the engine's lock: refused as
      * by every call, before the lock is taken. */
-    if (pier__tx_open_here(engine))
+    if (pier__tx_open_here(engine) || engine->opts.readonly)
         return pier__engine_begin(engine, true, err);
     /* The log first: on a full disk, expiring records needs room in the
      * log, which a checkpoint gives back (it needs room only for the pages

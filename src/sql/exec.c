@@ -1937,7 +1937,9 @@ pier_status pier__exec_call(pier_cursor **out, void **changeset,
     exec_ctx x = { .e = engine, .sql = script.text, .written = sql,
                    .params = params };
     pier__guard_init(&x.guard, engine, NULL, "script");
-    rc = pier__engine_begin(engine, true, err);
+    /* A read-only engine reads in a snapshot; the lake refuses any
+     * statement that would write (sqlite_exec.c). */
+    rc = pier__engine_begin(engine, !engine->opts.readonly, err);
     if (rc != PIER_OK) {
         pier__sql_script_free(&script);
         return rc;

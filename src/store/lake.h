@@ -24,6 +24,8 @@ typedef struct pier__lake_config {
     pier_durability durability;
     int busy_timeout_ms;
     bool must_exist;           /* refuse a missing lake: make nothing */
+    bool readonly;             /* SQLITE_OPEN_READONLY: write nothing, not
+                                  even at open (sqlite_lake.c) */
 } pier__lake_config;
 
 /* Called once per stored row, in order, with one cell per column of the
@@ -398,6 +400,19 @@ typedef struct pier__lake_ops {
     /* Outside any transaction: returns free pages to the file system and
      * checkpoints the log. */
     pier_status (*compact_files)(pier__lake *lake, pier_error *err);
+    /* Outside any transaction: copies the whole lake, as it stands at one
+     * commit, into the new file `dest_file` (sqlite_backup.c). NULL on a
+     * lake that cannot (PostgreSQL: pg_dump). */
+    pier_status (*backup)(pier__lake *lake, const char *dest_file,
+                          pier_error *err);
+    /* In a read transaction: writes the whole lake as JSON lines to `fn`
+     * (sqlite_export.c). NULL on a lake that cannot. */
+    pier_status (*export_lines)(pier__lake *lake, pier_write_fn fn,
+                                void *payload, pier_error *err);
+    /* In a write transaction: loads an export into a new lake, refusing
+     * one that holds anything. */
+    pier_status (*import_lines)(pier__lake *lake, const char *text,
+                                size_t len, pier_error *err);
     /* Fills what the lake knows of pier_stats (boards, rows, records,
      * head, floor, file sizes, last maintenance). Read transaction. */
     pier_status (*stats)(pier__lake *lake, const pier__catalog *cat,
@@ -719,6 +734,17 @@ typedef struct pier__pg_config {
 
 pier_status pier__pg_lake_open(pier__lake **out, const pier__pg_config *cfg,
                                pier_error *err);
+
+/* Replaces the embedded lake in data_dir (made if missing) with the
+ * lake `source` (an embedded lake open read-only), atomically, if no
+ * other process has it open (sqlite_backup.c; see pier_restore). */
+pier_status pier__sqlite_lake_restore(const char *data_dir,
+                                      pier__lake *source, pier_error *err);
+
+/* PIER_OK if no other connection has the lake file `path` open (it
+ * takes the exclusive lock for a moment); PIER_E_WRITE_FAILED if one
+ * does (sqlite_backup.c). */
+pier_status pier__sqlite_lake_unused(const char *path, pier_error *err);
 
 /* Removes the embedded lake in data_dir (see pier_reset_lake). */
 pier_status pier__sqlite_lake_reset(const char *data_dir, pier_error *err);

@@ -50,6 +50,9 @@ pier_status pier__sqlite_catalog_version(pier__lake *lake, int64_t *out,
     if (rc == SQLITE_ROW)
         *out = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
+    if (rc == SQLITE_DONE)      /* (a damaged file, or an edited export) */
+        return pier__fail(err, PIER_E_READ_FAILED, "the lake's catalog "
+                          "version is missing: the lake is damaged");
     if (rc != SQLITE_ROW)
         return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                  "cannot read the catalog version");

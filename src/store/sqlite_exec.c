@@ -40,6 +40,24 @@ static int authorize(void *payload, int action, const char *a, const char *b,
     (void)db;
     (void)via;
     pier__sqlite_lake *l = payload;
+    if (l->importing) {
+        /* An export's CREATE statements make the lake's own schema: a
+         * temporary object would live on in this connection. (A virtual
+         * table's module runs statements of its own here: they are
+         * allowed.) */
+        switch (action) {
+        case SQLITE_CREATE_TEMP_INDEX:
+        case SQLITE_CREATE_TEMP_TABLE:
+        case SQLITE_CREATE_TEMP_TRIGGER:
+        case SQLITE_CREATE_TEMP_VIEW:
+        case SQLITE_ATTACH:
+        case SQLITE_DETACH:
+            l->import_denied = true;
+            return SQLITE_DENY;
+        default:
+            return SQLITE_OK;
+        }
+    }
     if (!l->user_policy)
         return SQLITE_OK;
     switch (action) {
@@ -105,6 +123,7 @@ void pier__sqlite_exec_init(pier__sqlite_lake *l)
     pier__arena_init(&l->shape_mem);
     l->schema_checked = -1;
     l->cache_cookie = -1;
+    l->fts_cookie = -1;
     sqlite3_set_authorizer(l->db, authorize, l);
 }
 
@@ -152,6 +171,10 @@ pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
                              pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    if (l->readonly)
+        return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
+                          "read-only (--readonly): nothing was written",
+                          l->path);
     pier_status rc = pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
     if (rc == PIER_E_WRITE_FAILED &&
         !storage_failure(sqlite3_extended_errcode(l->db))) {
@@ -394,6 +417,12 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
             st = PIER_E_OUT_OF_MEMORY;
         pier__sqlite_stmt_finish(lake);
         return st;
+    }
+    if (l->readonly && (ddl || !sqlite3_stmt_readonly(l->user_stmt))) {
+        pier__sqlite_stmt_finish(lake);
+        return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
+                          "read-only (--readonly): a statement that writes "
+                          "is refused, and nothing was written", l->path);
     }
     pier_status st = l->user_stmt != NULL ? describe(l, err) : PIER_OK;
     if (st != PIER_OK) {

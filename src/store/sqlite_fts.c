@@ -54,10 +54,44 @@ void pier__sqlite_fts_free(pier__sqlite_fts *f)
     *f = (pier__sqlite_fts){ 0 };
 }
 
+/*
+ * Whether any board has an index, by the schema as it stands: known
+ * without a look at the schema while its cookie stays where it was, so
+ * that the writes of a lake without indexes pay one kept PRAGMA for them.
+ */
+static pier_status any_index(pier__sqlite_lake *l, bool *out,
+                             pier_error *err)
+{
+    int64_t cookie = pier__sqlite_schema_cookie(l);
+    if (cookie >= 0 && cookie == l->fts_cookie) {
+        *out = l->fts_any;
+        return PIER_OK;
+    }
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->db, "SELECT 1 FROM main.sqlite_schema WHERE "
+                           "type = 'table' AND name GLOB '" FTS_PREFIX "*"
+                           FTS_END "' LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the lake's schema");
+    int step = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                                 "cannot read the lake's schema");
+    *out = step == SQLITE_ROW;
+    l->fts_any = *out;
+    l->fts_cookie = cookie;
+    return PIER_OK;
+}
+
 pier_status pier__sqlite_fts_get(pier__sqlite_lake *l, const char *board,
                                  pier__sqlite_fts *out, pier_error *err)
 {
     *out = (pier__sqlite_fts){ 0 };
+    bool any = false;
+    pier_status arc = any_index(l, &any, err);
+    if (arc != PIER_OK || !any)
+        return arc;
     pier__buf sql;
     pier__buf_init(&sql);
     /* The index's columns but its first (the id), in order; none when the

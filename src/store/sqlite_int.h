@@ -82,6 +82,16 @@ typedef struct pier__sqlite_lake {
     pier__lake base;
     sqlite3 *db;
     char *path;
+    char *open_name;               /* what every connection opens: path, or
+                                      a file: URI with immutable=1 (a
+                                      read-only lake in a directory where
+                                      no -shm can be made) */
+    int open_flags;                /* SQLITE_OPEN_URI for that URI, or 0 */
+    bool readonly;                 /* opened SQLITE_OPEN_READONLY: writes
+                                      nothing (pier_open_options.readonly) */
+    bool importing;                /* the authorizer judges an export's
+                                      CREATE statement (sqlite_export.c) */
+    bool import_denied;            /* ... and refused it */
     sqlite3_stmt *get_version;     /* persistent statements */
     sqlite3_stmt *bump_version;
     sqlite3_stmt *append_change;
@@ -118,6 +128,12 @@ typedef struct pier__sqlite_lake {
                                       the dialect run before, most recent
                                       first, idle (reset, unbound) */
     sqlite3_stmt *schema_version;  /* PRAGMA schema_version, kept */
+    int64_t fts_cookie;            /* the schema cookie fts_any was read
+                                      under (sqlite_fts.c); -1: none, and
+                                      after any rollback, which may take
+                                      the cookie back to a value it had
+                                      with another schema */
+    bool fts_any;                  /* some board has a full-text index */
     int64_t cache_cookie;          /* the schema cookie user_cache's
                                       statements were prepared and checked
                                       under (sqlite_exact.c); -1: none */
@@ -414,6 +430,12 @@ pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
                                         int64_t now, int64_t *dropped,
                                         pier_error *err);
 pier_status pier__sqlite_checkpoint(pier__lake *lake, pier_error *err);
+pier_status pier__sqlite_backup(pier__lake *lake, const char *dest_file,
+                                pier_error *err);
+pier_status pier__sqlite_export(pier__lake *lake, pier_write_fn fn,
+                                void *payload, pier_error *err);
+pier_status pier__sqlite_import(pier__lake *lake, const char *text,
+                                size_t len, pier_error *err);
 pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
                                pier_stats *out, pier_error *err);

@@ -31,6 +31,16 @@ pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
         return limit;
     if ((code & 0xff) == SQLITE_NOMEM)
         status = PIER_E_OUT_OF_MEMORY;      /* whatever was being done */
+    if ((code & 0xff) == SQLITE_READONLY && l->readonly) {
+        /* (a path the engine's own refusal does not cover: SQLite's is
+         * the last guard) */
+        pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
+                   "read-only (--readonly): nothing was written (%s)",
+                   l->path, what);
+        if (err != NULL)
+            err->backend_code = code;
+        return PIER_E_WRITE_FAILED;
+    }
     pier__fail(err, status, "%s: %s", what, sqlite3_errmsg(l->db));
     if (err != NULL)
         err->backend_code = code;
@@ -43,6 +53,7 @@ pier_status pier__sqlite_exec(pier__sqlite_lake *l, const char *sql,
     /* (whatever it is, a ROLLBACK TO among it may undo a catalog bump:
      * the version is read again, sqlite_catalog.c) */
     l->catalog_known = false;
+    l->fts_cookie = -1;
     if (sqlite3_exec(l->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         return pier__sqlite_fail(l, err, status, "the lake refused a "
                                  "statement");
@@ -267,6 +278,10 @@ static pier_status check_format(pier__sqlite_lake *l, pier_error *err)
             return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                               "'%s' is not a Pier lake (a SQLite database "
                               "of another application)", l->path);
+        if (l->readonly)        /* (made by a crash during its creation) */
+            return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                              "'%s' is an empty file, not a Pier lake yet "
+                              "(read-only: it is not made one)", l->path);
         rc = initialize(l, err);
         if (rc == PIER_OK)
             rc = pragma_int(l, "PRAGMA application_id", &app, err);
@@ -289,6 +304,12 @@ static pier_status check_format(pier__sqlite_lake *l, pier_error *err)
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                           "'%s' is not a Pier lake (format %lld)", l->path,
                           (long long)format);
+    if (format < PIER__FORMAT && l->readonly)
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "'%s' is in format %lld and needs an upgrade to "
+                          "format %d, which a read-only open cannot make: "
+                          "open it once for writing", l->path,
+                          (long long)format, PIER__FORMAT);
     return format < PIER__FORMAT ? upgrade(l, err) : PIER_OK;
 }
 
@@ -313,7 +334,10 @@ static pier_status configure(pier__sqlite_lake *l,
     const char *sync = cfg->durability == PIER_DURABILITY_FULL
                            ? "PRAGMA synchronous = FULL"
                            : "PRAGMA synchronous = NORMAL";
-    pier_status rc = exec_setup(l, "PRAGMA journal_mode = WAL", err);
+    /* (a read-only connection keeps the file's mode: switching is a
+     * write) */
+    pier_status rc = l->readonly ? PIER_OK
+                     : exec_setup(l, "PRAGMA journal_mode = WAL", err);
     if (rc == PIER_OK)
         rc = exec_setup(l, sync, err);
     if (rc == PIER_OK)
@@ -321,6 +345,90 @@ static pier_status configure(pier__sqlite_lake *l,
                                "PRAGMA trusted_schema = OFF",
                                PIER_E_LAKE_UNAVAILABLE, err);
     return rc;
+}
+
+/* Opens the writer connection, making the file if it is missing. */
+static pier_status open_writer(pier__sqlite_lake *l, bool exists,
+                               pier_error *err)
+{
+    /* The engine serializes calls on its connections itself. */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                (exists ? 0 : SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(l->path, &l->db, flags, NULL) != SQLITE_OK) {
+        int sys = l->db != NULL ? sqlite3_system_errno(l->db) : 0;
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot open lake '%s': %s", l->path,
+                          sys != 0 ? strerror(sys)
+                          : l->db != NULL ? sqlite3_errmsg(l->db)
+                                          : "out of memory");
+    }
+    if (sqlite3_db_readonly(l->db, "main") == 1) {
+        /* SQLite fell back to reading, and keeps no errno of the open it
+         * could not make: ask the file system why (EROFS, EACCES...). */
+        int why = access(l->path, W_OK) != 0 ? errno : 0;
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot open lake '%s' for writing: %s (a "
+                          "read-only open reads it: --readonly)", l->path,
+                          why != 0 ? strerror(why)
+                                   : "SQLite opened it read-only");
+    }
+    return PIER_OK;
+}
+
+/* l->path as a file: URI opening it immutable (RFC 3986: '%', '?' and
+ * '#' escaped, as SQLite's URI parser wants). */
+static char *immutable_uri(const char *path)
+{
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "file:");
+    for (const char *p = path; *p != '\0'; p++) {
+        if (*p == '%' || *p == '?' || *p == '#')
+            pier__buf_printf(&b, "%%%02X", (unsigned char)*p);
+        else
+            pier__buf_putc(&b, *p);
+    }
+    pier__buf_puts(&b, "?immutable=1");
+    return pier__buf_detach(&b);
+}
+
+/*
+ * Opens a lake for reading only (pier_open_options.readonly): the
+ * connection is SQLITE_OPEN_READONLY, so nothing can be written whatever
+ * runs on it. A lake is in WAL mode, and reading one needs its -shm
+ * index: SQLite makes it when the directory is writable, or uses one
+ * that is there. In a directory nobody may write (0555, another user's)
+ * with no -shm, no writer can be running either (it would have made
+ * one), and the file is opened immutable: SQLite then takes no locks and
+ * reads the file as it stands.
+ */
+static pier_status open_readonly(pier__sqlite_lake *l, const char *data_dir,
+                                 pier_error *err)
+{
+    int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+    char *shm = lake_path(data_dir, "-shm");
+    if (shm == NULL)
+        return pier__oom(err);
+    bool immutable = access(shm, F_OK) != 0 && access(data_dir, W_OK) != 0;
+    free(shm);
+    if (immutable) {
+        char *uri = immutable_uri(l->path);
+        if (uri == NULL)
+            return pier__oom(err);
+        free(l->open_name);
+        l->open_name = uri;
+        l->open_flags = SQLITE_OPEN_URI;
+    }
+    if (sqlite3_open_v2(l->open_name, &l->db, flags | l->open_flags, NULL) !=
+        SQLITE_OK) {
+        int sys = l->db != NULL ? sqlite3_system_errno(l->db) : 0;
+        return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
+                          "cannot open lake '%s' for reading: %s", l->path,
+                          sys != 0 ? strerror(sys)
+                          : l->db != NULL ? sqlite3_errmsg(l->db)
+                                          : "out of memory");
+    }
+    return PIER_OK;
 }
 
 pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
@@ -345,7 +453,7 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
         if (rc != PIER_OK)
             return rc;
     }
-    int e = pier__mkdir_p(data_dir, 0777);
+    int e = cfg->readonly ? 0 : pier__mkdir_p(data_dir, 0777);
     if (e != 0)
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                           "cannot create data directory '%s': %s", data_dir,
@@ -361,8 +469,10 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
         return pier__oom(err);
     l->base.ops = &sqlite_ops;
     l->path = lake_path(data_dir, "");
+    l->open_name = pier__strdup(l->path != NULL ? l->path : "");
+    l->readonly = cfg->readonly;
     pier_status rc = PIER_OK;
-    if (l->path == NULL) {
+    if (l->path == NULL || l->open_name == NULL) {
         rc = pier__oom(err);
         goto done;
     }
@@ -373,28 +483,10 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
                         l->path);
         goto done;
     }
-    /* The engine serializes calls on its connections itself. */
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                (exists ? 0 : SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(l->path, &l->db, flags, NULL) != SQLITE_OK) {
-        int sys = l->db != NULL ? sqlite3_system_errno(l->db) : 0;
-        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
-                        "cannot open lake '%s': %s", l->path,
-                        sys != 0 ? strerror(sys)
-                        : l->db != NULL ? sqlite3_errmsg(l->db)
-                                        : "out of memory");
+    rc = cfg->readonly ? open_readonly(l, data_dir, err)
+                       : open_writer(l, exists, err);
+    if (rc != PIER_OK)
         goto done;
-    }
-    if (sqlite3_db_readonly(l->db, "main") == 1) {
-        /* SQLite fell back to reading, and keeps no errno of the open it
-         * could not make: ask the file system why (EROFS, EACCES...). */
-        int why = access(l->path, W_OK) != 0 ? errno : 0;
-        rc = pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
-                        "cannot open lake '%s' for writing: %s", l->path,
-                        why != 0 ? strerror(why)
-                                 : "SQLite opened it read-only");
-        goto done;
-    }
     sqlite3_busy_timeout(l->db, cfg->busy_timeout_ms);
     l->busy_timeout_ms = cfg->busy_timeout_ms;
     sqlite3_extended_result_codes(l->db, 1);
@@ -454,6 +546,7 @@ static void sqlite_close(pier__lake *lake)
         sqlite3_finalize(l->txn[i]);
     sqlite3_finalize(l->data_version);
     sqlite3_close(l->db);           /* NULL is a no-op */
+    free(l->open_name);
     free(l->path);
     free(l);
 }
@@ -485,6 +578,10 @@ static int txn(pier__sqlite_lake *l, int which)
 static pier_status begin_write(pier__lake *lake, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
+    if (l->readonly)            /* (the engine refuses before: a guard) */
+        return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
+                          "read-only (--readonly): nothing was written",
+                          l->path);
     /* IMMEDIATE takes the write lock now, waiting up to the busy timeout,
      * so that a write never fails half-way for want of the lock. */
     if (txn(l, TXN_BEGIN_WRITE) == SQLITE_OK)
@@ -520,6 +617,7 @@ static void rollback(pier__lake *lake)
     if (!sqlite3_get_autocommit(l->db))
         txn(l, TXN_ROLLBACK);
     l->catalog_known = false;          /* (a bump may be undone) */
+    l->fts_cookie = -1;                /* (so may an index) */
     /* Statements prepared inside the rolled-back transaction may name
      * columns that no longer exist: forget them (SQLite would re-prepare
      * them and fail, but the next write should not pay for that). */
@@ -553,6 +651,9 @@ static const pier__lake_ops sqlite_ops = {
     .changes_expire = pier__sqlite_changes_expire,
     .checkpoint = pier__sqlite_checkpoint,
     .compact_files = pier__sqlite_compact_files,
+    .backup = pier__sqlite_backup,
+    .export_lines = pier__sqlite_export,
+    .import_lines = pier__sqlite_import,
     .stats = pier__sqlite_stats,
     .board_stats = pier__sqlite_board_stats,
     .rows_scan = pier__sqlite_rows_scan,

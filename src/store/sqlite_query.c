@@ -578,8 +578,9 @@ static pier_status reader_new(pier__sqlite_lake *l, uint64_t number,
     pier__buf_init(&r->sql);
     pier__arena_init(&r->bound);
     pier_status rc = PIER_OK;
-    if (sqlite3_open_v2(l->path, &r->db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+    if (sqlite3_open_v2(l->open_name, &r->db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX |
+                            l->open_flags,
                         NULL) != SQLITE_OK) {
         rc = r->db == NULL ? pier__oom(err)
                            : reader_fail(r, err, PIER_E_READ_FAILED,

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "store/sqlite_int.h"
+#include "types/spelling.h"
 
 const char pier__sqlite_tables_schema[] =
     "CREATE TABLE _pier_tables("
@@ -119,10 +120,17 @@ pier_status pier__sqlite_tables_load(pier__sqlite_lake *l,
         while (rc == PIER_OK && (cstep = sqlite3_step(cols)) == SQLITE_ROW) {
             const char *cname = (const char *)sqlite3_column_text(cols, 1);
             const char *type = (const char *)sqlite3_column_text(cols, 2);
-            if (cname == NULL || type == NULL ||
-                !pier__table_append(t, cname, type,
-                                    sqlite3_column_int(cols, 3) != 0))
+            pier__sqltype known;
+            if (cname == NULL || type == NULL)
                 rc = damaged(err, t->name, "a column has an unknown type");
+            else if (!pier__table_append(t, cname, type,
+                                         sqlite3_column_int(cols, 3) != 0))
+                /* (a type that parses failed for want of memory) */
+                rc = pier__sqltype_parse(type, strlen(type), &known, NULL,
+                                         NULL) == NULL
+                         ? pier__oom(err)
+                         : damaged(err, t->name,
+                                   "a column has an unknown type");
             else {
                 t->columns[t->ncolumns - 1].id =
                     sqlite3_column_int64(cols, 0);

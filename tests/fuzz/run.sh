@@ -36,6 +36,7 @@ make_dict() {
         tx_doc)               dicts=(json) ;;
         declarations)         dicts=(sql) ;;
         history_files)        dicts=(sql) ;;
+        import)               dicts=(json sql) ;;
         *)                    dicts=() ;;
     esac
     : >"$out"
@@ -98,7 +99,7 @@ smoke() {
     # per input or rebuild one after each accepted input.
     local extra=4000
     case $target in
-        lake_file) extra=1000 ;;
+        lake_file|import) extra=1000 ;;
         json_patch) extra=2000 ;;
     esac
     local runs=$((nseeds + ${FUZZ_SMOKE_RUNS:-$extra}))

@@ -48,6 +48,10 @@ Commands:
   flush         Write buffered changes to the lake
   sync          Bring this node's replica of a board up to the lake's head
   evict         Delete this node's replica of a board
+  backup        Copy the whole lake into a new directory
+  restore       Replace the lake with a copy of another (a backup)
+  export        Write the whole lake as JSON lines
+  import        Load a 'pier export' into a new lake
   help          Show this help, or a command's
 
 Options (before the command or after it):
@@ -64,6 +68,9 @@ Options (before the command or after it):
                       How stale a read of another node's write may be
                       on a PostgreSQL lake (default 1s)
   --json              Print results and errors as JSON
+  --readonly          Open the lake for reading only: reads work, a
+                      write fails (WriteFailed) and nothing is written;
+                      the lake must exist (docs/backup.md)
   --auto-create=on-write|never
                       Whether a write to an unknown board creates it
                       (default: on-write); reads never create one

@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -824,6 +825,177 @@ static void codegen_survives_every_failure(void **state)
     }
 }
 
+/* An export's bytes, counted and hashed without allocating (the test's
+ * own allocations fail too while armed). */
+typedef struct digest {
+    size_t len;
+    uint64_t hash;             /* FNV-1a */
+} digest;
+
+static bool digest_write(const char *bytes, size_t len, void *payload)
+{
+    digest *d = payload;
+    for (size_t i = 0; i < len; i++) {
+        d->hash ^= (unsigned char)bytes[i];
+        d->hash *= UINT64_C(1099511628211);
+    }
+    d->len += len;
+    return true;
+}
+
+typedef struct collected {
+    char *p;
+    size_t len;
+} collected;
+
+static bool collect_write(const char *bytes, size_t len, void *payload)
+{
+    collected *c = payload;
+    char *p = realloc(c->p, c->len + len);
+    if (p == NULL)
+        return false;
+    memcpy(p + c->len, bytes, len);
+    c->p = p;
+    c->len += len;
+    return true;
+}
+
+static digest export_digest(pier_engine *e)
+{
+    digest d = { 0, UINT64_C(14695981039346656037) };
+    pier_error err;
+    assert_int_equal(pier_export(e, digest_write, &d, &err), PIER_OK);
+    return d;
+}
+
+/* Whether anything named like a backup's temporary directories is left
+ * in `parent`. */
+static bool leftovers(const char *parent)
+{
+    DIR *d = opendir(parent);
+    assert_non_null(d);
+    bool found = false;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+        found = found || strstr(de->d_name, ".pier-tmp-") != NULL ||
+                strstr(de->d_name, ".pier-old-") != NULL;
+    closedir(d);
+    return found;
+}
+
+/* Backup, restore, export and import: every failure is OutOfMemory (or
+ * a status that says why), leaves no partial copy, no half-imported
+ * lake, and the lake as it was. */
+static void backup_and_export_survive_every_failure(void **state)
+{
+    (void)state;
+    fresh_dir();
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, dir, NULL, &err), PIER_OK);
+    assert_int_equal(pier_insert_json(NULL, e, "b", rows_json,
+                                      sizeof rows_json - 1, &err), PIER_OK);
+    assert_int_equal(pier_exec(NULL, e, "CREATE TABLE t (id INT64 PRIMARY "
+                               "KEY, d DECIMAL(6,2)); INSERT INTO t VALUES "
+                               "(1, 1.5)", NULL, &err), PIER_OK);
+    digest want = export_digest(e);
+    char side[64];
+    strcpy(side, "/tmp/pier-oom-side-XXXXXX");
+    assert_non_null(mkdtemp(side));
+    char *dest = lakedir_join(side, "bk");
+    char *fresh = lakedir_join(side, "fresh");
+    long n;
+    for (n = 1;; n++) {
+        lakedir_remove_tree(dest);
+        arm(n);
+        pier_status rc = pier_backup(e, dest, 0, &err);
+        check_failure(rc, &err);
+        digest d = { 0, UINT64_C(14695981039346656037) };
+        pier_status ex = pier_export(e, digest_write, &d, &err);
+        check_failure(ex, &err);
+        bool hit = disarm();
+        assert_false(leftovers(side));
+        if (rc == PIER_OK) {
+            pier_engine *copy = NULL;
+            assert_int_equal(pier_open(&copy, dest, NULL, &err), PIER_OK);
+            digest c = export_digest(copy);
+            assert_int_equal(c.len, want.len);
+            assert_true(c.hash == want.hash);
+            pier_close(&copy);
+        } else {
+            assert_false(lakedir_exists(dest));
+        }
+        if (ex == PIER_OK) {
+            assert_int_equal(d.len, want.len);
+            assert_true(d.hash == want.hash);
+        }
+        if (!hit)
+            break;
+    }
+    print_message("backup and export: %ld allocation points\n", n - 1);
+    free(dest);
+    free(fresh);
+    dest = lakedir_join(side, "bk");
+    fresh = lakedir_join(side, "fresh");
+
+    /* The export's text, collected while nothing is armed. */
+    collected text = { 0 };
+    assert_int_equal(pier_export(e, collect_write, &text, &err), PIER_OK);
+    lakedir_remove_tree(dest);
+    assert_int_equal(pier_backup(e, dest, 0, &err), PIER_OK);
+    pier_close(&e);
+    for (n = 1;; n++) {
+        lakedir_remove_tree(fresh);
+        pier_engine *f = NULL;
+        assert_int_equal(pier_open(&f, fresh, NULL, &err), PIER_OK);
+        arm(n);
+        pier_status rc = pier_import(f, text.p, text.len, &err);
+        check_failure(rc, &err);
+        bool hit = disarm();
+        if (rc == PIER_OK) {
+            digest c = export_digest(f);
+            assert_int_equal(c.len, want.len);
+            assert_true(c.hash == want.hash);
+        } else {
+            bool has = true;
+            assert_int_equal(pier_board_has(&has, f, "b", &err), PIER_OK);
+            assert_false(has);
+            assert_int_equal(pier_head(f), 0);
+        }
+        pier_close(&f);
+        if (!hit)
+            break;
+    }
+    print_message("import: %ld allocation points\n", n - 1);
+    free(text.p);
+    for (n = 1;; n++) {
+        lakedir_remove_tree(fresh);
+        arm(n);
+        pier_status rc = pier_restore(fresh, dest, &err);
+        check_failure(rc, &err);
+        bool hit = disarm();
+        pier_engine *f = NULL;
+        assert_int_equal(pier_open(&f, fresh, NULL, &err), PIER_OK);
+        if (rc == PIER_OK) {
+            digest c = export_digest(f);
+            assert_int_equal(c.len, want.len);
+            assert_true(c.hash == want.hash);
+        } else {
+            int64_t head = -1;
+            assert_int_equal(pier_head_from_catalog(&head, f, &err),
+                             PIER_OK);
+            assert_int_equal(head, 0);
+        }
+        pier_close(&f);
+        if (!hit)
+            break;
+    }
+    print_message("restore: %ld allocation points\n", n - 1);
+    lakedir_remove_tree(side);
+    free(dest);
+    free(fresh);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -842,6 +1014,8 @@ int main(void)
         cmocka_unit_test_teardown(migration_files_survive_every_failure,
                                   teardown),
         cmocka_unit_test_teardown(recording_survives_every_failure,
+                                  teardown),
+        cmocka_unit_test_teardown(backup_and_export_survive_every_failure,
                                   teardown),
         cmocka_unit_test(the_row_builder_survives_every_failure),
         cmocka_unit_test(codegen_survives_every_failure),

@@ -97,6 +97,10 @@ extern const cli_command cli_cmd_migrations;
 extern const cli_command cli_cmd_introspect;
 extern const cli_command cli_cmd_changeset;
 extern const cli_command cli_cmd_fts;
+extern const cli_command cli_cmd_backup;
+extern const cli_command cli_cmd_restore;
+extern const cli_command cli_cmd_export;
+extern const cli_command cli_cmd_import;
 
 /* ---- main.c: arguments, engine ---- */
 
@@ -132,6 +136,11 @@ typedef int (*cli_opt_fn)(cli_ctx *ctx, const cli_command *cmd,
 int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
              const cli_optspec *opts, cli_opt_fn on_opt, void *payload,
              const char *const *names, int min, int max, char **pos);
+
+/* The data directory the global options (or $PIER_DATA, ./pier-data)
+ * name, "" when they name a PostgreSQL lake (then ctx->opts.lake); for a
+ * command that opens no engine. */
+const char *cli_data_dir(cli_ctx *ctx);
 
 /* Opens the engine (data directory, global options, PIER_NOW) unless it
  * is open. @return 0, or the exit code after printing why. */

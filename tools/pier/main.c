@@ -47,7 +47,8 @@ static const cli_command *const commands[] = {
     &cli_cmd_watch, &cli_cmd_add_column,
     &cli_cmd_widen, &cli_cmd_truncate, &cli_cmd_compact, &cli_cmd_drop,
     &cli_cmd_head, &cli_cmd_stats, &cli_cmd_maintain, &cli_cmd_flush,
-    &cli_cmd_sync, &cli_cmd_evict,
+    &cli_cmd_sync, &cli_cmd_evict, &cli_cmd_backup, &cli_cmd_restore,
+    &cli_cmd_export, &cli_cmd_import,
     &cmd_help,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -73,6 +74,9 @@ const char cli_help_options[] =
     "                      How stale a read of another node's write may be\n"
     "                      on a PostgreSQL lake (default 1s)\n"
     "  --json              Print results and errors as JSON\n"
+    "  --readonly          Open the lake for reading only: reads work, a\n"
+    "                      write fails (WriteFailed) and nothing is written;\n"
+    "                      the lake must exist (docs/backup.md)\n"
     "  --auto-create=on-write|never\n"
     "                      Whether a write to an unknown board creates it\n"
     "                      (default: on-write); reads never create one\n"
@@ -448,18 +452,8 @@ int cli_now(cli_ctx *ctx, int64_t *now_us)
 
 /* ---- the engine ---- */
 
-int cli_open(cli_ctx *ctx)
+const char *cli_data_dir(cli_ctx *ctx)
 {
-    if (ctx->engine != NULL)
-        return CLI_EXIT_OK;
-    bool set = false;
-    int rc = now_from_env(ctx, &set);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    if (set) {
-        ctx->opts.clock = fixed_clock;
-        ctx->opts.clock_payload = &ctx->now_us;
-    }
     const char *dir = ctx->data_dir;
     const char *lake = ctx->lake;
     if (lake == NULL && dir == NULL) {
@@ -475,6 +469,22 @@ int cli_open(cli_ctx *ctx)
         if (dir == NULL || dir[0] == '\0')
             dir = DEFAULT_DATA_DIR;
     }
+    return dir;
+}
+
+int cli_open(cli_ctx *ctx)
+{
+    if (ctx->engine != NULL)
+        return CLI_EXIT_OK;
+    bool set = false;
+    int rc = now_from_env(ctx, &set);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (set) {
+        ctx->opts.clock = fixed_clock;
+        ctx->opts.clock_payload = &ctx->now_us;
+    }
+    const char *dir = cli_data_dir(ctx);
     pier_error err;
     cli_error_init(&err);
     if (pier_open(&ctx->engine, dir, &ctx->opts, &err) != PIER_OK) {
@@ -515,12 +525,18 @@ static int global_option(cli_ctx *ctx, int argc, char **argv, int *i)
         ctx->json = true;
         return CLI_CONTINUE;
     }
+    if (strcmp(a, "--readonly") == 0) {
+        ctx->opts.readonly = true;
+        return CLI_CONTINUE;
+    }
     const char *const *v = valued;
     while (*v != NULL && !option_is(a, *v, &value))
         v++;
     if (*v == NULL) {
         if (strncmp(a, "--json=", 7) == 0)
             return cli_usage(NULL, "option '--json' takes no value");
+        if (strncmp(a, "--readonly=", 11) == 0)
+            return cli_usage(NULL, "option '--readonly' takes no value");
         return NOT_GLOBAL;
     }
     if (value == NULL) {

@@ -1,0 +1,261 @@
+/*
+ * backup.c: pier backup and pier restore, a whole lake copied with
+ * SQLite's online backup API (src/backup/backup.c; docs/backup.md).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int on_force(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                    const char *value, void *payload)
+{
+    (void)ctx, (void)cmd, (void)name, (void)value;
+    *(bool *)payload = true;
+    return 0;
+}
+
+static int run_backup(cli_ctx *ctx, const cli_command *cmd, int argc,
+                      char **argv)
+{
+    static const cli_optspec opts[] = { { "--force", false }, { NULL,
+                                                                 false } };
+    static const char *const names[] = { "DEST" };
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
+    bool force = false;
+    char *dest = NULL;
+    int rc = cli_args(ctx, cmd, argc, argv, opts, on_force, &force, names, 1,
+                      1, &dest);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if (dest[0] == '\0')
+        return cli_usage(cmd, "backup: DEST cannot be empty");
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_backup(ctx->engine, dest, force ? PIER_BACKUP_FORCE : 0,
+                    &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_backup = {
+    "backup", "Copy the whole lake into a new directory", "[--force] DEST",
+    "Writes a copy of the lake, as it stood at one commit, into the new\n"
+    "directory DEST: a complete data directory ('pier --data DEST ...'\n"
+    "opens it). Other processes may keep writing meanwhile: the copy holds\n"
+    "all of each transaction or none of it (SQLite's online backup API).\n"
+    "The copy is made beside DEST and renamed into place, so DEST is either\n"
+    "the whole copy or absent.\n"
+    "\n"
+    "  --force   Replace DEST if it holds a lake (and nothing else) or\n"
+    "            nothing; without it, an existing DEST is refused\n"
+    "\n"
+    "Works with --readonly. Output: nothing; the exit status says it\n"
+    "worked. Fails with InvalidArgument if DEST exists (or, with --force,\n"
+    "holds other files), LakeUnavailable if it holds something that is not\n"
+    "a lake, WriteFailed if another process has the lake in DEST open or\n"
+    "the copy cannot be written (nothing is left of it),\n"
+    "TopologyUnsupported on a PostgreSQL lake (use pg_dump).\n",
+    run_backup,
+};
+
+static int run_restore(cli_ctx *ctx, const cli_command *cmd, int argc,
+                       char **argv)
+{
+    static const char *const names[] = { "SRC" };
+    char *src = NULL;
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 1, 1,
+                      &src);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if (src[0] == '\0')
+        return cli_usage(cmd, "restore: SRC cannot be empty");
+    const char *dir = cli_data_dir(ctx);
+    if (ctx->opts.lake != NULL)
+        return cli_fail_msg(ctx,
+                            pier_status_tag(PIER_E_TOPOLOGY_UNSUPPORTED),
+                            "restore: not available on a PostgreSQL lake "
+                            "(restore its database with pg_restore)");
+    if (ctx->opts.readonly)
+        return cli_fail_msg(ctx, pier_status_tag(PIER_E_WRITE_FAILED),
+                            "restore writes the lake, which --readonly "
+                            "forbids: nothing was written");
+    pier_error err;
+    cli_error_init(&err);
+    if (pier_restore(dir, src, &err) != PIER_OK)
+        return cli_fail(ctx, &err);
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_restore = {
+    "restore", "Replace the lake with a copy of another (a backup)", "SRC",
+    "Replaces the lake of --data (made if missing) with the lake in the\n"
+    "directory SRC (a 'pier backup', or any lake). Atomic: the new\n"
+    "contents are written in one transaction of the old lake, so a failure\n"
+    "or a crash half-way leaves the old lake whole. No other process may\n"
+    "have the lake open (pier shell, pier watch, a program using\n"
+    "libpier): the lake is locked exclusively first, and restore fails if\n"
+    "it cannot be.\n"
+    "\n"
+    "Output: nothing; the exit status says it worked. Fails with\n"
+    "LakeUnavailable if SRC holds no Pier lake, or --data's lake.sqlite is\n"
+    "not one (it is left alone); WriteFailed if another process has the\n"
+    "lake open, or under --readonly; InvalidArgument if SRC is the lake\n"
+    "itself; TopologyUnsupported on a PostgreSQL lake (use pg_restore).\n",
+    run_restore,
+};
+
+/* ---- export and import: the lake as JSON lines ---- */
+
+/* The most an import reads: the export is loaded whole, in one
+ * transaction (docs/backup.md, "Limits"). */
+#define IMPORT_MAX_BYTES ((size_t)4 << 30)
+
+typedef struct export_out {
+    FILE *f;
+    int errno_;                /* why a write failed, or 0 */
+} export_out;
+
+static bool write_out(const char *bytes, size_t len, void *payload)
+{
+    export_out *o = payload;
+    if (fwrite(bytes, 1, len, o->f) == len)
+        return true;
+    o->errno_ = errno != 0 ? errno : EIO;
+    return false;
+}
+
+static int run_export(cli_ctx *ctx, const cli_command *cmd, int argc,
+                      char **argv)
+{
+    static const char *const names[] = { "FILE" };
+    ctx->opts.must_exist = true;     /* (a read makes no lake) */
+    char *path = NULL;
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 0, 1,
+                      &path);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if (path != NULL && path[0] == '\0')
+        return cli_usage(cmd, "export: FILE cannot be empty");
+    bool to_stdout = path == NULL || strcmp(path, "-") == 0;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
+        return rc;
+    /* A file is written beside its name and renamed once complete: a
+     * failed export leaves no file that reads as an export. */
+    char *tmp = NULL;
+    export_out out = { stdout, 0 };
+    if (!to_stdout) {
+        size_t n = strlen(path) + 16;
+        tmp = malloc(n);
+        if (tmp == NULL)
+            return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
+                                "out of memory");
+        snprintf(tmp, n, "%s.pier-tmp", path);
+        out.f = fopen(tmp, "w");
+        if (out.f == NULL) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "cannot create '%s': %s", tmp,
+                     strerror(errno));
+            free(tmp);
+            return cli_fail_msg(ctx, pier_status_tag(PIER_E_WRITE_FAILED),
+                                msg);
+        }
+    }
+    pier_error err;
+    cli_error_init(&err);
+    pier_status st = pier_export(ctx->engine, write_out, &out, &err);
+    if (to_stdout) {
+        if (out.errno_ != 0)
+            ctx->stdout_errno = out.errno_;   /* reported by main */
+        return st == PIER_OK || out.errno_ != 0 ? CLI_EXIT_OK
+                                                : cli_fail(ctx, &err);
+    }
+    int why = out.errno_;
+    if (fflush(out.f) != 0 || fsync(fileno(out.f)) != 0)
+        why = why != 0 ? why : errno;
+    if (fclose(out.f) != 0 && why == 0)
+        why = errno;
+    if (st == PIER_OK && why == 0 && rename(tmp, path) != 0)
+        why = errno;
+    if (st != PIER_OK || why != 0) {
+        unlink(tmp);
+        free(tmp);
+        if (why != 0) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "cannot write '%s': %s", path,
+                     strerror(why));
+            return cli_fail_msg(ctx, pier_status_tag(PIER_E_WRITE_FAILED),
+                                msg);
+        }
+        return cli_fail(ctx, &err);
+    }
+    free(tmp);
+    return CLI_EXIT_OK;
+}
+
+const cli_command cli_cmd_export = {
+    "export", "Write the whole lake as JSON lines", "[FILE|-]",
+    "Writes the whole lake, as of one read transaction, to FILE (or\n"
+    "stdout: '-' or no FILE) as JSON lines: a header with the lake's\n"
+    "format, the SQL of every table, index, view and trigger, then every\n"
+    "table's rows (each board's rows with their ids, updated_at and every\n"
+    "value; the catalog: types, strictness, column origins; the change\n"
+    "feed; the declared tables), then an end record counting the rows.\n"
+    "Values keep their stored type exactly. 'pier import' of it into a new\n"
+    "lake makes a lake that exports to the same bytes (docs/backup.md).\n"
+    "\n"
+    "A FILE is written beside its name (FILE.pier-tmp) and renamed once\n"
+    "complete; an existing FILE is replaced. Output: the export on stdout,\n"
+    "or nothing. Fails with WriteFailed if FILE cannot be written (nothing\n"
+    "is left of it), TopologyUnsupported on a PostgreSQL lake.\n",
+    run_export,
+};
+
+static int run_import(cli_ctx *ctx, const cli_command *cmd, int argc,
+                      char **argv)
+{
+    static const char *const names[] = { "FILE" };
+    char *path = NULL;
+    int rc = cli_args(ctx, cmd, argc, argv, NULL, NULL, NULL, names, 0, 1,
+                      &path);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if (path != NULL && path[0] == '\0')
+        return cli_usage(cmd, "import: FILE cannot be empty");
+    char *text = NULL;
+    size_t len = 0;
+    rc = cli_read_path(ctx, path != NULL ? path : "-", "an export",
+                       IMPORT_MAX_BYTES, &text, &len);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = cli_open(ctx)) != CLI_EXIT_OK) {
+        free(text);
+        return rc;
+    }
+    pier_error err;
+    cli_error_init(&err);
+    pier_status st = pier_import(ctx->engine, text, len, &err);
+    free(text);
+    return st == PIER_OK ? CLI_EXIT_OK : cli_fail(ctx, &err);
+}
+
+const cli_command cli_cmd_import = {
+    "import", "Load a 'pier export' into a new lake", "[FILE|-]",
+    "Loads an export made by 'pier export' from FILE (or stdin: '-' or no\n"
+    "FILE) into the lake of --data, which must be new: no board, no change\n"
+    "record, no declared table (a lake that does not exist yet is made).\n"
+    "All or nothing: one transaction; foreign keys are checked at its end.\n"
+    "\n"
+    "Output: nothing; the exit status says it worked. Fails with\n"
+    "InvalidArgument for a lake that is not new or an export of a lake of\n"
+    "another format; InvalidJson for text that is not an export (the\n"
+    "message gives the line) or one cut short; a Constraint* tag for rows\n"
+    "a declared table's constraint refuses (ConstraintForeignKey for a row\n"
+    "naming no parent); TopologyUnsupported on a PostgreSQL lake. Nothing\n"
+    "is written then.\n",
+    run_import,
+};
