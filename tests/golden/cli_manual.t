@@ -9,7 +9,7 @@ $ pier help --man | head -4
 .nh
 .SH NAME
 $ pier help --man | grep -c '^\.SS '
-36
+40
 $ pier help --completion bash | tail -1
 complete -F _pier pier
 $ pier help --completion=zsh | head -1
