@@ -48,8 +48,11 @@ line ends with ';' (pier sql --help). Commands:
   .format [FORMAT]     Print results as table, box, json, jsonl or csv
                        (.mode is the same)
   .headers on|off      Print the column names (table, box, csv)
-  .import FILE BOARD   Insert FILE's rows (JSON lines, or a JSON
-                       array) into BOARD, as 'pier insert BOARD -'
+  .import [OPTIONS] FILE BOARD
+                       Insert FILE's rows (JSON lines, or a JSON
+                       array) into BOARD, as 'pier insert BOARD -';
+                       OPTIONS: --csv, --tsv, --id COL,
+                       --id-generate uuid7|uuid4, as for insert
   .dump [NAME]         A board's or a table's rows as JSON lines;
                        alone, the lake's schema as a SQL script
   .read FILE           Run FILE's lines as shell input

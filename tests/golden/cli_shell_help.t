@@ -21,8 +21,11 @@ a line starting with '.' is a command:
   .format [FORMAT]     table (the default), box, json, jsonl or csv
                        (.mode is the same)
   .headers on|off      Print the column names (table, box, csv)
-  .import FILE BOARD   Insert FILE's rows (JSON lines or a JSON
-                       array) into BOARD, as 'pier insert BOARD -'
+  .import [OPTIONS] FILE BOARD
+                       Insert FILE's rows (JSON lines or a JSON
+                       array; --csv, --tsv with a header row) into
+                       BOARD, as 'pier insert BOARD -' with its
+                       options (--id COL, --id-generate KIND)
   .dump [NAME]         A board's or a declared table's rows as JSON
                        lines; alone, the schema ('pier schema dump')
   .read FILE           Run FILE's lines as shell input

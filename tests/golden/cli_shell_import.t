@@ -26,7 +26,7 @@ tasks
 ! pier: usage: .import takes a file and a board: .import FILE BOARD
 ! pier: usage: .import takes a file and a board: .import FILE BOARD
 ! pier: usage: .import takes a file and a board: .import FILE BOARD
-! pier: usage: .import has no option '--csv'
+! pier: error: InvalidArgument: line 1 of rows.jsonl: a quote inside an unquoted field (quote the whole field and double the quotes in it) (batch 1 of rows.jsonl not written; 0 rows committed before it)
 ! pier: error: InvalidBoardId: invalid board id 'Bad': a board id matches [a-z][a-z0-9_]{0,62} (a lowercase letter, then up to 62 lowercase letters, digits or underscores) (batch 1 of rows.jsonl not written; 0 rows committed before it)
 ! pier: error: ColumnTypeConflict: column 'n' of board 'tasks' is bigint, got text "six" (row 2) (batch 1 of bad.jsonl not written; 0 rows committed before it)
 [exit 1]
@@ -36,3 +36,27 @@ $ printf '%s\n' '.import rows.jsonl nope' '.boards' | pier --auto-create=never s
 tasks
 ! pier: error: BoardNotFound: no board 'nope', and this engine creates boards only explicitly (auto-create is never) (batch 1 of rows.jsonl not written; 0 rows committed before it)
 [exit 1]
+
+# CSV and TSV, with insert's options for ids: a header row, values inferred
+# as insert --csv infers them; an id taken from a column, or generated.
+$ printf 'name,n\nx,1\ny,2\n' > a.csv && printf 'id\tn\nt1\t7\n' > a.tsv
+$ printf '%s\n' '.import --csv --id name a.csv people' '.import --tsv a.tsv people' '.import --csv --id-generate uuid7 a.csv gen' '.use people' '.mode csv' 'SELECT id, n FROM {{board}} ORDER BY id' | pier shell
+5
+6
+8
+id,n
+t1,7
+x,1
+y,2
+$ pier count gen
+2
+# Their mistakes: a missing column name, an unknown generator, an option
+# .import does not take; the shell goes on after each.
+$ printf '%s\n' '.import --csv --id' '.import --csv --id-generate uuid1 a.csv people' '.import --json a.csv people' '.import --csv a.csv people' | pier shell
+! pier: usage: .import: --id needs a column name
+! pier: usage: .import: --id-generate takes uuid7 or uuid4
+! pier: usage: .import has no option '--json' (--csv, --tsv, --id COL, --id-generate KIND)
+! pier: error: MissingId: the header (line 1 of a.csv) has no 'id' column: name the column that holds the ids with --id COL, or generate ids with --id-generate uuid7 (batch 1 of a.csv not written; 0 rows committed before it)
+[exit 1]
+$ pier count people
+3

@@ -465,7 +465,8 @@ int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
                    cli_json_write_fn fn, const cli_load_opts *opts);
 
 /*
- * Streams the rows of `in` (a JSON array of objects, or JSON lines) into
+ * Streams the rows of `in` (a JSON array of objects, or JSON lines; or
+ * CSV or TSV, as `opts` says, with its ids: NULL for JSON with "id") into
  * `board` with `fn`, in batches of CLI_STDIN_BATCH_ROWS rows, one write
  * each: the path of `insert BOARD -`, for any stream (the shell's .import
  * reads a file). `name` names the input in messages ("stdin", the file).
@@ -473,7 +474,8 @@ int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,
  * @return the exit code.
  */
 int cli_write_stream(cli_ctx *ctx, const char *board, FILE *in,
-                     const char *name, cli_json_write_fn fn);
+                     const char *name, cli_json_write_fn fn,
+                     const cli_load_opts *opts);
 
 /* ---- csvrows.c: CSV and TSV in batches of JSON rows ---- */
 

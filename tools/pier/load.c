@@ -637,10 +637,12 @@ static int write_stream(cli_ctx *ctx, const char *board, FILE *in,
 }
 
 int cli_write_stream(cli_ctx *ctx, const char *board, FILE *in,
-                     const char *name, cli_json_write_fn fn)
+                     const char *name, cli_json_write_fn fn,
+                     const cli_load_opts *opts)
 {
     static const cli_load_opts json = CLI_LOAD_OPTS_INIT;
-    return write_stream(ctx, board, in, name, fn, &json);
+    return write_stream(ctx, board, in, name, fn, opts != NULL ? opts
+                                                               : &json);
 }
 
 int cli_write_rows(cli_ctx *ctx, const char *board, const char *arg,

@@ -239,8 +239,11 @@ static const char shell_help[] =
     "  .format [FORMAT]     Print results as table, box, json, jsonl or csv\n"
     "                       (.mode is the same)\n"
     "  .headers on|off      Print the column names (table, box, csv)\n"
-    "  .import FILE BOARD   Insert FILE's rows (JSON lines, or a JSON\n"
-    "                       array) into BOARD, as 'pier insert BOARD -'\n"
+    "  .import [OPTIONS] FILE BOARD\n"
+    "                       Insert FILE's rows (JSON lines, or a JSON\n"
+    "                       array) into BOARD, as 'pier insert BOARD -';\n"
+    "                       OPTIONS: --csv, --tsv, --id COL,\n"
+    "                       --id-generate uuid7|uuid4, as for insert\n"
     "  .dump [NAME]         A board's or a table's rows as JSON lines;\n"
     "                       alone, the lake's schema as a SQL script\n"
     "  .read FILE           Run FILE's lines as shell input\n"
@@ -417,21 +420,43 @@ static void fail_errno(shell *sh, pier_status status, const char *what,
 /* ---- .import, .dump, .read ---- */
 
 /*
- * .import FILE BOARD: the rows of FILE into BOARD, through the code of
- * `pier insert BOARD -` (cli_write_stream): batches of 1000 rows, each
- * one atomic write, a board created as insert creates it. Options (the
- * words starting with "--") are read first, so that another format
- * (--csv) is one more case here and one more reader below.
+ * .import [--csv|--tsv] [--id COL] [--id-generate uuid7|uuid4] FILE
+ * BOARD: the rows of FILE into BOARD, through the code of `pier insert
+ * BOARD -` (cli_write_stream), with insert's options: batches of 1000
+ * rows, each one atomic write, a board created as insert creates it.
  */
 static void dot_import(shell *sh, char **w, size_t n)
 {
     char *pos[2];
     size_t npos = 0;
+    cli_load_opts opts = CLI_LOAD_OPTS_INIT;
     for (size_t i = 0; i < n; i++) {
+        if (strcmp(w[i], "--csv") == 0 || strcmp(w[i], "--tsv") == 0) {
+            opts.format = w[i][2] == 'c' ? CLI_LOAD_CSV : CLI_LOAD_TSV;
+            continue;
+        }
+        if (strcmp(w[i], "--id") == 0 ||
+            strcmp(w[i], "--id-generate") == 0) {
+            bool id = w[i][4] == '\0';   /* --id, not --id-generate */
+            const char *v = i + 1 < n ? w[++i] : "";
+            if (id && v[0] != '\0') {
+                opts.id_column = v;
+                continue;
+            }
+            if (!id && (strcmp(v, "uuid7") == 0 || strcmp(v, "uuid4") == 0)) {
+                opts.id_generate = v[4] - '0';
+                continue;
+            }
+            fail_usage(sh, id
+                               ? ".import: --id needs a column name"
+                               : ".import: --id-generate takes uuid7 or "
+                                 "uuid4");
+            return;
+        }
         if (strncmp(w[i], "--", 2) == 0) {
-            char msg[160];
-            snprintf(msg, sizeof msg, ".import has no option '%.100s'",
-                     w[i]);
+            char msg[240];
+            snprintf(msg, sizeof msg, ".import has no option '%.100s' "
+                     "(--csv, --tsv, --id COL, --id-generate KIND)", w[i]);
             fail_usage(sh, msg);
             return;
         }
@@ -451,8 +476,10 @@ static void dot_import(shell *sh, char **w, size_t n)
         fail_errno(sh, PIER_E_READ_FAILED, "cannot read", pos[0]);
         return;
     }
-    if (cli_write_stream(sh->ctx, pos[1], f, pos[0], pier_insert_json) !=
-        CLI_EXIT_OK)
+    if (opts.format != CLI_LOAD_JSON)
+        opts.source = pos[0];
+    if (cli_write_stream(sh->ctx, pos[1], f, pos[0], pier_insert_json,
+                         &opts) != CLI_EXIT_OK)
         sh->failures++;
     fclose(f);
 }
@@ -1362,8 +1389,11 @@ const cli_command cli_cmd_shell = {
     "  .format [FORMAT]     table (the default), box, json, jsonl or csv\n"
     "                       (.mode is the same)\n"
     "  .headers on|off      Print the column names (table, box, csv)\n"
-    "  .import FILE BOARD   Insert FILE's rows (JSON lines or a JSON\n"
-    "                       array) into BOARD, as 'pier insert BOARD -'\n"
+    "  .import [OPTIONS] FILE BOARD\n"
+    "                       Insert FILE's rows (JSON lines or a JSON\n"
+    "                       array; --csv, --tsv with a header row) into\n"
+    "                       BOARD, as 'pier insert BOARD -' with its\n"
+    "                       options (--id COL, --id-generate KIND)\n"
     "  .dump [NAME]         A board's or a declared table's rows as JSON\n"
     "                       lines; alone, the schema ('pier schema dump')\n"
     "  .read FILE           Run FILE's lines as shell input\n"
