@@ -7,9 +7,9 @@
 # bash reads them as one command: an open quote, a trailing | or \); the
 # lines after it, up to the next command, are what it prints, stdout and
 # stderr together. A command shown with output must print exactly that,
-# line for line, where "..." in a line stands for any text and an RFC 3339
-# instant for any instant (the examples show real times); one shown
-# without output may print anything. A command whose output shows
+# line for line (a CRLF read as a line's end), where "..." in a line
+# stands for any text and an RFC 3339 instant for any instant (the
+# examples show real times); one shown without output may print anything. A command whose output shows
 # "pier: error:" or "pier: usage:" must fail, any other succeed.
 #
 # The blocks of one file run in order in one fresh directory, with `pier`
@@ -62,8 +62,9 @@ pattern() {
 # Runs one command in the file's directory and checks what it printed.
 check() {  # check WHERE COMMAND EXPECTED-FILE
     local where=$1 cmd=$2 want=$3 status=0
-    (cd "$dir" && timeout 60 bash -c "$cmd" </dev/null >"$tmp/got" 2>&1) ||
+    (cd "$dir" && timeout 60 bash -c "$cmd" </dev/null >"$tmp/raw" 2>&1) ||
         status=$?
+    sed 's/\r$//' "$tmp/raw" >"$tmp/got"      # CSV's CRLF
     if [ ! -s "$want" ]; then
         [ "$status" -eq 0 ] ||
             fail "$where: exit $status from: $cmd" "$(head -5 "$tmp/got")"
