@@ -42,6 +42,9 @@ line ends with ';' (pier sql --help). Commands:
   .use BOARD           Query BOARD from now on
   .with [BOARD...]     Let queries join these boards as
                        {{board:NAME}} (none: join none)
+  .with-table [TABLE...]
+                       ... and these declared tables or views as
+                       {{table:NAME}}
   .param NAME=VALUE    Bind VALUE to :NAME, $NAME, @NAME (NAME a
                        number: ?NAME), read as in --param
   .param               List the parameters set;  .param clear: forget

@@ -16,6 +16,9 @@ a line starting with '.' is a command:
   .use BOARD           Query BOARD from now on
   .with [BOARD...]     Let queries join these boards as
                        {{board:NAME}}
+  .with-table [TABLE...]
+                       Let them read these declared tables or views
+                       as {{table:NAME}}
   .param NAME=VALUE    Bind a parameter, read as in 'query --param';
                        .param lists them, .param clear forgets them
   .format [FORMAT]     table (the default), box, json, jsonl or csv

@@ -119,3 +119,14 @@ sku  amount
 A    10
 B    25
 (2 rows)
+
+# The shell names tables as pier query --with-table does: .with-table, in
+# place of those named before; alone, none.
+$ printf '%s\n' '.with-table prices' 'SELECT count(*) AS n FROM {{table:prices}}' '.with-table' 'SELECT count(*) AS n FROM {{table:prices}}' '.with-table a b c d e f g h i' | pier shell orders
+n
+2
+(1 row)
+queries join no declared table
+! pier: error: EntityNotAllowed: the query reads table 'prices', which its options do not name (list it in `tables`, or pier query --with-table, to read it as {{table:prices}})
+! pier: usage: .with-table names at most 8 tables
+[exit 1]

@@ -64,7 +64,7 @@ static void test_dot_commands(void **state)
     check_at(".", &n, 0,
              ".boards .dump .exit .format .headers .help .import .mode "
              ".once .output .pager .param .quit .read .schema .sql "
-             ".tables .timer .use .with");
+             ".tables .timer .use .with .with-table");
     check_at(".zz", &n, 0, "");
     check_at(".u| tasks", &n, 0, ".use");
 }
@@ -78,6 +78,8 @@ static void test_dot_arguments(void **state)
     check_at(".use tasks ", &n, 11, "");          /* one argument only */
     check_at(".schema n", &n, 8, "notes");
     check_at(".with tasks t", &n, 12, "tags tasks");   /* any number */
+    check_at(".with-table ", &n, 12, "Orders parts");   /* tables only */
+    check_at(".with-table Orders p", &n, 19, "parts");
     check_at(".dump ", &n, 6, "Orders notes parts tags tasks");
     check_at(".dump o", &n, 6, "Orders");
     check_at(".import rows.json t", &n, 18, "tags tasks");

@@ -26,7 +26,7 @@ static const struct {
     { "output", "f" },  { "pager", "o" },    { "param", "" },
     { "quit", "" },     { "read", "f" },     { "schema", "b" },
     { "sql", "o" },     { "tables", "" },    { "timer", "o" },
-    { "use", "b" },     { "with", "b*" },
+    { "use", "b" },     { "with", "b*" },    { "with-table", "t*" },
 };
 
 static const char *const modes[] = { "box", "csv", "json", "jsonl",
@@ -248,6 +248,9 @@ static void dot_argument(gather *g, cli_completion *out, const char *line,
         break;
     case 'd':
         add_all(g, names->boards, names->nboards);
+        add_all(g, names->tables, names->ntables);
+        break;
+    case 't':
         add_all(g, names->tables, names->ntables);
         break;
     case 'f':

@@ -74,6 +74,8 @@ typedef struct shell {
     FILE *term;               /* the line editor's output, the terminal */
     char *with[SHELL_MAX_WITH];
     size_t nwith;
+    char *tables[SHELL_MAX_WITH]; /* .with-table: {{table:NAME}} */
+    size_t ntables;
     pier_params *params;
     char **assignments;       /* the .param lines, to show them */
     size_t nassignments;
@@ -141,6 +143,8 @@ static void run_sql(shell *sh, const char *sql)
     pier_query_options o = PIER_QUERY_OPTIONS_INIT;
     o.with = (const char *const *)sh->with;
     o.nwith = sh->nwith;
+    o.tables = (const char *const *)sh->tables;
+    o.ntables = sh->ntables;
     pier_error err;
     cli_error_init(&err);
     double t0 = now_ms();
@@ -233,6 +237,9 @@ static const char shell_help[] =
     "  .use BOARD           Query BOARD from now on\n"
     "  .with [BOARD...]     Let queries join these boards as\n"
     "                       {{board:NAME}} (none: join none)\n"
+    "  .with-table [TABLE...]\n"
+    "                       ... and these declared tables or views as\n"
+    "                       {{table:NAME}}\n"
     "  .param NAME=VALUE    Bind VALUE to :NAME, $NAME, @NAME (NAME a\n"
     "                       number: ?NAME), read as in --param\n"
     "  .param               List the parameters set;  .param clear: forget\n"
@@ -307,31 +314,43 @@ static void dot_use(shell *sh, char **w, size_t n)
     sh->board = copy;
 }
 
-static void clear_with(shell *sh)
+static void clear_names(char **names, size_t *n)
 {
-    for (size_t i = 0; i < sh->nwith; i++)
-        free(sh->with[i]);
-    sh->nwith = 0;
+    for (size_t i = 0; i < *n; i++)
+        free(names[i]);
+    *n = 0;
 }
 
-static void dot_with(shell *sh, char **w, size_t n)
+static void clear_with(shell *sh)
 {
+    clear_names(sh->with, &sh->nwith);
+    clear_names(sh->tables, &sh->ntables);
+}
+
+/* .with [BOARD...] and .with-table [TABLE...]: the names queries may
+ * join from now on, in place of those before. */
+static void dot_with(shell *sh, bool tables, char **w, size_t n)
+{
+    char **names = tables ? sh->tables : sh->with;
+    size_t *count = tables ? &sh->ntables : &sh->nwith;
     if (n > SHELL_MAX_WITH) {
-        fail_usage(sh, ".with names at most 8 boards");
+        fail_usage(sh, tables ? ".with-table names at most 8 tables"
+                              : ".with names at most 8 boards");
         return;
     }
-    clear_with(sh);
+    clear_names(names, count);
     for (size_t i = 0; i < n; i++) {
-        sh->with[i] = strdup(w[i]);
-        if (sh->with[i] == NULL) {
+        names[i] = strdup(w[i]);
+        if (names[i] == NULL) {
             fail_line(sh, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                       "out of memory");
             return;
         }
-        sh->nwith = i + 1;
+        *count = i + 1;
     }
     if (n == 0)
-        puts("queries join no other board");
+        puts(tables ? "queries join no declared table"
+                    : "queries join no other board");
 }
 
 static void clear_params(shell *sh)
@@ -683,8 +702,9 @@ static void run_dot(shell *sh, char *line)
             run_command(sh, &cli_cmd_schema, board);
     } else if (strcmp(cmd, "use") == 0) {
         dot_use(sh, w, n);
-    } else if (strcmp(cmd, "with") == 0) {
-        dot_with(sh, w, n);
+    } else if (strcmp(cmd, "with") == 0 ||
+               strcmp(cmd, "with-table") == 0) {
+        dot_with(sh, cmd[4] != '\0', w, n);
     } else if (strcmp(cmd, "format") == 0 || strcmp(cmd, "mode") == 0) {
         dot_format(sh, w, n);
     } else if (strcmp(cmd, "timer") == 0) {
@@ -1384,6 +1404,9 @@ const cli_command cli_cmd_shell = {
     "  .use BOARD           Query BOARD from now on\n"
     "  .with [BOARD...]     Let queries join these boards as\n"
     "                       {{board:NAME}}\n"
+    "  .with-table [TABLE...]\n"
+    "                       Let them read these declared tables or views\n"
+    "                       as {{table:NAME}}\n"
     "  .param NAME=VALUE    Bind a parameter, read as in 'query --param';\n"
     "                       .param lists them, .param clear forgets them\n"
     "  .format [FORMAT]     table (the default), box, json, jsonl or csv\n"
