@@ -43,6 +43,23 @@ $ pier --data typo boards
 [exit 1]
 $ test -e typo || echo nothing made
 nothing made
+# plan and migrations status answer for a missing lake as for an empty one,
+# and make none either (migrate does).
+$ printf 'CREATE TABLE t (a INT64);\n' > decl.sql
+$ pier --data typo plan decl.sql
+metadata     create_table         t: 1 column
+-- fingerprint cbf29ce484222325
+$ mkdir -p db/migrations && pier --data typo migrations status
+0 versions: 0 applied, 0 pending, 0 modified, 0 missing
+$ test -e typo || echo nothing made
+nothing made
+$ pier --data typo migrate decl.sql
+metadata     create_table         t: 1 column
+1
+$ pier --data typo plan decl.sql
+-- no steps: the lake is what the declaration states
+-- fingerprint d9a12c47b98878f0
+$ rm -r typo
 $ pier --data typo insert b '{"id":"a"}'
 2
 $ pier --data typo count b

@@ -45,6 +45,8 @@ typedef struct cli_ctx {
     int64_t now_us;             /* PIER_NOW, when set; the clock's payload */
     pier_engine *engine;        /* opened by cli_open, closed by main */
     int stdout_errno;           /* why a write to stdout failed, or 0 */
+    char *scratch_dir;          /* cli_open_or_empty's empty lake, removed
+                                   by main after the engine closes */
 } cli_ctx;
 
 struct cli_command;
@@ -145,6 +147,11 @@ const char *cli_data_dir(cli_ctx *ctx);
 /* Opens the engine (data directory, global options, PIER_NOW) unless it
  * is open. @return 0, or the exit code after printing why. */
 int cli_open(cli_ctx *ctx);
+/* The same for a command that only reads but answers for a missing lake
+ * as for an empty one (plan, migrations status): with no lake in the data
+ * directory, it opens a new empty lake in a temporary directory instead,
+ * which main removes, so that the command makes no lake. */
+int cli_open_or_empty(cli_ctx *ctx);
 
 /* The time now, in microseconds since the epoch, UTC: PIER_NOW when it
  * is set (as the engine's clock reads it), else the system clock; for a

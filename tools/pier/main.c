@@ -3,16 +3,18 @@
  * table and dispatch, help, argument parsing shared by the commands, and
  * opening the engine (data directory, PIER_NOW).
  *
- * Invariants: global options come before the command; nothing touches the
- * data directory until the command's arguments are known to be valid; the
- * engine is closed on every path out of main; exit codes are those of
- * cli.h (0, 1, 2).
+ * Invariants: global options come before or after the command; nothing
+ * touches the data directory until the command's arguments are known to
+ * be valid; a command that only reads makes no lake; the engine is closed
+ * on every path out of main; exit codes are those of cli.h (0, 1, 2).
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -494,6 +496,44 @@ int cli_open(cli_ctx *ctx)
     return CLI_EXIT_OK;
 }
 
+int cli_open_or_empty(cli_ctx *ctx)
+{
+    const char *dir = cli_data_dir(ctx);
+    if (ctx->engine != NULL || ctx->opts.lake != NULL)
+        return cli_open(ctx);
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/lake.sqlite", dir);
+    if (stat(path, &st) == 0 || errno != ENOENT)
+        return cli_open(ctx);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/pier-empty.XXXXXX",
+             tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+    if (mkdtemp(path) == NULL || (ctx->scratch_dir = strdup(path)) == NULL) {
+        char msg[4200];
+        snprintf(msg, sizeof msg, "cannot make a temporary lake to plan "
+                 "for '%s', which has none: %s", dir, strerror(errno));
+        return cli_fail_msg(ctx, pier_status_tag(PIER_E_LAKE_UNAVAILABLE),
+                            msg);
+    }
+    ctx->data_dir = ctx->scratch_dir;
+    return cli_open(ctx);
+}
+
+/* Removes cli_open_or_empty's lake, once the engine is closed. */
+static void remove_scratch(cli_ctx *ctx)
+{
+    if (ctx->scratch_dir == NULL)
+        return;
+    pier_error err;
+    cli_error_init(&err);
+    pier_reset_lake(ctx->scratch_dir, &err);
+    rmdir(ctx->scratch_dir);       /* (gone already when it held only the
+                                      lake) */
+    free(ctx->scratch_dir);
+    ctx->scratch_dir = NULL;
+}
+
 /* ---- global options and dispatch ---- */
 
 /* Parses the option values that pick one of two settings. */
@@ -647,6 +687,7 @@ int main(int argc, char **argv)
     int rc = argc > 0 ? run(&ctx, argc, argv)
                       : cli_usage(NULL, "no command given");
     pier_close(&ctx.engine);
+    remove_scratch(&ctx);
     /* A result that never reached stdout (a full disk) is a failure, even
      * if the operation itself succeeded. A closed pipe is one too, but
      * nobody is left to read about it: it fails quietly. */

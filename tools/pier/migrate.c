@@ -83,7 +83,10 @@ static int plan_of(cli_ctx *ctx, const cli_command *cmd, int argc,
                        &len);
     if (rc != CLI_CONTINUE)
         return rc;
-    if ((rc = cli_open(ctx)) != CLI_EXIT_OK) {
+    /* A plan of a missing lake is the plan of an empty one, and makes no
+     * lake; migrate makes it. */
+    if ((rc = apply ? cli_open(ctx) : cli_open_or_empty(ctx)) !=
+        CLI_EXIT_OK) {
         free(text);
         return rc;
     }

@@ -201,7 +201,7 @@ static bool status_table(const pier_migration_files *l)
 
 static int run_status(cli_ctx *ctx, const char *dir, bool check)
 {
-    int rc = cli_open(ctx);
+    int rc = cli_open_or_empty(ctx);     /* (status makes no lake) */
     if (rc != CLI_EXIT_OK)
         return rc;
     pier_migration_files *l = NULL;
