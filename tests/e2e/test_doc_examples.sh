@@ -2,8 +2,9 @@
 # Every example in README.md and docs/*.md runs, so that none can drift
 # from what Pier does.
 #
-# Shell examples: a ```sh block holding lines that start with "$ " is a
-# transcript. Each "$ " line is a command (with the lines after it while
+# Shell examples: a ```sh block is a transcript, and must hold lines that
+# start with "$ " (or be skipped, below), unless it is all `make` lines:
+# the build's own commands (README's first lines), which CI runs itself. Each "$ " line is a command (with the lines after it while
 # bash reads them as one command: an open quote, a trailing | or \); the
 # lines after it, up to the next command, are what it prints, stdout and
 # stderr together. A command shown with output must print exactly that,
@@ -102,6 +103,7 @@ run_file() {
     local file=$1 rel=${1#"$src"/}
     dir=$(mktemp -d "$tmp/run.XXXXXX")
     local n=0 in_block=0 runnable=0 skip_next=0 in_setup=0
+    local block_line=0 block_cmds=0 block_make=0
     local cmd="" cmd_line=0 line
     file_env=()
     : >"$tmp/want"
@@ -137,6 +139,9 @@ run_file() {
                 in_block=1
                 runnable=$((1 - skip_next))
                 skip_next=0
+                block_line=$n
+                block_cmds=0
+                block_make=1
                 ;;
             '```'*) in_block=2 ;;       # another language: not a transcript
             *) [ -z "$line" ] || skip_next=0 ;;
@@ -144,11 +149,18 @@ run_file() {
             continue
         fi
         if [ "$line" = '```' ]; then
-            [ "$in_block" -eq 1 ] && [ "$runnable" -eq 1 ] && flush
+            if [ "$in_block" -eq 1 ] && [ "$runnable" -eq 1 ]; then
+                flush
+                [ "$block_cmds" -gt 0 ] || [ "$block_make" -eq 1 ] ||
+                    fail "$rel:$block_line: a sh block with no '\$ ' line:" \
+                         "write it as a transcript, or say why it cannot" \
+                         "run (<!-- doc-test: skip REASON -->)"
+            fi
             in_block=0
             continue
         fi
         [ "$in_block" -eq 1 ] && [ "$runnable" -eq 1 ] || continue
+        [[ $line == 'make '* ]] || block_make=0
         # A command still open takes the line as its own.
         if [ -n "$cmd" ] && [ ! -s "$tmp/want" ] &&
            { [[ $cmd == *'\' || $cmd == *'|' ]] ||
@@ -158,6 +170,7 @@ run_file() {
         fi
         if [[ $line == '$ '* ]]; then
             flush
+            block_cmds=$((block_cmds + 1))
             cmd=${line#'$ '}
             cmd_line=$n
         elif [ -n "$cmd" ]; then
@@ -172,7 +185,7 @@ run_file() {
 }
 
 for f in "$src/README.md" "$src"/docs/*.md; do
-    grep -q '^\$ ' "$f" && run_file "$f"
+    grep -q '^```sh$' "$f" && run_file "$f"
 done
 
 # The README's C program, built as the README says.
