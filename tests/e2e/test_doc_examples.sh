@@ -28,7 +28,9 @@
 #
 # C examples: a ```c block of README.md holding `int main` is built
 # against the build tree's library through pier-uninstalled.pc, as the
-# README says to, and run in that directory; it must exit 0.
+# README says to, and run in a directory of its own; it must exit 0. Every
+# ```c block of docs/ is built the same way (below: a fragment as a
+# function's body), unless skipped as a sh block is.
 #
 # Usage: test_doc_examples.sh PIER SRC_DIR  (PIER_TEST_CFLAGS: the flags
 # the library was built with that a program must share, e.g. sanitizers)
@@ -206,6 +208,88 @@ else
         fail "README.md: the C example failed" "$(cat "$tmp/c.out")"
     fi
 fi
+
+# The C examples of docs/: each built, not run (they name an engine that
+# is not open). A fragment is the body of a function that declares what
+# fragments take as given (engine or e, err, a cursor c, params, state,
+# last_applied, user_sql, and use(row)); a `static` function it defines
+# goes before that function, and a line "..." (what the page leaves out)
+# is dropped. A block with `int main` is a program, built whole.
+cat >"$tmp/prelude.h" <<'PRELUDE'
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pier.h>
+
+static void use(const pier_row *row) { (void)row; }
+PRELUDE
+cat >"$tmp/given.h" <<'GIVEN'
+    pier_engine *engine = NULL, *e = NULL;
+    pier_error err;
+    memset(&err, 0, sizeof err);
+    pier_cursor *c = NULL;
+    pier_params *params = NULL;
+    void *state = NULL;
+    int64_t last_applied = 0;
+    const char *user_sql = "SELECT 1";
+    {
+GIVEN
+nc=0
+for f in "$src"/docs/*.md; do
+    rel=${f#"$src"/}
+    # One file per block: NAME.c, with its first line's number in NAME.at.
+    awk -v out="$tmp/c-${rel//\//_}" '
+        /^<!-- doc-test: skip / { skip = 1; next }
+        /^```c$/ { if (!skip) { on = 1; n++; print FNR > (out "." n ".at") }
+                   skip = 0; next }
+        /^```$/ && on { on = 0; next }
+        on { print > (out "." n ".c") }
+        /./ { skip = 0 }' "$f"
+done
+for body in "$tmp"/c-*.c; do
+    [ -e "$body" ] || continue
+    nc=$((nc + 1))
+    at="${body%.c}.at"
+    where=$(basename "${body%.*.c}" | sed 's/^c-//; s/_/\//')
+    where="$where:$(cat "$at")"
+    unit="$tmp/unit$nc.c"
+    libs="pier"
+    grep -q '#include <jansson.h>' "$body" && libs="pier jansson"
+    if grep -q 'int main' "$body"; then
+        cp "$body" "$unit"
+    else
+        {
+            cat "$tmp/prelude.h"
+            awk '/^static .*[^;]$/ { top = 1 } top { print } /^}$/ { top = 0 }' \
+                "$body"
+            echo "void doc_example(void);"
+            echo "void doc_example(void)"
+            echo "{"
+            cat "$tmp/given.h"
+            awk '/^static .*[^;]$/ { top = 1 } !top && $0 != "..." { print }
+                 /^}$/ { top = 0 }' "$body"
+            echo "    }"
+            echo "}"
+        } >"$unit"
+    fi
+    # A program is linked too; a fragment is compiled (a function it
+    # names that pier.h does not declare fails as implicit).
+    local_link=(-c -o "$tmp/unit$nc.o")
+    grep -q 'int main' "$unit" && local_link=(-o "$tmp/unit$nc")
+    # shellcheck disable=SC2046,SC2086
+    if ! cc -std=c17 -Wall -Wextra -Werror -Wno-unused-variable \
+            -Wno-unused-but-set-variable -Wno-unused-function \
+            -Wno-unused-parameter ${PIER_TEST_CFLAGS:-} "$unit" \
+            "${local_link[@]}" \
+            $(PKG_CONFIG_PATH="$build" pkg-config --cflags --libs $libs) \
+            2>"$tmp/cc"; then
+        fail "$where: the C example does not build" "$(head -20 "$tmp/cc")"
+    fi
+done
+[ "$nc" -gt 0 ] || fail "docs/: no C example found"
 
 [ "$failures" -eq 0 ] || { echo "$failures example(s) failed" >&2; exit 1; }
 echo "every example in README.md and docs/ ran as shown"
