@@ -1,8 +1,9 @@
 # `plan FILE|-` reads a declaration (CREATE TABLE, VIEW, BOARD and INDEX
 # statements, in any order) and prints the steps that would make the lake
 # what it states, one a line with its class, then the catalog's
-# fingerprint. Nothing is changed. On an empty lake everything is created,
-# a parent table before the tables that reference it.
+# fingerprint. Nothing is changed: a missing lake is planned as an empty
+# one, and not made. On an empty lake everything is created, a parent
+# table before the tables that reference it.
 $ printf '%s\n' 'CREATE TABLE children (' '  id INT64 PRIMARY KEY,' '  parent_id INT64 NOT NULL REFERENCES parents(id) ON DELETE CASCADE,' '  qty INT64 NOT NULL,' '  CONSTRAINT positive_qty CHECK (qty > 0)' ');' 'CREATE TABLE parents (id INT64 PRIMARY KEY, label TEXT NOT NULL);' 'CREATE TABLE tickets (' '  id INT64 PRIMARY KEY AUTOINCREMENT,' "  status ENUM('open', 'closed', 'reopened') NOT NULL DEFAULT 'open'" ');' 'CREATE VIEW open_tickets (id INT64) AS' "  SELECT id FROM tickets WHERE status = 'open';" 'CREATE INDEX children_parent ON children (parent_id);' 'CREATE BOARD events (kind text) STRICT;' > schema.sql
 $ pier plan schema.sql
 metadata     create_table         parents: 2 columns
@@ -13,6 +14,10 @@ metadata     create_view          open_tickets: 1 column
 build        create_index         children_parent: on children (parent_id)
 -- fingerprint cbf29ce484222325
 $ pier tables
+! pier: error: LakeUnavailable: no lake at './pier-data': './pier-data/lake.sqlite' does not exist (a read makes no lake)
+[exit 1]
+$ pier flush && pier plan schema.sql | tail -1 && pier tables
+-- fingerprint cbf29ce484222325
 
 # The same tables made with `pier sql`: only what SQL did not make is left
 # (the view, whose columns were not declared, and the board).
