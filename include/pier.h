@@ -1700,8 +1700,8 @@ PIER_API pier_status pier_board_stats_get(pier_board_stats *out,
  *         PIER_BACKUP_FORCE; with it, if it holds anything but a lake);
  *         PIER_E_LAKE_UNAVAILABLE if what it holds is not a Pier lake;
  *         PIER_E_WRITE_FAILED if another process has that lake open, or
- *         the copy cannot be written (nothing is left of it); PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake
- *         (use pg_dump).
+ *         the copy cannot be written (nothing is left of it);
+ *         PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake (use pg_dump).
  */
 PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,
                                  unsigned flags, pier_error *err);

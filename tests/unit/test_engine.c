@@ -2493,12 +2493,14 @@ static void test_json_hugeint_inference(void **state)
     /* Beyond 128 bits, an integer fits no number column (a double would
      * round it): refused, for a new column as for a double one; a text
      * column keeps its digits. */
-    err = refused(f, "d", "{'id':'1','v':1701411834604692317316873037158841057280}",
+    err = refused(f, "d",
+                  "{'id':'1','v':1701411834604692317316873037158841057280}",
                   PIER_E_COLUMN_TYPE_CONFLICT);
     assert_contains(err.message, "beyond 128 bits");
     assert_false(has_board(f, "d"));
     ins_ok(f, "d", "{'id':'1','v':2.5,'t':'x'}");
-    err = refused(f, "d", "{'id':'2','v':-1701411834604692317316873037158841057280}",
+    err = refused(f, "d",
+                  "{'id':'2','v':-1701411834604692317316873037158841057280}",
                   PIER_E_COLUMN_TYPE_CONFLICT);
     assert_contains(err.message, "beyond 128 bits");
     ins_ok(f, "d", "{'id':'3','t':1701411834604692317316873037158841057280}");
