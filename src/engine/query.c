@@ -341,12 +341,17 @@ static pier_status placeholder(scan *s, const char *sql, size_t n, size_t i,
     pier__quote_name(&q, sql + name, k - name);
     const char *what = f->kind == PIER__HOLE_FTS
         ? "the full-text index of board" : "board";
+    /* {{board:fts}} reads as a board named fts: say where indexes are. */
+    bool fts_meant = f->kind != PIER__HOLE_FTS && k - name == 3 &&
+                     memcmp(sql + name, "fts", 3) == 0;
     pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
                "the query reads %s '%s', which its options do not name "
-               "(list it in `with` to read it as {{%s:%s}})", what,
+               "(list it in `with` to read it as {{%s:%s}})%s", what,
                q.p != NULL ? q.p : "",
                f->kind == PIER__HOLE_FTS ? "fts" : "board",
-               q.p != NULL ? q.p : "");
+               q.p != NULL ? q.p : "",
+               fts_meant ? "; a board's full-text index is {{fts}}, "
+                           "another board's {{fts:NAME}}" : "");
     pier__error_board(err, q.p);
     pier__buf_free(&q);
     if (err != NULL)

@@ -77,3 +77,9 @@ $ pier query notes "SELECT id, snippet({{fts}}, 2, '[', ']', '...', 3) AS s FROM
 id  s
 c   Streets
 (1 row)
+
+# {{board:fts}} names a board called fts, as {{board:NAME}} always does; the
+# refusal says where the indexes are.
+$ pier query notes "SELECT id FROM {{board:fts}} WHERE {{board:fts}} MATCH 'water'"
+! pier: error: EntityNotAllowed: the query reads board 'fts', which its options do not name (list it in `with` to read it as {{board:fts}}); a board's full-text index is {{fts}}, another board's {{fts:NAME}}
+[exit 1]
