@@ -63,56 +63,47 @@ interrupt "$pier" --time-limit=none sql \
 # written when the signal came commits whole or not at all, and no other
 # begins. The writer keeps its end of the pipe open, so the load waits
 # for more input when it is interrupted.
-mkfifo rows.fifo
-"$pier" insert big - <rows.fifo >load.out 2>load.err &
-pid=$!
-exec 7>rows.fifo
-for i in $(seq 1 12000); do printf '{"id":"r%05d","n":%d}\n' "$i" "$i"; done >&7
-# (some batches are in: the count grows past 0)
-for _ in $(seq 600); do
-    n=$("$pier" count big 2>/dev/null || echo 0)
-    [ "$n" -gt 0 ] && break
-    sleep 0.1
-done
-wait_caught "$pid"
-kill -INT "$pid"
-rc=0
-wait "$pid" || rc=$?
-exec 7>&-
-[ "$rc" -eq 1 ] || { echo "load: exit $rc"; cat load.err; exit 1; }
-grep -q 'Interrupted: interrupted by SIGINT' load.err ||
-    { echo "load:"; cat load.err; exit 1; }
-said=$(sed -n 's/.*; \([0-9]*\) rows committed before it).*/\1/p' load.err)
-[ -n "$said" ] && [ "$said" -gt 0 ] ||
-    { echo "load said no count:"; cat load.err; exit 1; }
-[ "$("$pier" count big)" = "$said" ] ||
-    { echo "load said $said, the lake holds $("$pier" count big)"; exit 1; }
-cat load.err
-
+#   interrupted_load BOARD ROWS-COMMAND [INSERT-OPTION...]
+interrupted_load() {
+    local board=$1 rows=$2
+    shift 2
+    rm -f rows.fifo
+    mkfifo rows.fifo
+    "$pier" insert "$board" "$@" - <rows.fifo >load.out 2>load.err &
+    local pid=$! n rc=0 said
+    exec 7>rows.fifo
+    $rows >&7
+    # (some batches are in: the count grows past 0)
+    for _ in $(seq 600); do
+        n=$("$pier" count "$board" 2>/dev/null || echo 0)
+        [ "$n" -gt 0 ] && break
+        sleep 0.1
+    done
+    wait_caught "$pid"
+    kill -INT "$pid"
+    wait "$pid" || rc=$?
+    exec 7>&-
+    [ "$rc" -eq 1 ] || { echo "$board: exit $rc"; cat load.err; exit 1; }
+    grep -q 'Interrupted: interrupted by SIGINT' load.err ||
+        { echo "$board:"; cat load.err; exit 1; }
+    said=$(sed -n 's/.*; \([0-9]*\) rows committed before it).*/\1/p' \
+        load.err)
+    [ -n "$said" ] && [ "$said" -gt 0 ] ||
+        { echo "$board said no count:"; cat load.err; exit 1; }
+    [ "$("$pier" count "$board")" = "$said" ] ||
+        { echo "$board said $said, the lake holds" \
+               "$("$pier" count "$board")"; exit 1; }
+    cat load.err
+}
+json_rows() {
+    for i in $(seq 1 12000); do printf '{"id":"r%05d","n":%d}\n' "$i" "$i"; done
+}
+csv_rows() {
+    echo "id,n"
+    for i in $(seq 1 12000); do printf 'r%05d,%d\n' "$i" "$i"; done
+}
+interrupted_load big json_rows
 # The same for a CSV load (insert --csv -), which shares the batches.
-mkfifo csv.fifo
-"$pier" insert bigcsv --csv - <csv.fifo >load.out 2>load.err &
-pid=$!
-exec 7>csv.fifo
-{ echo "id,n"; for i in $(seq 1 12000); do printf 'r%05d,%d\n' "$i" "$i"; done; } >&7
-for _ in $(seq 600); do
-    n=$("$pier" count bigcsv 2>/dev/null || echo 0)
-    [ "$n" -gt 0 ] && break
-    sleep 0.1
-done
-wait_caught "$pid"
-kill -INT "$pid"
-rc=0
-wait "$pid" || rc=$?
-exec 7>&-
-[ "$rc" -eq 1 ] || { echo "csv load: exit $rc"; cat load.err; exit 1; }
-grep -q 'Interrupted: interrupted by SIGINT' load.err ||
-    { echo "csv load:"; cat load.err; exit 1; }
-said=$(sed -n 's/.*; \([0-9]*\) rows committed before it).*/\1/p' load.err)
-[ -n "$said" ] && [ "$said" -gt 0 ] ||
-    { echo "csv load said no count:"; cat load.err; exit 1; }
-[ "$("$pier" count bigcsv)" = "$said" ] ||
-    { echo "csv load said $said, the lake holds $("$pier" count bigcsv)"; exit 1; }
-cat load.err
+interrupted_load bigcsv csv_rows --csv
 
 echo "Ctrl-C stops statements"
