@@ -231,10 +231,11 @@ pier_status pier__sqlite_fts_columns(pier__lake *lake, const char *board,
     return PIER_OK;
 }
 
-pier_status pier__sqlite_fts_stmts(pier__sqlite_lake *l, const char *board,
-                                   const pier__sqlite_fts *f,
-                                   sqlite3_stmt **remove, sqlite3_stmt **add,
-                                   pier_error *err)
+/* The statements for an index `f` that the board has. */
+static pier_status index_stmts(pier__sqlite_lake *l, const char *board,
+                               const pier__sqlite_fts *f,
+                               sqlite3_stmt **remove, sqlite3_stmt **add,
+                               pier_error *err)
 {
     pier__buf sql;
     pier__buf_init(&sql);
@@ -251,6 +252,21 @@ pier_status pier__sqlite_fts_stmts(pier__sqlite_lake *l, const char *board,
     fill_sql(&sql, board, f, true);
     rc = pier__sqlite_stmt(l, &sql, add, err);
     pier__buf_free(&sql);
+    return rc;
+}
+
+pier_status pier__sqlite_fts_stmts(pier__sqlite_lake *l, const char *board,
+                                   sqlite3_stmt **remove, sqlite3_stmt **add,
+                                   pier_error *err)
+{
+    *remove = NULL;
+    if (add != NULL)
+        *add = NULL;
+    pier__sqlite_fts f;
+    pier_status rc = pier__sqlite_fts_get(l, board, &f, err);
+    if (rc == PIER_OK && f.on)
+        rc = index_stmts(l, board, &f, remove, add, err);
+    pier__sqlite_fts_free(&f);
     return rc;
 }
 

@@ -191,9 +191,9 @@ pier_status pier__sqlite_fts_get(pier__sqlite_lake *l, const char *board,
                                  pier__sqlite_fts *out, pier_error *err);
 void pier__sqlite_fts_free(pier__sqlite_fts *f);
 /* The cached statements that remove (and, if `add` is not NULL, write
- * again) the entry of the row whose id is bound as ?1. */
+ * again) the entry of the row whose id is bound as ?1; both NULL when the
+ * board has no index. */
 pier_status pier__sqlite_fts_stmts(pier__sqlite_lake *l, const char *board,
-                                   const pier__sqlite_fts *f,
                                    sqlite3_stmt **remove, sqlite3_stmt **add,
                                    pier_error *err);
 /* Runs one of those for row `id` (st NULL: nothing). */

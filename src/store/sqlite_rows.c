@@ -143,12 +143,8 @@ pier_status pier__sqlite_rows_write(pier__lake *lake, const pier__board *b,
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     /* A board with a full-text index: each row's entry is written again
      * after the row (sqlite_fts.c); a new row has none to remove. */
-    pier__sqlite_fts fts;
     sqlite3_stmt *remove = NULL, *add = NULL;
-    pier_status rc = pier__sqlite_fts_get(l, b->id, &fts, err);
-    if (rc == PIER_OK && fts.on)
-        rc = pier__sqlite_fts_stmts(l, b->id, &fts, &remove, &add, err);
-    pier__sqlite_fts_free(&fts);
+    pier_status rc = pier__sqlite_fts_stmts(l, b->id, &remove, &add, err);
     if (rc != PIER_OK)
         return rc;
     if (mode != PIER__WRITE_UPSERT)
@@ -198,12 +194,8 @@ pier_status pier__sqlite_row_update(pier__lake *lake, const pier__board *b,
                                     bool *found, pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
-    pier__sqlite_fts fts;
     sqlite3_stmt *remove = NULL, *add = NULL;
-    pier_status rc = pier__sqlite_fts_get(l, b->id, &fts, err);
-    if (rc == PIER_OK && fts.on)
-        rc = pier__sqlite_fts_stmts(l, b->id, &fts, &remove, &add, err);
-    pier__sqlite_fts_free(&fts);
+    pier_status rc = pier__sqlite_fts_stmts(l, b->id, &remove, &add, err);
     if (rc != PIER_OK)
         return rc;
     pier__buf sql;
@@ -247,12 +239,8 @@ pier_status pier__sqlite_rows_delete(pier__lake *lake, const pier__board *b,
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     /* The entry goes first: it is found through the row's rowid. */
-    pier__sqlite_fts fts;
     sqlite3_stmt *remove = NULL;
-    pier_status rc = pier__sqlite_fts_get(l, b->id, &fts, err);
-    if (rc == PIER_OK && fts.on)
-        rc = pier__sqlite_fts_stmts(l, b->id, &fts, &remove, NULL, err);
-    pier__sqlite_fts_free(&fts);
+    pier_status rc = pier__sqlite_fts_stmts(l, b->id, &remove, NULL, err);
     if (rc != PIER_OK)
         return rc;
     pier__buf sql;
