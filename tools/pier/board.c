@@ -120,12 +120,12 @@ const cli_command cli_cmd_create_board = {
 
 /* ---- boards ---- */
 
-static const cli_optspec counts_opts[] = {
+const cli_optspec cli_counts_optspecs[] = {
     { "--counts", false }, { NULL, false },
 };
 
-static int counts_opt(cli_ctx *ctx, const cli_command *cmd,
-                      const char *name, const char *value, void *payload)
+int cli_counts_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                   const char *value, void *payload)
 {
     (void)ctx;
     (void)cmd;
@@ -140,8 +140,8 @@ static int run_boards(cli_ctx *ctx, const cli_command *cmd, int argc,
 {
     ctx->opts.must_exist = true;     /* (a read makes no lake) */
     bool counts = false;
-    int rc = cli_args(ctx, cmd, argc, argv, counts_opts, counts_opt, &counts,
-                      NULL, 0, 0, NULL);
+    int rc = cli_args(ctx, cmd, argc, argv, cli_counts_optspecs,
+                      cli_counts_opt, &counts, NULL, 0, 0, NULL);
     if (rc != CLI_CONTINUE)
         return rc;
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)

@@ -144,6 +144,12 @@ int cli_args(cli_ctx *ctx, const cli_command *cmd, int argc, char **argv,
  * command that opens no engine. */
 const char *cli_data_dir(cli_ctx *ctx);
 
+/* --counts, the one option of `boards` and `tables` (board.c): its
+ * callback sets the bool `payload` points to. */
+extern const cli_optspec cli_counts_optspecs[];
+int cli_counts_opt(cli_ctx *ctx, const cli_command *cmd, const char *name,
+                   const char *value, void *payload);
+
 /* Opens the engine (data directory, global options, PIER_NOW) unless it
  * is open. @return 0, or the exit code after printing why. */
 int cli_open(cli_ctx *ctx);

@@ -195,21 +195,6 @@ const cli_command cli_cmd_sql = {
 
 /* ---- tables ---- */
 
-static const cli_optspec tables_opts[] = {
-    { "--counts", false }, { NULL, false },
-};
-
-static int tables_opt(cli_ctx *ctx, const cli_command *cmd,
-                      const char *name, const char *value, void *payload)
-{
-    (void)ctx;
-    (void)cmd;
-    (void)name;
-    (void)value;
-    *(bool *)payload = true;
-    return 0;
-}
-
 /* The rows of declared table `name`, by SQL: no call of the library
  * counts a table's rows (pier_row_count counts a board's). */
 static pier_status table_rows(int64_t *out, pier_engine *engine,
@@ -254,8 +239,8 @@ static int run_tables(cli_ctx *ctx, const cli_command *cmd, int argc,
 {
     ctx->opts.must_exist = true;     /* (a read makes no lake) */
     bool counts = false;
-    int rc = cli_args(ctx, cmd, argc, argv, tables_opts, tables_opt,
-                      &counts, NULL, 0, 0, NULL);
+    int rc = cli_args(ctx, cmd, argc, argv, cli_counts_optspecs,
+                      cli_counts_opt, &counts, NULL, 0, 0, NULL);
     if (rc != CLI_CONTINUE)
         return rc;
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
