@@ -118,13 +118,7 @@ pier_status pier__sqlite_lake_restore(const char *data_dir,
         return pier__fail(err, PIER_E_LAKE_UNAVAILABLE,
                           "cannot create data directory '%s': %s", data_dir,
                           strerror(e));
-    pier__buf b;
-    pier__buf_init(&b);
-    pier__buf_puts(&b, data_dir);
-    if (b.len > 0 && b.p[b.len - 1] != '/')
-        pier__buf_putc(&b, '/');
-    pier__buf_puts(&b, PIER__SQLITE_LAKE_FILE);
-    char *path = pier__buf_detach(&b);
+    char *path = pier__sqlite_lake_path(data_dir, "");
     if (path == NULL)
         return pier__oom(err);
     pier_status rc = PIER_OK;

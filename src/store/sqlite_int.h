@@ -161,6 +161,9 @@ typedef struct pier__sqlite_lake {
                                       (sqlite_history.c) */
 } pier__sqlite_lake;
 
+/* DATA_DIR/lake.sqlite, with `suffix` ("-wal", "-shm" or ""); NULL if out
+ * of memory. */
+char *pier__sqlite_lake_path(const char *data_dir, const char *suffix);
 /* Reports a SQLite failure as `status` with SQLite's message. */
 pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
                               pier_status status, const char *what);

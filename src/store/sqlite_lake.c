@@ -79,7 +79,7 @@ void pier__sql_board_table(pier__buf *b, const char *board)
 
 /* ---- opening ---- */
 
-static char *lake_path(const char *data_dir, const char *suffix)
+char *pier__sqlite_lake_path(const char *data_dir, const char *suffix)
 {
     pier__buf b;
     pier__buf_init(&b);
@@ -406,7 +406,7 @@ static pier_status open_readonly(pier__sqlite_lake *l, const char *data_dir,
                                  pier_error *err)
 {
     int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
-    char *shm = lake_path(data_dir, "-shm");
+    char *shm = pier__sqlite_lake_path(data_dir, "-shm");
     if (shm == NULL)
         return pier__oom(err);
     bool immutable = access(shm, F_OK) != 0 && access(data_dir, W_OK) != 0;
@@ -438,7 +438,7 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
     *out = NULL;
     if (cfg->must_exist) {
         /* (a read: neither the directory nor the file is made) */
-        char *file = lake_path(data_dir, "");
+        char *file = pier__sqlite_lake_path(data_dir, "");
         struct stat fs;
         bool there = file != NULL && stat(file, &fs) == 0;
         pier_status rc = file == NULL ? pier__oom(err)
@@ -468,7 +468,7 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
     if (l == NULL)
         return pier__oom(err);
     l->base.ops = &sqlite_ops;
-    l->path = lake_path(data_dir, "");
+    l->path = pier__sqlite_lake_path(data_dir, "");
     l->open_name = pier__strdup(l->path != NULL ? l->path : "");
     l->readonly = cfg->readonly;
     pier_status rc = PIER_OK;
@@ -711,7 +711,7 @@ pier_status pier__sqlite_lake_reset(const char *data_dir, pier_error *err)
     struct stat st;
     if (stat(data_dir, &st) != 0 && errno == ENOENT)
         return PIER_OK;
-    char *path = lake_path(data_dir, "");
+    char *path = pier__sqlite_lake_path(data_dir, "");
     if (path == NULL)
         return pier__oom(err);
     pier_status rc = PIER_OK;
@@ -735,7 +735,7 @@ pier_status pier__sqlite_lake_reset(const char *data_dir, pier_error *err)
     }
     static const char *const suffixes[] = { "-wal", "-shm", "-journal", "" };
     for (size_t i = 0; rc == PIER_OK && i < 4; i++) {
-        char *f = lake_path(data_dir, suffixes[i]);
+        char *f = pier__sqlite_lake_path(data_dir, suffixes[i]);
         if (f == NULL) {
             rc = pier__oom(err);
             break;

@@ -14,6 +14,7 @@
 #define PIER_CLI_H
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -214,6 +215,9 @@ pier_status cli_error_set(pier_error *err, pier_status status,
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* cli_error_set from a va_list. */
+pier_status cli_error_vset(pier_error *err, pier_status status,
+                           const char *fmt, va_list ap);
 
 /* Prints a failed call's error (`pier: error: Tag: message`, or the JSON
  * shape under --json) on stderr. @return CLI_EXIT_FAILED. */

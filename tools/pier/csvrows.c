@@ -105,13 +105,9 @@ static pier_status csv_fail(csv_state *cs, pier_status status,
 static pier_status csv_fail(csv_state *cs, pier_status status,
                             const char *fmt, ...)
 {
-    pier_error *err = cs->err;
-    cli_error_init(err);
-    err->status = status;
-    err->tag = pier_status_tag(status);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    cli_error_vset(cs->err, status, fmt, ap);
     va_end(ap);
     cs->rc = status;
     return status;

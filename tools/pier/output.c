@@ -108,15 +108,22 @@ void cli_error_init(pier_error *err)
     err->offset = -1;
 }
 
-pier_status cli_error_set(pier_error *err, pier_status status,
-                          const char *fmt, ...)
+pier_status cli_error_vset(pier_error *err, pier_status status,
+                           const char *fmt, va_list ap)
 {
     cli_error_init(err);
     err->status = status;
     err->tag = pier_status_tag(status);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    return status;
+}
+
+pier_status cli_error_set(pier_error *err, pier_status status,
+                          const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    cli_error_vset(err, status, fmt, ap);
     va_end(ap);
     return status;
 }
