@@ -12,7 +12,8 @@
  * every table (lakedir_sql_dump) and hand out the same watermarks.
  *
  * The steps cover: pier_insert_json and _rows (a new board, inferred
- * columns, a batch that spans pages), pier_update_json, _many_json and
+ * columns, a batch that spans pages), pier_fts_enable (a full-text index
+ * on board a, which every later write of a keeps), pier_update_json, _many_json and
  * _rows, pier_upsert_json and _rows (small and large), pier_delete and
  * _many, a pier_tx over three boards that creates one, pier_board_create
  * (declared, strict), _add_column, _widen_column (numeric: a catalog
