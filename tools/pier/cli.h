@@ -217,7 +217,11 @@ pier_status cli_error_set(pier_error *err, pier_status status,
     ;
 /* cli_error_set from a va_list. */
 pier_status cli_error_vset(pier_error *err, pier_status status,
-                           const char *fmt, va_list ap);
+                           const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 0)))
+#endif
+    ;
 
 /* Prints a failed call's error (`pier: error: Tag: message`, or the JSON
  * shape under --json) on stderr. @return CLI_EXIT_FAILED. */
