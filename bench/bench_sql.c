@@ -18,10 +18,15 @@
  *      trigger that stores each transaction's changeset in a CHANGESET
  *      column (docs/history.md), against the same inserts into a lake
  *      without one: what recording costs a write. (The raw side of this
- *      one is Pier without the trigger, in the same run.) Its floor, in
- *      the same runs: a third lake without a trigger, where each call
- *      also inserts as many bytes (a row's changeset) into a second table
- *      itself: what storing a second row costs a write, recorded or not.
+ *      one is Pier without the trigger, in the same run.) First at Pier's
+ *      default durability (full: each commit is synced, as a write is
+ *      made unless the application asks otherwise), 2,000 rows; then at
+ *      durability normal, the rows of 1, with two references: the floor,
+ *      a third lake without a trigger where each call also inserts as
+ *      many bytes (a row's changeset) into a second table itself, and
+ *      raw SQLite making the same two commits (a row; a row and those
+ *      bytes in a second table): what storing a second row costs a
+ *      write, recorded or not, in Pier and in SQLite itself.
  *
  * Each measurement runs --runs times (default 3), the two sides taking
  * turns going first; the medians are reported with their ratio (Pier's
@@ -47,6 +52,8 @@
 #define TARGET_INSERT 0.6
 #define TARGET_EXACT 0.5
 #define TARGET_HISTORY 0.7
+/* Rows each side writes in its turn at durability full (history). */
+#define DURABLE_TURN 100
 
 static const char CREATE_TABLE[] =
     "CREATE TABLE items (id INT64 PRIMARY KEY, amount DECIMAL(12,2), "
@@ -68,10 +75,15 @@ static const char RAW_CREATE[] =
     "score, day, meta)";
 static const char RAW_INSERT[] =
     "INSERT INTO items VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+static const char RAW_HISTORY[] =
+    "CREATE TABLE history (id INTEGER PRIMARY KEY, changes BLOB NOT NULL)";
+static const char RAW_INSERT_BYTES[] =
+    "INSERT INTO history(changes) VALUES (?1)";
 
 typedef struct config {
     int runs;
     size_t rows;               /* rows inserted per side and run */
+    size_t durable_rows;       /* the same at durability full (history) */
     size_t sum_rows;           /* values summed */
     const char *parent;        /* where the temporary directory goes */
 } config;
@@ -179,6 +191,21 @@ static int pier_inserts(pier_engine *e, int64_t first, size_t n,
     return 0;
 }
 
+/* Binds a row's ten values to raw SQLite's insert. */
+static void raw_bind_row(sqlite3_stmt *st, const row *r)
+{
+    sqlite3_bind_int64(st, 1, r->id);
+    sqlite3_bind_text(st, 2, r->amount, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, r->title, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, r->status, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, r->due, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, r->owner, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 7, r->done);
+    sqlite3_bind_double(st, 8, r->score);
+    sqlite3_bind_text(st, 9, r->day, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 10, r->meta, -1, SQLITE_STATIC);
+}
+
 static int raw_inserts(sqlite3 *db, int64_t first, size_t n,
                        double *rows_per_s)
 {
@@ -189,16 +216,7 @@ static int raw_inserts(sqlite3 *db, int64_t first, size_t n,
     double t0 = now_s();
     for (size_t k = 0; k < n; k++) {
         make_row(&r, first + (int64_t)k);
-        sqlite3_bind_int64(st, 1, r.id);
-        sqlite3_bind_text(st, 2, r.amount, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, r.title, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 4, r.status, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 5, r.due, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 6, r.owner, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 7, r.done);
-        sqlite3_bind_double(st, 8, r.score);
-        sqlite3_bind_text(st, 9, r.day, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 10, r.meta, -1, SQLITE_STATIC);
+        raw_bind_row(st, &r);
         if (sqlite3_step(st) != SQLITE_DONE) {
             sqlite3_finalize(st);
             return sql_fail(db, "inserting a row");
@@ -208,6 +226,48 @@ static int raw_inserts(sqlite3 *db, int64_t first, size_t n,
     *rows_per_s = (double)n / (now_s() - t0);
     sqlite3_finalize(st);
     return 0;
+}
+
+/* Steps a prepared statement that returns no row, then resets it. */
+static bool raw_step(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE;
+}
+
+/* Raw SQLite's history reference: rows [first, first + n), each in its
+ * own BEGIN .. COMMIT with the extra bytes x in table history besides
+ * (NULL: none), so both of its sides make their commits alike. */
+static int raw_commits(sqlite3 *db, int64_t first, size_t n,
+                       const extra_bytes *x, double *rows_per_s)
+{
+    sqlite3_stmt *begin = NULL, *ins = NULL, *bytes = NULL, *commit = NULL;
+    int rc = 0;
+    if (sqlite3_prepare_v2(db, "BEGIN", -1, &begin, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, RAW_INSERT, -1, &ins, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, RAW_INSERT_BYTES, -1, &bytes, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "COMMIT", -1, &commit, NULL) != SQLITE_OK)
+        rc = sql_fail(db, "preparing the commits");
+    row r;
+    double t0 = now_s();
+    for (size_t k = 0; rc == 0 && k < n; k++) {
+        make_row(&r, first + (int64_t)k);
+        raw_bind_row(ins, &r);
+        if (x != NULL)
+            sqlite3_bind_blob(bytes, 1, x->p, (int)x->len, SQLITE_STATIC);
+        if (!raw_step(begin) || !raw_step(ins) ||
+            (x != NULL && !raw_step(bytes)) || !raw_step(commit))
+            rc = sql_fail(db, "committing a row");
+    }
+    if (rc == 0)
+        *rows_per_s = (double)n / (now_s() - t0);
+    sqlite3_finalize(begin);
+    sqlite3_finalize(ins);
+    sqlite3_finalize(bytes);
+    sqlite3_finalize(commit);
+    return rc;
 }
 
 /* ---- exact aggregates and arithmetic ---- */
@@ -304,17 +364,18 @@ static int parse_args(config *c, int argc, char **argv)
         return rc;
     size_t div = a.quick ? 10 : 1;
     *c = (config){ .runs = a.runs != 0 ? a.runs : 3, .rows = 100000 / div,
-                   .sum_rows = 1000000 / div, .parent = a.parent };
+                   .durable_rows = 2000 / div, .sum_rows = 1000000 / div,
+                   .parent = a.parent };
     return 0;
 }
 
-/* Opens lake `name` in dir (durability=normal, as raw SQLite's
+/* Opens lake `name` in dir at durability d (normal: as raw SQLite's
  * synchronous=NORMAL) with the items table, and `extra` SQL (or NULL). */
-static int open_lake(const char *dir, const char *name, const char *extra,
-                     pier_engine **e)
+static int open_lake(const char *dir, const char *name, pier_durability d,
+                     const char *extra, pier_engine **e)
 {
     pier_open_options o = PIER_OPEN_OPTIONS_INIT;
-    o.durability = PIER_DURABILITY_NORMAL;
+    o.durability = d;
     pier_error err;
     char lake[4200];
     snprintf(lake, sizeof lake, "%s/%s", dir, name);
@@ -336,7 +397,8 @@ static int open_raw(const char *dir, sqlite3 **db)
     if (sqlite3_exec(*db, "PRAGMA journal_mode = WAL; "
                           "PRAGMA synchronous = NORMAL", NULL, NULL,
                      NULL) != SQLITE_OK ||
-        sqlite3_exec(*db, RAW_CREATE, NULL, NULL, NULL) != SQLITE_OK)
+        sqlite3_exec(*db, RAW_CREATE, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(*db, RAW_HISTORY, NULL, NULL, NULL) != SQLITE_OK)
         return sql_fail(*db, "setting up the raw database");
     return 0;
 }
@@ -381,58 +443,155 @@ static int check_count(pier_engine *e, const char *table, int64_t want)
     return rc;
 }
 
-/* The history measurement: the same rows into the lake with the commit
- * trigger (h), the one without (e) and the floor's (f), taking turns
- * going first. */
-static int history_runs(const config *c, pier_engine *e, pier_engine *h,
-                        pier_engine *f, double *with, double *without,
-                        double *ratio, double *floor_rate,
-                        double *floor_ratio, size_t *floor_len)
+/* The lakes and database the history measurement writes. */
+typedef struct history_lakes {
+    pier_engine *e;            /* no trigger (the insert's lake) */
+    pier_engine *h;            /* the commit trigger */
+    pier_engine *f;            /* the floor: the bytes stored by each call */
+    pier_engine *de, *dh;      /* e and h at durability full */
+    sqlite3 *db;               /* raw SQLite */
+} history_lakes;
+
+/* Its figures, one per run. */
+typedef struct history_figures {
+    /* durability full */
+    double d_with[MAX_RUNS], d_without[MAX_RUNS], d_ratio[MAX_RUNS];
+    /* durability normal */
+    double with[MAX_RUNS], without[MAX_RUNS], ratio[MAX_RUNS];
+    double floor[MAX_RUNS], floor_ratio[MAX_RUNS];
+    double raw_one[MAX_RUNS], raw_two[MAX_RUNS], raw_ratio[MAX_RUNS];
+    size_t floor_len;          /* bytes of one row's changeset */
+} history_figures;
+
+/* Run k's measurement at durability normal: the same rows into the lake
+ * with the commit trigger, the one without, the floor's, and raw SQLite
+ * with and without the second row, taking turns going first. */
+static int history_normal(const config *c, const history_lakes *l,
+                          const extra_bytes *x, int k, history_figures *g)
+{
+    /* keys past the insert measurement's, fresh in every lake */
+    int64_t first = (int64_t)((c->runs + k) * c->rows) + 1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < 5; i++) {
+        switch ((k + i) % 5) {
+        case 0:
+            rc = pier_inserts(l->h, first, c->rows, NULL, &g->with[k]);
+            break;
+        case 1:
+            rc = pier_inserts(l->e, first, c->rows, NULL, &g->without[k]);
+            break;
+        case 2:
+            rc = pier_inserts(l->f, first, c->rows, x, &g->floor[k]);
+            break;
+        case 3:
+            rc = raw_commits(l->db, first, c->rows, NULL, &g->raw_one[k]);
+            break;
+        default:
+            rc = raw_commits(l->db, first, c->rows, x, &g->raw_two[k]);
+            break;
+        }
+    }
+    g->ratio[k] = g->with[k] / g->without[k];
+    g->floor_ratio[k] = g->floor[k] / g->without[k];
+    g->raw_ratio[k] = g->raw_two[k] / g->raw_one[k];
+    return rc;
+}
+
+/* Run k's measurement at durability full: the same rows into the lake
+ * with the commit trigger and the one without, in turns of DURABLE_TURN
+ * rows, so that both meet the disk's changing latency alike. */
+static int history_durable(const config *c, const history_lakes *l, int k,
+                           history_figures *g)
+{
+    double seconds[2] = { 0, 0 };
+    pier_engine *lake[2] = { l->dh, l->de };
+    int64_t first = (int64_t)(k * c->durable_rows) + 1;
+    int rc = 0;
+    for (size_t done = 0; rc == 0 && done < c->durable_rows;) {
+        size_t n = c->durable_rows - done < DURABLE_TURN
+                       ? c->durable_rows - done : DURABLE_TURN;
+        for (int i = 0; rc == 0 && i < 2; i++) {
+            int side = (k + (int)(done / DURABLE_TURN) + i) % 2;
+            double rate = 0;
+            rc = pier_inserts(lake[side], first + (int64_t)done, n, NULL,
+                              &rate);
+            seconds[side] += (double)n / rate;
+        }
+        done += n;
+    }
+    g->d_with[k] = (double)c->durable_rows / seconds[0];
+    g->d_without[k] = (double)c->durable_rows / seconds[1];
+    g->d_ratio[k] = g->d_with[k] / g->d_without[k];
+    return rc;
+}
+
+/* The history measurement: at durability full, then normal. */
+static int history_runs(const config *c, const history_lakes *l,
+                        history_figures *g)
 {
     extra_bytes x = { NULL, 0 };
     void *bytes = NULL;
-    int rc = floor_bytes(f, &bytes, &x.len);
+    int rc = floor_bytes(l->f, &bytes, &x.len);
     x.p = bytes;
-    *floor_len = x.len;
-    for (int k = 0; rc == 0 && k < c->runs; k++) {
-        /* keys past the insert measurement's, fresh in every lake */
-        int64_t first = (int64_t)((c->runs + k) * c->rows) + 1;
-        for (int i = 0; rc == 0 && i < 3; i++) {
-            switch ((k + i) % 3) {
-            case 0:
-                rc = pier_inserts(h, first, c->rows, NULL, &with[k]);
-                break;
-            case 1:
-                rc = pier_inserts(e, first, c->rows, NULL, &without[k]);
-                break;
-            default:
-                rc = pier_inserts(f, first, c->rows, &x, &floor_rate[k]);
-                break;
-            }
-        }
-        ratio[k] = with[k] / without[k];
-        floor_ratio[k] = floor_rate[k] / without[k];
-    }
+    g->floor_len = x.len;
+    for (int k = 0; rc == 0 && k < c->runs; k++)
+        rc = history_durable(c, l, k, g);
+    for (int k = 0; rc == 0 && k < c->runs; k++)
+        rc = history_normal(c, l, &x, k, g);
     pier_free(bytes);
     /* every transaction left its changeset (the floor: its bytes) */
     if (rc == 0)
-        rc = check_count(h, "history", (int64_t)(c->runs * c->rows));
+        rc = check_count(l->dh, "history",
+                         (int64_t)(c->runs * c->durable_rows));
     if (rc == 0)
-        rc = check_count(f, "history", (int64_t)(c->runs * c->rows));
+        rc = check_count(l->h, "history", (int64_t)(c->runs * c->rows));
+    if (rc == 0)
+        rc = check_count(l->f, "history", (int64_t)(c->runs * c->rows));
     return rc;
+}
+
+/* Prints the history's figures. */
+static void history_print(const config *c, history_figures *g)
+{
+    int n = c->runs;
+    printf("\nhistory: a commit trigger storing each transaction's "
+           "changeset, against the same writes without\n"
+           "  durability full (Pier's default), %zu rows, one pier_exec "
+           "each:\n"
+           "    with %.0f rows/s   without %.0f rows/s   ratio %.2f "
+           "(target %.1f)\n", c->durable_rows, median(g->d_with, n),
+           median(g->d_without, n), median(g->d_ratio, n), TARGET_HISTORY);
+    printf("  durability normal, the insert's %zu rows:\n"
+           "    with %.0f rows/s   without %.0f rows/s   ratio %.2f\n",
+           c->rows, median(g->with, n), median(g->without, n),
+           median(g->ratio, n));
+    printf("    floor: each call storing %zu bytes itself, no trigger: "
+           "%.0f rows/s   ratio %.2f\n", g->floor_len, median(g->floor, n),
+           median(g->floor_ratio, n));
+    printf("    raw SQLite, the same bytes as a second row of each commit: "
+           "%.0f rows/s against %.0f   ratio %.2f\n", median(g->raw_two, n),
+           median(g->raw_one, n), median(g->raw_ratio, n));
 }
 
 static int run(const config *c, char *dir)
 {
-    pier_engine *e = NULL, *h = NULL, *f = NULL;
-    sqlite3 *db = NULL;
-    int rc = open_lake(dir, "lake", NULL, &e);
+    history_lakes l = { 0 };
+    const pier_durability normal = PIER_DURABILITY_NORMAL;
+    int rc = open_lake(dir, "lake", normal, NULL, &l.e);
     if (rc == 0)
-        rc = open_lake(dir, "lake_history", HISTORY_SETUP, &h);
+        rc = open_lake(dir, "lake_history", normal, HISTORY_SETUP, &l.h);
     if (rc == 0)
-        rc = open_lake(dir, "lake_floor", FLOOR_SETUP, &f);
+        rc = open_lake(dir, "lake_floor", normal, FLOOR_SETUP, &l.f);
     if (rc == 0)
-        rc = open_raw(dir, &db);
+        rc = open_lake(dir, "lake_durable", PIER_DURABILITY_FULL, NULL,
+                       &l.de);
+    if (rc == 0)
+        rc = open_lake(dir, "lake_durable_history", PIER_DURABILITY_FULL,
+                       HISTORY_SETUP, &l.dh);
+    if (rc == 0)
+        rc = open_raw(dir, &l.db);
+    pier_engine *e = l.e;
+    sqlite3 *db = l.db;
     double ins_pier[MAX_RUNS], ins_raw[MAX_RUNS], ins_ratio[MAX_RUNS];
     for (int k = 0; rc == 0 && k < c->runs; k++) {
         int64_t first = (int64_t)(k * c->rows) + 1;
@@ -447,12 +606,9 @@ static int run(const config *c, char *dir)
         }
         ins_ratio[k] = ins_pier[k] / ins_raw[k];
     }
-    double his_with[MAX_RUNS], his_without[MAX_RUNS], his_ratio[MAX_RUNS];
-    double his_floor[MAX_RUNS], his_floor_ratio[MAX_RUNS];
-    size_t floor_len = 0;
+    history_figures his;
     if (rc == 0)
-        rc = history_runs(c, e, h, f, his_with, his_without, his_ratio,
-                          his_floor, his_floor_ratio, &floor_len);
+        rc = history_runs(c, &l, &his);
     if (rc == 0)
         rc = fill_sums(e, db, c->sum_rows);
     double ex_pier[NEXACT][MAX_RUNS], ex_raw[NEXACT][MAX_RUNS];
@@ -501,20 +657,14 @@ static int run(const config *c, char *dir)
                    median(ex_raw[q], c->runs) * 1e3, approx[q], ratio,
                    TARGET_EXACT);
         }
-        ratio = median(his_ratio, c->runs);
-        printf("\nhistory: the insert's rows with a commit trigger storing "
-               "each changeset, against none\n"
-               "  with %.0f rows/s   without %.0f rows/s   ratio %.2f "
-               "(target %.1f)\n", median(his_with, c->runs),
-               median(his_without, c->runs), ratio, TARGET_HISTORY);
-        printf("  floor: each call storing %zu bytes itself, no trigger: "
-               "%.0f rows/s   ratio %.2f\n", floor_len,
-               median(his_floor, c->runs), median(his_floor_ratio, c->runs));
+        history_print(c, &his);
     }
-    sqlite3_close(db);
-    pier_close(&e);
-    pier_close(&h);
-    pier_close(&f);
+    sqlite3_close(l.db);
+    pier_close(&l.e);
+    pier_close(&l.h);
+    pier_close(&l.f);
+    pier_close(&l.de);
+    pier_close(&l.dh);
     return rc;
 }
 
@@ -532,8 +682,9 @@ int main(int argc, char **argv)
     /* The lakes' directories first (pier_reset_lake removes each
      * whole), then the raw database's files and the directory. */
     static const char *const lakes[] = { "lake", "lake_history",
-                                         "lake_floor" };
-    for (size_t i = 0; i < 3; i++) {
+                                         "lake_floor", "lake_durable",
+                                         "lake_durable_history" };
+    for (size_t i = 0; i < sizeof lakes / sizeof lakes[0]; i++) {
         char lake[4200];
         pier_error err;
         snprintf(lake, sizeof lake, "%s/%s", dir, lakes[i]);
