@@ -1736,6 +1736,11 @@ PIER_API pier_status pier_restore(const char *data_dir, const char *src_dir,
 PIER_API pier_status pier_export(pier_engine *engine, pier_write_fn fn,
                                  void *payload, pier_error *err);
 
+/* Fills buf with up to `cap` bytes of input and sets *got to how many
+ * (0: the input has ended); returns false if reading failed. */
+typedef bool (*pier_read_fn)(char *buf, size_t cap, size_t *got,
+                             void *payload);
+
 /*
  * Loads an export (pier_export's text, `len` bytes) into the engine's
  * lake, which must be new (no board, no change record, nothing
@@ -1750,6 +1755,16 @@ PIER_API pier_status pier_export(pier_engine *engine, pier_write_fn fn,
  */
 PIER_API pier_status pier_import(pier_engine *engine, const char *text,
                                  size_t len, pier_error *err);
+
+/*
+ * pier_import, reading the export from `fn` a part at a time: memory
+ * holds one line of it, not the whole (the lake is still written in one
+ * transaction). The lake is checked to be new before anything is read.
+ * @return what pier_import returns; PIER_E_READ_FAILED if `fn` returned
+ *         false (nothing is written).
+ */
+PIER_API pier_status pier_import_read(pier_engine *engine, pier_read_fn fn,
+                                      void *payload, pier_error *err);
 
 #ifdef __cplusplus
 }

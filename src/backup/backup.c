@@ -329,6 +329,23 @@ static pier_status check_imported(pier_engine *e, pier_error *err)
     return PIER_E_INVALID_JSON;
 }
 
+/* pier_import's text, read as pier_import_read reads. */
+typedef struct text_reader {
+    const char *p;
+    size_t left;
+} text_reader;
+
+static bool read_text(char *buf, size_t cap, size_t *got, void *payload)
+{
+    text_reader *t = payload;
+    *got = t->left < cap ? t->left : cap;
+    if (*got > 0)
+        memcpy(buf, t->p, *got);
+    t->p += *got;
+    t->left -= *got;
+    return true;
+}
+
 PIER_API pier_status pier_import(pier_engine *engine, const char *text,
                                  size_t len, pier_error *err)
 {
@@ -336,6 +353,17 @@ PIER_API pier_status pier_import(pier_engine *engine, const char *text,
     if (engine == NULL || (text == NULL && len > 0))
         return pier__fail(err, PIER_E_INVALID_ARGUMENT,
                           "pier_import needs an engine and the export");
+    text_reader t = { text, len };
+    return pier_import_read(engine, read_text, &t, err);
+}
+
+PIER_API pier_status pier_import_read(pier_engine *engine, pier_read_fn fn,
+                                      void *payload, pier_error *err)
+{
+    pier__error_clear(err);
+    if (engine == NULL || fn == NULL)
+        return pier__fail(err, PIER_E_INVALID_ARGUMENT,
+                          "pier_import_read needs an engine and a reader");
     if (engine->lake->ops->import_lines == NULL)
         return pier__fail(err, PIER_E_TOPOLOGY_UNSUPPORTED,
                           "import: not available on a PostgreSQL lake "
@@ -343,9 +371,7 @@ PIER_API pier_status pier_import(pier_engine *engine, const char *text,
     pier_status rc = pier__engine_begin(engine, true, err);
     if (rc != PIER_OK)
         return rc;
-    rc = engine->lake->ops->import_lines(engine->lake, text != NULL ? text
-                                                                     : "",
-                                         len, err);
+    rc = engine->lake->ops->import_lines(engine->lake, fn, payload, err);
     if (rc == PIER_OK)
         rc = check_imported(engine, err);
     engine->catalog.version = -1;          /* (read it again, whatever) */

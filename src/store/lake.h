@@ -409,10 +409,10 @@ typedef struct pier__lake_ops {
      * (sqlite_export.c). NULL on a lake that cannot. */
     pier_status (*export_lines)(pier__lake *lake, pier_write_fn fn,
                                 void *payload, pier_error *err);
-    /* In a write transaction: loads an export into a new lake, refusing
-     * one that holds anything. */
-    pier_status (*import_lines)(pier__lake *lake, const char *text,
-                                size_t len, pier_error *err);
+    /* In a write transaction: loads an export, read from `fn` a part at
+     * a time, into a new lake, refusing one that holds anything. */
+    pier_status (*import_lines)(pier__lake *lake, pier_read_fn fn,
+                                void *payload, pier_error *err);
     /* Fills what the lake knows of pier_stats (boards, rows, records,
      * head, floor, file sizes, last maintenance). Read transaction. */
     pier_status (*stats)(pier__lake *lake, const pier__catalog *cat,

@@ -308,6 +308,9 @@ pier_status pier__sqlite_export(pier__lake *lake, pier_write_fn fn,
 
 /* ---- import ---- */
 
+/* Bytes of the export read at a time. */
+#define IMPORT_CHUNK ((size_t)64 * 1024)
+
 typedef struct importer {
     pier__sqlite_lake *l;
     size_t line;               /* the line being read, from 1 */
@@ -675,8 +678,58 @@ static pier_status check_foreign_keys(importer *im, pier_error *err)
     return rc;
 }
 
-pier_status pier__sqlite_import(pier__lake *lake, const char *text,
-                                size_t len, pier_error *err)
+/* Hands each line of the export read from fn to on_line, reading
+ * IMPORT_CHUNK bytes at a time: memory holds the line being read and the
+ * rest of its chunk. A last line without its newline is a line. */
+static pier_status read_lines(importer *im, pier_read_fn fn, void *payload,
+                              pier_error *err)
+{
+    pier__buf in;              /* [start, len): read, not yet taken */
+    pier__buf_init(&in);
+    size_t start = 0, scanned = 0;   /* scanned: bytes known to hold no
+                                        newline, from start */
+    bool ended = false;
+    pier_status rc = PIER_OK;
+    while (rc == PIER_OK) {
+        char *nl = in.len > start + scanned
+                       ? memchr(in.p + start + scanned, '\n',
+                                in.len - start - scanned)
+                       : NULL;
+        if (nl != NULL || (ended && in.len > start)) {
+            size_t end = nl != NULL ? (size_t)(nl - in.p) : in.len;
+            im->line++;
+            rc = on_line(im, in.p + start, end - start, err);
+            start = end + (nl != NULL);
+            scanned = 0;
+            continue;
+        }
+        if (ended)
+            break;
+        scanned = in.len - start;
+        if (start > 0) {       /* the line so far to the front */
+            memmove(in.p, in.p + start, in.len - start);
+            in.len -= start;
+            start = 0;
+        }
+        size_t got = 0;
+        if (!pier__buf_reserve(&in, IMPORT_CHUNK))
+            rc = pier__oom(err);
+        else if (!fn(in.p + in.len, IMPORT_CHUNK, &got, payload) ||
+                 got > IMPORT_CHUNK)
+            rc = pier__fail(err, PIER_E_READ_FAILED, "reading the export "
+                            "failed after line %zu: nothing was written",
+                            im->line);
+        else if (got == 0)
+            ended = true;
+        else
+            in.len += got;
+    }
+    pier__buf_free(&in);
+    return rc;
+}
+
+pier_status pier__sqlite_import(pier__lake *lake, pier_read_fn fn,
+                                void *payload, pier_error *err)
 {
     importer im = { .l = (pier__sqlite_lake *)lake };
     im.l->catalog_known = false;
@@ -690,14 +743,8 @@ pier_status pier__sqlite_import(pier__lake *lake, const char *text,
         sqlite3_exec(im.l->db, "PRAGMA defer_foreign_keys = ON", NULL, NULL,
                      NULL) != SQLITE_OK)
         rc = exec_fail(&im, err, "cannot defer foreign keys");
-    size_t at = 0;
-    while (rc == PIER_OK && at < len) {
-        const char *nl = memchr(text + at, '\n', len - at);
-        size_t end = nl != NULL ? (size_t)(nl - text) : len;
-        im.line++;
-        rc = on_line(&im, text + at, end - at, err);
-        at = end + 1;
-    }
+    if (rc == PIER_OK)
+        rc = read_lines(&im, fn, payload, err);
     sqlite3_finalize(im.insert);
     im.insert = NULL;
     if (rc == PIER_OK && im.line == 0)

@@ -437,8 +437,8 @@ pier_status pier__sqlite_backup(pier__lake *lake, const char *dest_file,
                                 pier_error *err);
 pier_status pier__sqlite_export(pier__lake *lake, pier_write_fn fn,
                                 void *payload, pier_error *err);
-pier_status pier__sqlite_import(pier__lake *lake, const char *text,
-                                size_t len, pier_error *err);
+pier_status pier__sqlite_import(pier__lake *lake, pier_read_fn fn,
+                                void *payload, pier_error *err);
 pier_status pier__sqlite_compact_files(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_stats(pier__lake *lake, const pier__catalog *cat,
                                pier_stats *out, pier_error *err);

@@ -138,3 +138,21 @@ $ sed 's/^{"r":\[1,"catalog_version",\(.*\)\]}$/{"r":[1,"catalog_vgrsion",\1]}/'
 $ pier --data q boards
 $ pier --data q head
 0
+
+# A FILE that cannot be read is refused before the lake is opened: no
+# lake is made.
+$ pier --data r import missing.jsonl
+! pier: error: ReadFailed: cannot read 'missing.jsonl': No such file or directory
+[exit 1]
+$ mkdir adir && pier --data r import adir
+! pier: error: ReadFailed: cannot read 'adir': Is a directory
+[exit 1]
+$ ls r 2>&1
+ls: cannot access 'r': No such file or directory
+[exit 2]
+
+# The export is read a part at a time: an export with a line longer than
+# a read (a value of 300,000 bytes), fed slowly through a pipe.
+$ { printf '{"id":"big","s":"'; head -c 300000 /dev/zero | tr '\0' y; printf '"}\n'; } | pier --data big insert b - >/dev/null
+$ pier --data big export | (sleep 0.2; cat) | pier --data big2 import && pier --data big2 export | cmp - <(pier --data big export) && echo identical
+identical

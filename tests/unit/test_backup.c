@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +284,120 @@ static void test_export_import(void **state)
     free(fresh);
 }
 
+/* An export read a part at a time: `step` bytes a read (0: as many as
+ * asked), failing once `fail_at` bytes are read (0: never). */
+typedef struct source {
+    const char *p;
+    size_t len, at, step, fail_at;
+    size_t reads;
+} source;
+
+static bool from_source(char *buf, size_t cap, size_t *got, void *payload)
+{
+    source *s = payload;
+    assert_true(cap > 0);
+    s->reads++;
+    if (s->fail_at != 0 && s->at >= s->fail_at)
+        return false;
+    size_t n = s->len - s->at;
+    if (s->step != 0 && n > s->step)
+        n = s->step;
+    if (n > cap)
+        n = cap;
+    memcpy(buf, s->p + s->at, n);
+    s->at += n;
+    *got = n;
+    return true;
+}
+
+/* Imports `src` into a new lake dir/NAME and returns its export (or NULL
+ * after a refusal, whose status goes to *st). */
+static char *import_from(const fixture *f, const char *name, source *src,
+                         pier_status *st, size_t *len)
+{
+    char *lake = lakedir_join(f->dir, name);
+    pier_engine *n = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&n, lake, NULL, &err), PIER_OK);
+    *st = pier_import_read(n, from_source, src, &err);
+    sink out = { 0 };
+    if (*st == PIER_OK)
+        assert_int_equal(pier_export(n, collect, &out, &err), PIER_OK);
+    else {
+        /* refused: the lake is still new */
+        int64_t head = -1;
+        assert_int_equal(pier_head_from_catalog(&head, n, &err), PIER_OK);
+        assert_int_equal(head, 0);
+        bool has = true;
+        assert_int_equal(pier_board_has(&has, n, "b", &err), PIER_OK);
+        assert_false(has);
+    }
+    pier_close(&n);
+    free(lake);
+    *len = out.len;
+    return out.p;
+}
+
+/* pier_import_read: lines split across reads of any size, a line longer
+ * than the reader's buffer, a last line without its newline, and a
+ * reader that fails (ReadFailed, the lake still new). */
+static void test_import_read(void **state)
+{
+    fixture *f = *state;
+    pier_engine *e = NULL;
+    pier_error err;
+    assert_int_equal(pier_open(&e, f->lake, NULL, &err), PIER_OK);
+    /* a row of 200,000 bytes: longer than a read */
+    size_t big = 200000;
+    char *json = malloc(big + 64);
+    int k = snprintf(json, big + 64, "{\"id\":\"long\",\"s\":\"");
+    memset(json + k, 'x', big);
+    strcpy(json + k + big, "\"}");
+    assert_int_equal(ins(e, json, &err), PIER_OK);
+    free(json);
+    sink one = { 0 };
+    assert_int_equal(pier_export(e, collect, &one, &err), PIER_OK);
+    pier_close(&e);
+    assert_true(one.len > big);
+    assert_int_equal(one.p[one.len - 1], '\n');
+
+    static const size_t steps[] = { 0, 1, 7, 4096, 65536 };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "step%zu", steps[i]);
+        source src = { .p = one.p, .len = one.len, .step = steps[i] };
+        pier_status st;
+        size_t len = 0;
+        char *two = import_from(f, name, &src, &st, &len);
+        assert_int_equal(st, PIER_OK);
+        assert_int_equal(len, one.len);
+        assert_memory_equal(two, one.p, one.len);
+        free(two);
+    }
+    /* the last line without its newline */
+    source cut = { .p = one.p, .len = one.len - 1 };
+    pier_status st;
+    size_t len = 0;
+    char *two = import_from(f, "nonl", &cut, &st, &len);
+    assert_int_equal(st, PIER_OK);
+    assert_int_equal(len, one.len);
+    free(two);
+    /* a reader that fails, early and in the long line */
+    static const size_t fails[] = { 1, 100000 };
+    for (size_t i = 0; i < 2; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "fail%zu", i);
+        source src = { .p = one.p, .len = one.len, .step = 4096,
+                       .fail_at = fails[i] };
+        assert_null(import_from(f, name, &src, &st, &len));
+        assert_int_equal(st, PIER_E_READ_FAILED);
+    }
+    /* no reader */
+    assert_int_equal(pier_import_read(NULL, from_source, &cut, &err),
+                     PIER_E_INVALID_ARGUMENT);
+    free(one.p);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -293,6 +408,7 @@ int main(void)
         T(test_backup),
         T(test_restore),
         T(test_export_import),
+        T(test_import_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,10 @@
  * SQLite's online backup API (src/backup/backup.c; docs/backup.md).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -111,10 +113,6 @@ const cli_command cli_cmd_restore = {
 
 /* ---- export and import: the lake as JSON lines ---- */
 
-/* The most an import reads: the export is loaded whole, in one
- * transaction (docs/backup.md, "Limits"). */
-#define IMPORT_MAX_BYTES ((size_t)4 << 30)
-
 typedef struct export_out {
     FILE *f;
     int errno_;                /* why a write failed, or 0 */
@@ -215,6 +213,22 @@ const cli_command cli_cmd_export = {
     run_export,
 };
 
+/* The export import reads, a part at a time. */
+typedef struct import_in {
+    FILE *f;
+    int errno_;                /* why a read failed, or 0 */
+} import_in;
+
+static bool read_in(char *buf, size_t cap, size_t *got, void *payload)
+{
+    import_in *in = payload;
+    *got = fread(buf, 1, cap, in->f);
+    if (*got > 0 || !ferror(in->f))
+        return true;
+    in->errno_ = errno != 0 ? errno : EIO;
+    return false;
+}
+
 static int run_import(cli_ctx *ctx, const cli_command *cmd, int argc,
                       char **argv)
 {
@@ -226,21 +240,36 @@ static int run_import(cli_ctx *ctx, const cli_command *cmd, int argc,
         return rc;
     if (path != NULL && path[0] == '\0')
         return cli_usage(cmd, "import: FILE cannot be empty");
-    char *text = NULL;
-    size_t len = 0;
-    rc = cli_read_path(ctx, path != NULL ? path : "-", "an export",
-                       IMPORT_MAX_BYTES, &text, &len);
-    if (rc != CLI_CONTINUE)
-        return rc;
-    if ((rc = cli_open(ctx)) != CLI_EXIT_OK) {
-        free(text);
-        return rc;
-    }
+    bool from_stdin = path == NULL || strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "stdin" : path;
     pier_error err;
     cli_error_init(&err);
-    pier_status st = pier_import(ctx->engine, text, len, &err);
-    free(text);
-    return st == PIER_OK ? CLI_EXIT_OK : cli_fail(ctx, &err);
+    /* FILE is opened before the lake: one that cannot be read makes no
+     * lake. */
+    import_in in = { from_stdin ? stdin : fopen(path, "rb"), 0 };
+    struct stat sb;
+    if (in.f != NULL && fstat(fileno(in.f), &sb) == 0 &&
+        S_ISDIR(sb.st_mode)) {
+        fclose(in.f);
+        in.f = NULL;
+        errno = EISDIR;
+    }
+    if (in.f == NULL) {
+        cli_error_set(&err, PIER_E_READ_FAILED, "cannot read '%.300s': %s",
+                      name, strerror(errno));
+        return cli_fail(ctx, &err);
+    }
+    if ((rc = cli_open(ctx)) == CLI_EXIT_OK) {
+        pier_status st = pier_import_read(ctx->engine, read_in, &in, &err);
+        if (st == PIER_E_READ_FAILED && in.errno_ != 0)
+            cli_error_set(&err, PIER_E_READ_FAILED, "cannot read '%.300s': "
+                          "%s: nothing was written", name,
+                          strerror(in.errno_));
+        rc = st == PIER_OK ? CLI_EXIT_OK : cli_fail(ctx, &err);
+    }
+    if (!from_stdin)
+        fclose(in.f);
+    return rc;
 }
 
 const cli_command cli_cmd_import = {
@@ -249,13 +278,15 @@ const cli_command cli_cmd_import = {
     "FILE) into the lake of --data, which must be new: no board, no change\n"
     "record, no declared table (a lake that does not exist yet is made).\n"
     "All or nothing: one transaction; foreign keys are checked at its end.\n"
+    "The export is read a part at a time: memory holds one line of it.\n"
     "\n"
     "Output: nothing; the exit status says it worked. Fails with\n"
     "InvalidArgument for a lake that is not new or an export of a lake of\n"
     "another format; InvalidJson for text that is not an export (the\n"
     "message gives the line) or one cut short; a Constraint* tag for rows\n"
     "a declared table's constraint refuses (ConstraintForeignKey for a row\n"
-    "naming no parent); TopologyUnsupported on a PostgreSQL lake. Nothing\n"
-    "is written then.\n",
+    "naming no parent); ReadFailed if FILE cannot be read (no lake is made\n"
+    "then); TopologyUnsupported on a PostgreSQL lake. Nothing is written\n"
+    "then.\n",
     run_import,
 };
