@@ -509,18 +509,63 @@ static bool makes_exact(const char *p4)
            (p4[7] == '(' || p4[7] == '_');
 }
 
-/* Numeric functions that would read an exact value as a float. */
-static bool numeric_function(const char *p4)
+/* Numeric functions that would read an exact value as a float or a
+ * 64-bit integer (SQLite's math functions, printf and format), each with
+ * what to write instead: an exact form where the dialect has one. */
+static const char *numeric_function(const char *p4)
 {
-    static const char *const names[] = {
-        "abs(", "round(", "ceil(", "ceiling(", "floor(", "trunc(", "sqrt(",
-        "pow(", "power(", "exp(", "ln(", "log(", "log10(", "log2(", "mod(",
-        "sign(",
+    static const char no_exact[] =
+        "it has no exact form: CAST the value AS REAL to ask for the "
+        "approximation";
+    static const struct { const char *name, *instead; } names[] = {
+        { "abs(", "write CASE WHEN x < 0 THEN -x ELSE x END, which is "
+          "exact" },
+        { "sign(", "write CASE WHEN x > 0 THEN 1 WHEN x < 0 THEN -1 ELSE 0 "
+          "END, which is exact" },
+        { "round(", "use decimal_round(x, scale[, mode])" },
+        { "ceil(", "use decimal_round(x, 0, 'ceiling')" },
+        { "ceiling(", "use decimal_round(x, 0, 'ceiling')" },
+        { "floor(", "use decimal_round(x, 0, 'floor')" },
+        { "trunc(", "use decimal_round(x, 0, 'down')" },
+        { "mod(", "write x % y, which is exact" },
+        { "pow(", "write the product x * x * ..., which is exact, or CAST "
+          "the value AS REAL to ask for the approximation" },
+        { "power(", "write the product x * x * ..., which is exact, or CAST "
+          "the value AS REAL to ask for the approximation" },
+        { "printf(", "pass CAST(x AS TEXT) to a %s for its digits, "
+          "decimal_round(x, scale) for fixed places, or CAST the value AS "
+          "REAL to ask for the approximation" },
+        { "format(", "pass CAST(x AS TEXT) to a %s for its digits, "
+          "decimal_round(x, scale) for fixed places, or CAST the value AS "
+          "REAL to ask for the approximation" },
+        { "sqrt(", no_exact }, { "exp(", no_exact }, { "ln(", no_exact },
+        { "log(", no_exact }, { "log10(", no_exact },
+        { "log2(", no_exact }, { "sin(", no_exact }, { "cos(", no_exact },
+        { "tan(", no_exact }, { "asin(", no_exact }, { "acos(", no_exact },
+        { "atan(", no_exact }, { "atan2(", no_exact },
+        { "sinh(", no_exact }, { "cosh(", no_exact },
+        { "tanh(", no_exact }, { "asinh(", no_exact },
+        { "acosh(", no_exact }, { "atanh(", no_exact },
+        { "radians(", no_exact }, { "degrees(", no_exact },
     };
     for (size_t i = 0; p4 != NULL && i < sizeof names / sizeof names[0]; i++)
-        if (strncmp(p4, names[i], strlen(names[i])) == 0)
-            return true;
-    return false;
+        if (strncmp(p4, names[i].name, strlen(names[i].name)) == 0)
+            return names[i].instead;
+    return NULL;
+}
+
+/* SQLite's bitwise operators, which read a value as a 64-bit integer (a
+ * UINT64 above 2^63 - 1 or an INT128 clamped, a DECIMAL truncated). */
+static const char *bitwise_op(const char *op)
+{
+    static const struct { const char *op, *sign; } ops[] = {
+        { "BitAnd", "&" }, { "BitOr", "|" }, { "ShiftLeft", "<<" },
+        { "ShiftRight", ">>" }, { "BitNot", "~" },
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(op, ops[i].op) == 0)
+            return ops[i].sign;
+    return NULL;
 }
 
 static pier_status refuse(analysis *a, int named, const char *what,
@@ -533,6 +578,32 @@ static pier_status refuse(analysis *a, int named, const char *what,
                "of an exact value: use decimal_add, decimal_sub, "
                "decimal_mul or decimal_div (or CAST it AS REAL to ask for "
                "the approximation)", what, col);
+    return PIER_E_QUERY_FAILED;
+}
+
+/* A numeric function reached by an exact value: what to write instead. */
+static pier_status refuse_function(analysis *a, int named, const char *what,
+                                   const char *instead, pier_error *err)
+{
+    const char *col = name_of(a, named);
+    a->rewrite = true;
+    pier__fail(err, PIER_E_QUERY_FAILED,
+               "%s on %s would compute with a floating-point or 64-bit "
+               "approximation of an exact value: %s", what, col, instead);
+    return PIER_E_QUERY_FAILED;
+}
+
+/* A bitwise operator reached by an exact value. */
+static pier_status refuse_bitwise(analysis *a, int named, const char *sign,
+                                  pier_error *err)
+{
+    const char *col = name_of(a, named);
+    a->rewrite = true;
+    pier__fail(err, PIER_E_QUERY_FAILED,
+               "'%s' on %s would read an exact value as a 64-bit integer "
+               "(a UINT64 past 9223372036854775807 or an INT128 clamped, a "
+               "DECIMAL cut): bitwise operators have no exact form; CAST "
+               "it AS INT64 to ask for that reading", sign, col);
     return PIER_E_QUERY_FAILED;
 }
 
@@ -841,6 +912,15 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                 return refuse(a, named, what, err);
             }
             ok = set_reg(a, p3, 0);
+        } else if (bitwise_op(op) != NULL) {
+            /* BitNot reads p1 into p2; the others p1 and p2 into p3 */
+            bool unary = strcmp(op, "BitNot") == 0;
+            int named = get_reg(a, p1) != 0 ? get_reg(a, p1)
+                        : unary             ? 0
+                                            : get_reg(a, p2);
+            if (named != 0)
+                return refuse_bitwise(a, named, bitwise_op(op), err);
+            ok = set_reg(a, unary ? p2 : p3, 0);
         } else if (strcmp(op, "Lt") == 0 || strcmp(op, "Le") == 0 ||
                    strcmp(op, "Gt") == 0 || strcmp(op, "Ge") == 0 ||
                    strcmp(op, "Eq") == 0 || strcmp(op, "Ne") == 0) {
@@ -890,13 +970,14 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                 computed_of(a, p2, nargs) != 0)
                 return minmax_refusal(a, computed_of(a, p2, nargs), p4,
                                       err);
-            for (int k = 0; numeric_function(p4) && k < nargs; k++) {
+            const char *instead = numeric_function(p4);
+            for (int k = 0; instead != NULL && k < nargs; k++) {
                 int named = get_reg(a, p2 + k);
                 if (named != 0) {
                     char what[64];
                     snprintf(what, sizeof what, "%.*s()",
                              (int)(paren - p4), p4);
-                    return refuse(a, named, what, err);
+                    return refuse_function(a, named, what, instead, err);
                 }
             }
             bool call = op[0] == 'F' || op[0] == 'P';

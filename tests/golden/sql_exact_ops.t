@@ -137,7 +137,7 @@ $ pier sql "SELECT v * v * v * v FROM ledger WHERE k = 4"
 ! pier: error: QueryFailed: '*': the result needs more than 38 digits (at byte 0 of the script)
 [exit 1]
 $ pier sql "SELECT abs(bal) FROM acct"
-! pier: error: QueryFailed: abs() on acct.bal would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+! pier: error: QueryFailed: abs() on acct.bal would compute with a floating-point or 64-bit approximation of an exact value: write CASE WHEN x < 0 THEN -x ELSE x END, which is exact (at byte 0 of the script)
 [exit 1]
 $ pier sql "UPDATE acct SET bal = bal * 1.1"
 ! pier: error: QueryFailed: '*' of an exact value (DECIMAL, UINT64, INT128) and a REAL: write CAST(x AS DECIMAL) (or the number as a string, '1.5') to compute exactly, or CAST(... AS REAL) for a floating-point result (at byte 0 of the script)

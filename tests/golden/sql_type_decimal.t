@@ -305,7 +305,7 @@ total(price)
 26.23
 (1 row)
 $ pier sql "SELECT round(price, 1) FROM d"
-! pier: error: QueryFailed: round() on d.price would compute with a floating-point approximation of an exact value: use decimal_add, decimal_sub, decimal_mul or decimal_div (or CAST it AS REAL to ask for the approximation) (at byte 0 of the script)
+! pier: error: QueryFailed: round() on d.price would compute with a floating-point or 64-bit approximation of an exact value: use decimal_round(x, scale[, mode]) (at byte 0 of the script)
 [exit 1]
 $ pier sql "CREATE TABLE w (k TEXT PRIMARY KEY, v DECIMAL(5,1)) WITHOUT ROWID; CREATE INDEX d_price ON d(price)"
 $ pier sql "SELECT v / 2 FROM w"
