@@ -1574,6 +1574,16 @@ static pier_status parse_script(pier__sql_script *out, const char *sql,
     pier__arena_init(&out->arena);
     assert(sql != NULL || len == 0);
     bool oom;
+    out->rewritten = NULL;
+    /* a CAST to a name CREATE TABLE refuses, refused as the column is */
+    char why[256];
+    size_t at;
+    if (len > 0 && pier__sql_cast_refused(sql, len, &at, why, sizeof why)) {
+        pier__fail(err, PIER_E_UNKNOWN_TYPE, "%s", why);
+        if (err != NULL)
+            err->offset = (int64_t)at;
+        return PIER_E_UNKNOWN_TYPE;
+    }
     out->rewritten = len > 0 ? pier__sql_rewrite(sql, len, &oom) : NULL;
     if (out->rewritten != NULL)
         out->text = sql = out->rewritten;

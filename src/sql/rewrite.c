@@ -11,11 +11,13 @@
  * and a message pointing into the rewritten one points at what the user
  * wrote.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sql/lex.h"
 #include "sql/sql.h"
+#include "types/spelling.h"
 
 /* The next token at or after pos, END or BAD ending the text. */
 static pier__tk next(const char *sql, size_t n, size_t pos, pier__token *t)
@@ -42,20 +44,76 @@ static bool plain_field(const char *sql, const pier__token *t, size_t *from,
     return *to > *from;
 }
 
-/* The types SQLite's CAST gets wrong (it maps an unknown name to an
- * affinity), which _pcs casts to as the dialect's columns hold them. */
-static bool cast_type(const char *s, size_t n)
+/* Where a CAST's type is read. */
+enum cast_way {
+    CAST_SQLITE,     /* SQLite's own: INTEGER, INT64, REAL, DOUBLE, TEXT,
+                        BLOB */
+    CAST_DIALECT,    /* a type of the dialect: written as _pcs(x,'T') */
+    CAST_REFUSED     /* a name CREATE TABLE refuses */
+};
+
+/* How CAST(x AS T) reads `T` (s, n: the type's text; `word`, `wn`: its
+ * first word). SQLite's CAST maps a name it does not know to an affinity
+ * (DECIMAL became a float, a UUID or TIME 0 or a number, INT64[] 0), so
+ * every spelling CREATE TABLE takes casts as that type's columns hold it,
+ * but for SQLite's own names, whose casts are SQLite's; a name CREATE
+ * TABLE refuses is refused (e->message says what to write). */
+static enum cast_way cast_way(const char *s, size_t n, const char *word,
+                              size_t wn, pier__sqltype_error *e)
 {
-    static const char *const names[] = {
-        "decimal", "uint8", "uint16", "uint32", "uint64", "int8", "int16",
-        "int32", "int128", "uuid", "instant", "timestamp", "date", "time",
-        "datetime", "interval", "enum", "varchar", "boolean", "bool",
-        "json", "float32", "bytea", NULL,
-    };
-    for (size_t i = 0; names[i] != NULL; i++)
-        if (pier__name_eq(s, n, names[i], strlen(names[i])))
-            return true;
-    return false;
+    if (pier__name_eq(word, wn, "enum", 4) ||
+        pier__name_eq(word, wn, "bytea", 5))
+        return CAST_DIALECT;
+    pier__sqltype t;
+    if (pier__sqltype_parse(s, n, &t, NULL, e) != NULL)
+        return CAST_REFUSED;
+    if (t.dims == 0 && (t.base == PIER__B_INT64 || t.base == PIER__B_DOUBLE ||
+                        t.base == PIER__B_TEXT || t.base == PIER__B_BLOB))
+        return CAST_SQLITE;
+    return CAST_DIALECT;
+}
+
+/* A CAST(x AS T) at its '(' lp: the last AS at the cast's own depth, the
+ * type's first word, the ')' and the type's text [*from, *to) (its first
+ * word alone when the text holds a quote or a comment: ENUM('a')).
+ * False when there is none. */
+static bool find_cast(const char *sql, size_t n, const pier__token *lp,
+                      pier__token *as, pier__token *type, pier__token *rp,
+                      size_t *from, size_t *to, bool *quoted)
+{
+    pier__token u;
+    size_t depth = 1, pos = lp->end;
+    bool have_as = false;
+    for (;;) {
+        pier__tk k = next(sql, n, pos, &u);
+        if (k == PIER__TK_END || k == PIER__TK_BAD)
+            return false;
+        pos = u.end;
+        if (k == PIER__TK_LP)
+            depth++;
+        else if (k == PIER__TK_RP && --depth == 0)
+            break;
+        else if (depth == 1 && k == PIER__TK_WORD &&
+                 pier__name_eq(sql + u.start, u.end - u.start, "as", 2) &&
+                 next(sql, n, u.end, type) == PIER__TK_WORD) {
+            *as = u;
+            have_as = true;
+        }
+    }
+    *rp = u;
+    if (!have_as)
+        return false;
+    *from = type->start;
+    *to = rp->start;
+    while (*to > *from && (sql[*to - 1] == ' ' || sql[*to - 1] == '\t' ||
+                           sql[*to - 1] == '\n' || sql[*to - 1] == '\r'))
+        (*to)--;
+    *quoted = memchr(sql + *from, '\'', *to - *from) != NULL ||
+              memchr(sql + *from, '-', *to - *from) != NULL ||
+              memchr(sql + *from, '/', *to - *from) != NULL;
+    if (*quoted)
+        *to = type->end;
+    return true;
 }
 
 /*
@@ -70,40 +128,15 @@ static bool rewrite_cast(const char *sql, size_t n, const pier__token *t,
                          const pier__token *lp, char **out, bool *oom,
                          size_t *end)
 {
-    /* the last AS at the cast's own depth, and its ')' */
-    pier__token u, as = { 0 }, type = { 0 };
-    size_t depth = 1, pos = lp->end;
-    bool have_as = false;
-    for (;;) {
-        pier__tk k = next(sql, n, pos, &u);
-        if (k == PIER__TK_END || k == PIER__TK_BAD)
-            return false;
-        pos = u.end;
-        if (k == PIER__TK_LP)
-            depth++;
-        else if (k == PIER__TK_RP && --depth == 0)
-            break;
-        else if (depth == 1 && k == PIER__TK_WORD &&
-                 pier__name_eq(sql + u.start, u.end - u.start, "as", 2) &&
-                 next(sql, n, u.end, &type) == PIER__TK_WORD) {
-            as = u;
-            have_as = true;
-        }
-    }
-    const pier__token rp = u;
-    if (!have_as || !cast_type(sql + type.start, type.end - type.start))
+    pier__token as, type, rp;
+    size_t from, to;
+    bool quoted;
+    if (!find_cast(sql, n, lp, &as, &type, &rp, &from, &to, &quoted))
         return false;
-    size_t from = type.start, to = rp.start;
-    while (to > from && (sql[to - 1] == ' ' || sql[to - 1] == '\t' ||
-                         sql[to - 1] == '\n' || sql[to - 1] == '\r'))
-        to--;
-    bool quoted = memchr(sql + from, '\'', to - from) != NULL ||
-                  memchr(sql + from, '-', to - from) != NULL ||
-                  memchr(sql + from, '/', to - from) != NULL;
-    if (quoted) {                  /* ENUM('a'), or a comment: as ENUM */
-        from = type.start;
-        to = type.end;
-    }
+    pier__sqltype_error why;
+    if (cast_way(sql + from, to - from, sql + type.start,
+                 type.end - type.start, &why) != CAST_DIALECT)
+        return false;
     if (*out == NULL) {
         *out = malloc(n + 1);
         if (*out == NULL) {
@@ -128,6 +161,36 @@ static bool rewrite_cast(const char *sql, size_t n, const pier__token *t,
     *p = ')';
     *end = rp.end;
     return true;
+}
+
+bool pier__sql_cast_refused(const char *sql, size_t n, size_t *at,
+                            char *why, size_t why_size)
+{
+    pier__token t, lp;
+    bool after_dot = false;
+    for (size_t pos = 0; next(sql, n, pos, &t) != PIER__TK_END &&
+                         t.kind != PIER__TK_BAD;
+         pos = t.end) {
+        bool cast = !after_dot && t.kind == PIER__TK_WORD &&
+                    pier__name_eq(sql + t.start, t.end - t.start, "cast",
+                                  4) &&
+                    next(sql, n, t.end, &lp) == PIER__TK_LP;
+        after_dot = t.kind == PIER__TK_DOT;
+        pier__token as, type, rp;
+        size_t from, to;
+        bool quoted;
+        pier__sqltype_error e;
+        if (cast && find_cast(sql, n, &lp, &as, &type, &rp, &from, &to,
+                              &quoted) &&
+            cast_way(sql + from, to - from, sql + type.start,
+                     type.end - type.start, &e) == CAST_REFUSED) {
+            *at = type.start;
+            snprintf(why, why_size, "CAST to %.*s: %s", (int)(to - from),
+                     sql + from, e.message);
+            return true;
+        }
+    }
+    return false;
 }
 
 char *pier__sql_rewrite(const char *sql, size_t n, bool *oom)

@@ -227,6 +227,17 @@ typedef struct pier__sql_script {
 char *pier__sql_rewrite(const char *sql, size_t n, bool *oom);
 
 /*
+ * Finds the first CAST(x AS T) in `sql` whose T is a name CREATE TABLE
+ * refuses (NUMERIC, TINYINT, HUGEINT, VARCHAR without its length...):
+ * SQLite would cast to an affinity, so the dialect refuses it as a column
+ * would be refused. Tokens are read as SQLite reads them.
+ * @return true with *at the type's byte and `why` saying what to write
+ *         instead; false when every cast is one the dialect takes.
+ */
+bool pier__sql_cast_refused(const char *sql, size_t n, size_t *at,
+                            char *why, size_t why_size);
+
+/*
  * Splits `sql` into statements at the semicolons outside strings,
  * identifiers and comments (empty statements are skipped) and reads the
  * head of each, in the text pier__sql_rewrite makes of it (out->text).

@@ -875,6 +875,14 @@ static void cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         cell = (pier__cell){ .st = PIER__ST_TEXT, .p = text, .n = n };
     }
     const char *why = pier__coltype_fit(t, &cell);
+    /* (a changeset is read as the column reads it: with SQLite's reader) */
+    if (why == NULL && t->t.base == PIER__B_CHANGESET && t->t.dims == 0 &&
+        cell.st == PIER__ST_BLOB && !made_here(ctx, &cell))
+        why = pier__changeset_why(cell.p, cell.n);
+    if (why != NULL && strcmp(why, "out of memory") == 0) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
     if (why != NULL) {
         if (fs->failure != NULL)
             fs->failure->cast = true;

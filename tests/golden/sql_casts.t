@@ -39,3 +39,49 @@ $ pier sql "SELECT CAST('1' AS DECIMAL), EXTRACT(year FROM '2026-03-01'), CAST('
 [
 {"CAST('1' AS DECIMAL)":"1","EXTRACT(year FROM '2026-03-01')":2026,"two":"2","CAST('3' AS DECIMAL) + 1":"4"}
 ]
+
+# Every spelling CREATE TABLE takes casts as that type (arrays of SQLite's
+# own types, ANY and CHANGESET too); a name CREATE TABLE refuses is
+# refused in a CAST with the same message (UnknownType), before anything
+# of the script runs.
+$ pier sql "CREATE TABLE k (id INT64 PRIMARY KEY, h INT128)"
+$ pier sql "SELECT CAST('[1, 2]' AS INT64[]) AS i, CAST('[1,2]' AS REAL[]) AS r, CAST('[\"a\"]' AS TEXT[]) AS t, CAST('0.1' AS ANY) AS a, typeof(CAST('0.1' AS ANY)) AS ta, length(CAST(x'' AS CHANGESET)) AS c" --jsonl
+{"i":"[1,2]","r":"[1.0,2.0]","t":"[\"a\"]","a":"0.1","ta":"text","c":0}
+$ pier sql "SELECT CAST('[1,2.5]' AS INT64[])"
+! pier: error: ColumnTypeConflict: CAST to INT64[]: an element is not an INT64 (a JSON integer of 64 bits) or null
+[exit 1]
+$ pier sql "SELECT CAST('[1,\"x\"]' AS REAL[])"
+! pier: error: ColumnTypeConflict: CAST to REAL[]: an element is not a DOUBLE (a JSON number within a double's range) or null
+[exit 1]
+$ pier sql "SELECT CAST(x'00' AS CHANGESET)"
+! pier: error: ColumnTypeConflict: CAST to CHANGESET: not a changeset (SQLite's changeset format)
+[exit 1]
+$ pier sql "SELECT CAST('x' AS CHANGESET)"
+! pier: error: ColumnTypeConflict: CAST to CHANGESET: a CHANGESET is the bytes of a changeset
+[exit 1]
+$ pier sql "INSERT INTO k VALUES (1, '5'); SELECT CAST('0.1' AS NUMERIC)"
+! pier: error: UnknownType: CAST to NUMERIC: type NUMERIC is not supported: use DECIMAL or DECIMAL(p,s)
+[exit 1]
+$ pier sql "INSERT INTO k VALUES (2, '5'); SELECT CAST(h AS HUGEINT) FROM k"
+! pier: error: UnknownType: CAST to HUGEINT: type HUGEINT is not supported: use INT128
+[exit 1]
+$ pier sql "SELECT CAST('300' AS TINYINT)"
+! pier: error: UnknownType: CAST to TINYINT: type TINYINT is not supported: use INT8
+[exit 1]
+$ pier sql "SELECT CAST(1 AS INT)"
+! pier: error: UnknownType: CAST to INT: type INT is not supported: use INT32 or INT64 (INTEGER is INT64)
+[exit 1]
+$ pier sql "SELECT CAST(1 AS VARCHAR)"
+! pier: error: UnknownType: CAST to VARCHAR: VARCHAR takes its maximum length, VARCHAR(n) (or use TEXT)
+[exit 1]
+$ pier sql "SELECT CAST(1 AS DOUBLE PRECISION)"
+! pier: error: UnknownType: CAST to DOUBLE PRECISION: type DOUBLE PRECISION is not supported: use DOUBLE
+[exit 1]
+$ pier sql "SELECT CAST(1 AS TIMESTAMP)"
+! pier: error: UnknownType: CAST to TIMESTAMP: type TIMESTAMP is not supported: use INSTANT (a point in time) or DATETIME (no zone)
+[exit 1]
+$ pier sql "SELECT count(*) AS n FROM k" --jsonl
+{"n":0}
+# SQLite's own names keep SQLite's casts.
+$ pier sql "SELECT CAST(1.5 AS INTEGER) AS i, CAST('7' AS INT64) AS j, CAST('7' AS REAL) AS r, CAST(1 AS DOUBLE) AS d, CAST(12 AS TEXT) AS t, hex(CAST('x' AS BLOB)) AS b" --jsonl
+{"i":1,"j":7,"r":7.0,"d":1.0,"t":"12","b":"78"}
