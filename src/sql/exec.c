@@ -272,6 +272,150 @@ static void put_string(pier__buf *b, const char *s)
     pier__sql_quote_string(b, s, strlen(s));
 }
 
+/* The expression of a column's DEFAULT in its constraints (as SQLite
+ * reads one: a literal, a signed number, or an expression in
+ * parentheses), as [*from, *to); false when it has none. */
+static bool default_span(const char *c, size_t *from, size_t *to)
+{
+    size_t n = strlen(c), pos = 0;
+    pier__token t;
+    const char *why;
+    int depth = 0;
+    for (;;) {
+        pier__tk k = pier__sql_token(c, n, pos, &t, &why);
+        if (k == PIER__TK_END || k == PIER__TK_BAD)
+            return false;
+        pos = t.end;
+        if (k == PIER__TK_LP)
+            depth++;
+        else if (k == PIER__TK_RP)
+            depth--;
+        if (depth == 0 && k == PIER__TK_WORD &&
+            pier__name_eq(c + t.start, t.end - t.start, "default", 7))
+            break;
+    }
+    pier__tk k = pier__sql_token(c, n, pos, &t, &why);
+    *from = t.start;
+    if (k == PIER__TK_OP && t.end - t.start == 1 &&
+        (c[t.start] == '-' || c[t.start] == '+'))
+        k = pier__sql_token(c, n, t.end, &t, &why);
+    if (k == PIER__TK_LP) {
+        for (depth = 1; depth > 0;) {
+            k = pier__sql_token(c, n, t.end, &t, &why);
+            if (k == PIER__TK_END || k == PIER__TK_BAD)
+                return false;
+            depth += k == PIER__TK_LP ? 1 : k == PIER__TK_RP ? -1 : 0;
+        }
+    } else if (k == PIER__TK_END || k == PIER__TK_BAD) {
+        return false;
+    }
+    *to = t.end;
+    return true;
+}
+
+/* The user's constraints, with a DEFAULT's numbers that SQLite would read
+ * inexactly (DEFAULT 123456789.12345678, DEFAULT 18446744073709551615)
+ * written as their digits, as in a statement (literals.c): the column
+ * takes them exactly. */
+static void put_constraints(pier__buf *b, const char *c)
+{
+    size_t from, to;
+    pier__buf exact;
+    pier__buf_init(&exact);
+    if (default_span(c, &from, &to) &&
+        pier__sql_exact_literals(&exact, c + from, to - from)) {
+        pier__buf_append(b, c, from);
+        pier__buf_append(b, exact.p, exact.len);
+        pier__buf_puts(b, c + to);
+    } else {
+        pier__buf_puts(b, c);
+    }
+    if (exact.oom)
+        b->oom = true;
+    pier__buf_free(&exact);
+}
+
+/*
+ * A column's DEFAULT that the column cannot hold (ENUM('x','y') DEFAULT
+ * 'z', INT8 DEFAULT 300) would fail every INSERT that omits the column:
+ * refused with the table. The default is evaluated once, given the
+ * column's storage affinity as SQLite gives it when it fills the column,
+ * and checked as the column checks a value.
+ */
+static pier_status default_fits(const exec_ctx *x, const pier__table *t,
+                                const pier__tcolumn *col,
+                                const pier__sql_column *def, pier_error *err)
+{
+    size_t from, to;
+    if (def->default_now || def->generated ||
+        col->type.t.base == PIER__B_ANY ||
+        !default_span(def->constraints, &from, &to))
+        return PIER_OK;
+    const char *storage = pier__coltype_storage(&col->type);
+    pier__buf q;
+    pier__buf_init(&q);
+    pier__buf_puts(&q, "SELECT CASE WHEN v IS NULL THEN 1 ELSE _pier_fit(");
+    if (strcmp(storage, "TEXT") == 0)
+        pier__buf_puts(&q, "CASE WHEN typeof(v) IN ('integer', 'real') THEN "
+                       "CAST(v AS TEXT) ELSE v END");
+    else if (strcmp(storage, "INTEGER") == 0)
+        pier__buf_puts(&q, "CASE WHEN typeof(w) = 'real' AND abs(w) < 9e18 "
+                       "AND w = CAST(w AS INTEGER) THEN CAST(w AS INTEGER) "
+                       "ELSE w END");
+    else if (strcmp(storage, "REAL") == 0)
+        pier__buf_puts(&q, "CASE WHEN typeof(w) = 'integer' THEN "
+                       "CAST(w AS REAL) ELSE w END");
+    else
+        pier__buf_puts(&q, "v");
+    pier__buf_puts(&q, ", ");
+    put_string(&q, col->spelling);
+    pier__buf_printf(&q, ", %lld) END FROM (SELECT v, CASE WHEN typeof(v) "
+                     "= 'text' AND trim(v) <> '' AND NOT trim(v) GLOB "
+                     "'*[^0-9.eE+-]*' THEN CAST(trim(v) AS NUMERIC) ELSE v "
+                     "END AS w FROM (SELECT ", (long long)col->id);
+    /* (the default as the table holds it: its numbers exact) */
+    pier__buf written, expr;
+    pier__buf_init(&written);
+    pier__buf_init(&expr);
+    pier__buf_puts(&written, "DEFAULT ");
+    pier__buf_append(&written, def->constraints + from, to - from);
+    if (!written.oom)
+        put_constraints(&expr, written.p);
+    pier__buf_puts(&q, expr.len > 8 ? expr.p + 8 : "NULL");
+    pier__buf_puts(&q, " AS v))");
+    bool oom = q.oom || expr.oom || written.oom;
+    pier__buf_free(&written);
+    pier__buf_free(&expr);
+    if (oom) {
+        pier__buf_free(&q);
+        return pier__oom(err);
+    }
+    pier_error perr;
+    pier__error_clear(&perr);
+    pier_status pr = ops(x)->ddl(x->e->lake, q.p, &perr);
+    pier__buf_free(&q);
+    if (pr == PIER_OK)
+        return PIER_OK;
+    if (pr == PIER_E_OUT_OF_MEMORY || strstr(perr.message, "out of memory"))
+        return pier__oom(err);
+    /* _pier_fit's "... is not a TYPE: why": the why */
+    const char *refusal = strstr(perr.message, "is not a");
+    const char *why = refusal != NULL ? strstr(refusal, col->spelling) : NULL;
+    why = why != NULL && strncmp(why + strlen(col->spelling), ": ", 2) == 0
+              ? why + strlen(col->spelling) + 2
+          : refusal != NULL ? refusal
+                            : perr.message;
+    pier_status rc = fail_at(err, x->st->offset, PIER_E_COLUMN_TYPE_CONFLICT,
+                             "column '%s' of table '%s' is %s: its DEFAULT "
+                             "%.*s is not one (%s), so every INSERT that "
+                             "omits it would fail", col->name, t->name,
+                             col->spelling, (int)(to - from),
+                             def->constraints + from, why);
+    pier__error_board(err, t->name);
+    pier__error_column(err, col->name);
+    return rc;
+}
+
 /* The physical definition of column `col`: storage type, collation,
  * value check, then the user's constraints as written. */
 static void physical_column(pier__buf *b, const pier__tcolumn *col,
@@ -293,7 +437,7 @@ static void physical_column(pier__buf *b, const pier__tcolumn *col,
         return;
     pier__buf_putc(b, ' ');
     if (!def->default_now) {
-        pier__buf_puts(b, def->constraints);
+        put_constraints(b, def->constraints);
         return;
     }
     /* DEFAULT now(): the statement's instant as the column's type */
@@ -654,6 +798,8 @@ static pier_status create_table(exec_ctx *x, pier_error *err)
         rc = run_ddl(x, &b, err);
     pier__buf_free(&b);
     for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
+        rc = default_fits(x, t, &t->columns[i], &def->columns[i], err);
+    for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
         if (t->columns[i].readonly)
             rc = readonly_trigger(x, t, &t->columns[i],
                                   is_rowid_alias(&t->columns[i],
@@ -792,6 +938,8 @@ static pier_status add_column(exec_ctx *x, pier__table *orig,
         rc = run_ddl(x, &b, err);
         pier__buf_free(&b);
     }
+    if (rc == PIER_OK)
+        rc = default_fits(x, t, col, def, err);
     if (rc == PIER_OK && col->readonly)
         rc = readonly_trigger(x, t, col, false, err);
     if (rc == PIER_OK)

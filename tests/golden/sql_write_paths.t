@@ -13,7 +13,7 @@ id  d     e
 2   1.00  a
 (1 row)
 $ pier sql "CREATE TABLE bad (x ENUM('a') DEFAULT 'z'); INSERT INTO bad DEFAULT VALUES"
-! pier: error: ColumnTypeConflict: column 'x' of table 'bad' is ENUM('a'), got 'z': not one of the labels
+! pier: error: ColumnTypeConflict: column 'x' of table 'bad' is ENUM('a'): its DEFAULT 'z' is not one (not one of the labels), so every INSERT that omits it would fail
 [exit 1]
 $ pier sql "UPDATE t SET n = 1000"
 ! pier: error: ColumnTypeConflict: column 'n' of table 't' is INT8, got 1000: out of range for INT8
