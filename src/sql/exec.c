@@ -416,6 +416,91 @@ static pier_status default_fits(const exec_ctx *x, const pier__table *t,
     return rc;
 }
 
+/*
+ * The expressions of the CHECKs and generated columns in constraints `c`
+ * (a column's or the table's): each one's "(...)" after CHECK or AS, read
+ * as a SELECT on the table. SQLite computes them inside its own writes,
+ * where the front-end's rewrite of operators (technique 5) cannot reach:
+ * one that computes on an exact value with SQLite's arithmetic (d + '0.1'
+ * as a float) is refused with the table, naming what to write instead.
+ */
+static pier_status exprs_exact(const exec_ctx *x, const pier__table *t,
+                               const char *c, pier_error *err)
+{
+    size_t n = strlen(c), pos = 0;
+    pier__token tk, lp;
+    const char *why;
+    int depth = 0;
+    pier_status rc = PIER_OK;
+    while (rc == PIER_OK) {
+        pier__tk k = pier__sql_token(c, n, pos, &tk, &why);
+        if (k == PIER__TK_END || k == PIER__TK_BAD)
+            break;
+        pos = tk.end;
+        if (k == PIER__TK_LP)
+            depth++;
+        else if (k == PIER__TK_RP)
+            depth--;
+        bool check = pier__name_eq(c + tk.start, tk.end - tk.start, "check",
+                                   5);
+        if (depth != 0 || k != PIER__TK_WORD ||
+            (!check && !pier__name_eq(c + tk.start, tk.end - tk.start, "as",
+                                      2)) ||
+            pier__sql_token(c, n, tk.end, &lp, &why) != PIER__TK_LP)
+            continue;
+        /* the expression, to its ')' */
+        size_t end = lp.end;
+        pier__token u;
+        for (int d = 1; d > 0;) {
+            pier__tk uk = pier__sql_token(c, n, end, &u, &why);
+            if (uk == PIER__TK_END || uk == PIER__TK_BAD)
+                return PIER_OK;        /* (SQLite said why) */
+            end = u.end;
+            d += uk == PIER__TK_LP ? 1 : uk == PIER__TK_RP ? -1 : 0;
+        }
+        pier__buf q;
+        pier__buf_init(&q);
+        pier__buf_puts(&q, "SELECT ");
+        pier__buf_append(&q, c + lp.start, end - lp.start);
+        pier__buf_puts(&q, " FROM ");
+        pier__sql_quote_ident(&q, t->name);
+        if (q.oom) {
+            pier__buf_free(&q);
+            return pier__oom(err);
+        }
+        pier_error perr;
+        pier__error_clear(&perr);
+        pier__stmt_shape shape;
+        pier__lake *lake = x->e->lake;
+        pier_status pr = ops(x)->stmt_prepare(lake, q.p, q.len, false,
+                                              &shape, &perr);
+        bool refused = pr == PIER_E_QUERY_FAILED && lake->exact_ops;
+        if (pr == PIER_OK)
+            ops(x)->stmt_finish(lake);
+        lake->exact_ops = false;
+        pier__buf_free(&q);
+        pos = end;
+        if (pr == PIER_E_OUT_OF_MEMORY)
+            rc = pier__oom(err);
+        else if (refused) {
+            rc = fail_at(err, x->st->offset, PIER_E_QUERY_FAILED,
+                         "%s (%.*s) of table '%s' would compute on an exact "
+                         "value with SQLite's floating-point arithmetic, "
+                         "which the rewrite of operators cannot reach "
+                         "there (%s): write %s", check ? "CHECK"
+                                                       : "the generated column",
+                         (int)(end - lp.end - 1), c + lp.end, t->name,
+                         perr.message,
+                         check ? "the comparison on the column itself (d <= "
+                                 "'0.1'), which goes by value"
+                               : "decimal_add, decimal_sub, decimal_mul or "
+                                 "decimal_div(a, b, scale), which are exact");
+            pier__error_board(err, t->name);
+        }
+    }
+    return rc;
+}
+
 /* The physical definition of column `col`: storage type, collation,
  * value check, then the user's constraints as written. */
 static void physical_column(pier__buf *b, const pier__tcolumn *col,
@@ -800,6 +885,10 @@ static pier_status create_table(exec_ctx *x, pier_error *err)
     for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
         rc = default_fits(x, t, &t->columns[i], &def->columns[i], err);
     for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
+        rc = exprs_exact(x, t, def->columns[i].constraints, err);
+    if (rc == PIER_OK)
+        rc = exprs_exact(x, t, def->constraints, err);
+    for (size_t i = 0; rc == PIER_OK && i < t->ncolumns; i++)
         if (t->columns[i].readonly)
             rc = readonly_trigger(x, t, &t->columns[i],
                                   is_rowid_alias(&t->columns[i],
@@ -940,6 +1029,8 @@ static pier_status add_column(exec_ctx *x, pier__table *orig,
     }
     if (rc == PIER_OK)
         rc = default_fits(x, t, col, def, err);
+    if (rc == PIER_OK)
+        rc = exprs_exact(x, t, def->constraints, err);
     if (rc == PIER_OK && col->readonly)
         rc = readonly_trigger(x, t, col, false, err);
     if (rc == PIER_OK)

@@ -88,6 +88,11 @@ typedef struct analysis {
     size_t njoin_params;
     size_t max_args;           /* at most this many arguments to a call
                                   (the statement's commas, plus one) */
+    int *pending;              /* per register: a record MakeRecord made
+                                  of a computed exact value (its name, as
+                                  `reg` holds it), refused unless it is
+                                  stored in a table or its index */
+    size_t npending;
     bool rewritten;            /* the statement is the front-end's rewrite
                                   of its operators */
     bool rewrite;              /* out: refused for what that rewrite
@@ -854,15 +859,37 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
             /* a sort key, a group or a DISTINCT of computed exact values
              * orders by bytes, unless the rewrite gives it the numeric
              * collation (which is all it changes when nothing else is) */
+            /* (a record stored in a table, such as the row of a
+             * STORED generated column computing decimals, takes the
+             * column's type: which one is known at its Insert) */
+            int computed = 0;
             for (long k = 0; strcmp(op, "MakeRecord") == 0 &&
-                             !a->rewritten && k < p2; k++)
-                if (get_reg(a, p1 + k) < 0) {
-                    a->rewrite = true;
-                    return chosen(get_reg(a, p1 + k))
-                               ? chosen_refusal(a, get_reg(a, p1 + k), err)
-                               : compare_refusal(a, get_reg(a, p1 + k),
-                                                 err);
-                }
+                             !a->rewritten && computed == 0 && k < p2; k++)
+                if (get_reg(a, p1 + k) < 0)
+                    computed = get_reg(a, p1 + k);
+            if (strcmp(op, "MakeRecord") == 0 && p3 >= 0 &&
+                (computed != 0 || (size_t)p3 < a->npending) &&
+                !room(&a->pending, &a->npending, (size_t)p3))
+                return pier__oom(err);
+            if (strcmp(op, "MakeRecord") == 0 && p3 >= 0 &&
+                (size_t)p3 < a->npending)
+                a->pending[p3] = computed;
+            /* where a record of one goes: a table of the schema (or its
+             * index) or scratch (a sorter, an ephemeral table) */
+            bool inserts = strcmp(op, "Insert") == 0 ||
+                           strcmp(op, "IdxInsert") == 0 ||
+                           strcmp(op, "SorterInsert") == 0;
+            int held = inserts && p2 >= 0 && (size_t)p2 < a->npending
+                           ? a->pending[p2] : 0;
+            bool real = p1 >= 0 && (size_t)p1 < a->ncursors &&
+                        a->cursor_root[p1] != 0;
+            if (held != 0 && !real) {
+                a->rewrite = true;
+                return chosen(held) ? chosen_refusal(a, held, err)
+                                    : compare_refusal(a, held, err);
+            }
+            if (held != 0)
+                a->pending[p2] = 0;    /* stored: the column's type */
             /* a key of a sorter or of an ephemeral index that may be a
              * number in one row and exact text in another */
             bool scratch = p1 >= 0 && ((size_t)p1 >= a->ncursors ||
@@ -1096,6 +1123,7 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     fields_free(a.joins, a.njoins);
     fields_free(a.join_params, a.njoin_params);
     free(a.reg);
+    free(a.pending);
     free(a.names);
     return rc;
 }
