@@ -1784,7 +1784,43 @@ static const char *as_written(const exec_ctx *x, const char *name,
         pier__buf_append(scratch, w, n);
         return scratch->oom ? name : scratch->p;
     }
-    return name;
+    /* a number SQLite would read inexactly was quoted (technique 6,
+     * literals.c), which changed the length: the name with such numbers
+     * unquoted is what the same-length text holds */
+    pier__buf plain;
+    pier__buf_init(&plain);
+    bool unquoted = false;
+    for (size_t i = 0; i < n;) {
+        const char *close = name[i] == '\'' ? strchr(name + i + 1, '\'')
+                                            : NULL;
+        pier__buf quoted;
+        pier__buf_init(&quoted);
+        size_t k = close != NULL ? (size_t)(close - name) - i - 1 : 0;
+        if (close != NULL && k > 0 && k == strspn(name + i + 1,
+                                                  "0123456789.eE+-") &&
+            pier__sql_exact_literals(&quoted, name + i + 1, k) &&
+            quoted.len == k + 2) {
+            pier__buf_append(&plain, name + i + 1, k);
+            i += k + 2;
+            unquoted = true;
+        } else {
+            pier__buf_putc(&plain, name[i++]);
+        }
+        pier__buf_free(&quoted);
+    }
+    const char *found = name;
+    for (size_t at = 0; unquoted && !plain.oom && at + plain.len <= len;
+         at++) {
+        if (memcmp(sql + at, plain.p, plain.len) != 0)
+            continue;
+        pier__buf_reset(scratch);
+        pier__buf_append(scratch, x->written + x->st->offset + at,
+                         plain.len);
+        found = scratch->oom ? name : scratch->p;
+        break;
+    }
+    pier__buf_free(&plain);
+    return found;
 }
 
 static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)

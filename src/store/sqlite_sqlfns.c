@@ -439,6 +439,7 @@ typedef struct sum_acc {
     double reals;              /* reals, text that is no decimal, and
                                   decimals beyond 38 digits */
     int64_t nreals;
+    int64_t ntexts;            /* of nreals: text that is no number */
     acc_i128 decs;             /* decimal texts: unscaled ... */
     int scale;                 /* ... at this scale */
     int64_t ndecs;
@@ -584,6 +585,8 @@ static void sum_value(sum_acc *s, sqlite3_value *v, int sign)
         } else {
             s->reals += sign * sqlite3_value_double(v);
             s->nreals += sign;
+            if (sqlite3_value_numeric_type(v) == SQLITE_TEXT)
+                s->ntexts += sign;
             break;
         }
         s->ndecs += sign;
@@ -679,6 +682,13 @@ static bool mixed(sqlite3_context *ctx, const sum_acc *s, const char *fn)
 {
     if (s->nreals == 0 || s->ndecs == 0)
         return false;
+    if (s->ntexts > 0) {
+        result_errorf(ctx, "%s: text that is not a number (which SQLite "
+                      "would count as 0) among decimal values cannot be "
+                      "totalled exactly: leave it out (WHERE), or write "
+                      "%s(CAST(x AS REAL)) for a float", fn, fn);
+        return true;
+    }
     result_errorf(ctx, "%s: REAL and DECIMAL values together cannot be "
                   "totalled exactly: write %s(CAST(x AS REAL)) for a float, "
                   "or %s(decimal(x)) for an exact decimal", fn, fn, fn);
@@ -867,6 +877,21 @@ static void cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             d = sqlite3_value_double(v);
             cell = (pier__cell){ .st = PIER__ST_REAL, .d = d };
         }
+    }
+    /* a number, for a type SQLite stores as text other than the exact
+     * numbers: its text, as the column's TEXT affinity makes it (a
+     * VARCHAR(3) column takes 12 as '12') */
+    bool exact = t->t.base == PIER__B_DECIMAL ||
+                 t->t.base == PIER__B_UINT64 || t->t.base == PIER__B_INT128;
+    if ((cell.st == PIER__ST_INT || cell.st == PIER__ST_REAL) &&
+        t->t.dims == 0 && !exact && strcmp(storage, "TEXT") == 0) {
+        const unsigned char *p = sqlite3_value_text(argv[0]);
+        if (p == NULL) {
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
+        cell = (pier__cell){ .st = PIER__ST_TEXT, .p = (const char *)p,
+                             .n = (size_t)sqlite3_value_bytes(argv[0]) };
     }
     char text[PIER__DOUBLE_BUF];
     if (cell.st == PIER__ST_REAL && isfinite(cell.d) &&

@@ -375,6 +375,10 @@ static const char *read_float(pier__base b, double d, scalar *v)
     if (b == PIER__B_FLOAT32) {
         if (!isfinite(d) || fabs(d) >= FLOAT32_LIMIT)
             return "out of range for FLOAT32";
+        /* (a nonzero value nearer 0 than the least float would read as
+         * 0: refused as one too large is) */
+        if (d != 0 && (float)d == 0)
+            return "too near 0 for FLOAT32 (it would read as 0)";
         d = (double)(float)d;
     }
     v->u.d = d;

@@ -85,3 +85,27 @@ $ pier sql "SELECT count(*) AS n FROM k" --jsonl
 # SQLite's own names keep SQLite's casts.
 $ pier sql "SELECT CAST(1.5 AS INTEGER) AS i, CAST('7' AS INT64) AS j, CAST('7' AS REAL) AS r, CAST(1 AS DOUBLE) AS d, CAST(12 AS TEXT) AS t, hex(CAST('x' AS BLOB)) AS b" --jsonl
 {"i":1,"j":7,"r":7.0,"d":1.0,"t":"12","b":"78"}
+
+# A number cast to a text type is its text, as the column's TEXT affinity
+# makes it (a VARCHAR(3) column takes 12); a nonzero number too near 0 for
+# a float is refused by FLOAT32 (CAST and column), as one too large is.
+$ pier sql "SELECT CAST(12 AS VARCHAR(3)) AS a, CAST(1.5 AS VARCHAR(3)) AS b, CAST(5 AS JSON) AS j" --jsonl
+{"a":"12","b":"1.5","j":"5"}
+$ pier sql "SELECT CAST(1234 AS VARCHAR(3))"
+! pier: error: ColumnTypeConflict: CAST to VARCHAR(3): longer than the column's length
+[exit 1]
+$ pier sql "SELECT CAST(1e-50 AS FLOAT32)"
+! pier: error: ColumnTypeConflict: CAST to FLOAT32: too near 0 for FLOAT32 (it would read as 0)
+[exit 1]
+$ pier sql "SELECT CAST(0 AS FLOAT32) AS z, CAST(1e-40 AS FLOAT32) > 0 AS tiny" --jsonl
+{"z":0.0,"tiny":1}
+$ pier sql "CREATE TABLE f32 (id INT64 PRIMARY KEY, f FLOAT32); INSERT INTO f32 VALUES (1, 1e-50)"
+! pier: error: ColumnTypeConflict: column 'f' of table 'f32' is FLOAT32, got 1.0e-50: too near 0 for FLOAT32 (it would read as 0)
+[exit 1]
+
+# A header that is a cast of a long number computed on shows it as
+# written, though the number was quoted for SQLite (technique 6).
+$ pier sql "SELECT CAST(18446744073709551614 AS UINT64) - 1, CAST(-123456789.123456789 AS DECIMAL) * 2"
+CAST(18446744073709551614 AS UINT64) - 1  CAST(-123456789.123456789 AS DECIMAL) * 2
+18446744073709551613                      -246913578.246913578
+(1 row)

@@ -89,3 +89,16 @@ $ pier sql "SELECT CASE WHEN d < 0 THEN -d ELSE d END AS a, decimal_round(d, 0, 
 {"a":"7.50","c":"8","t":"7","m":"1.5","p":"56.25","s":"18446744073709551614"}
 $ pier sql "SELECT sin(i), pi(), printf('%d', i), sin(CAST(d AS REAL)) AS approx FROM t" --jsonl
 {"sin(i)":-0.27941549819892586,"pi()":3.141592653589793,"printf('%d', i)":"6","approx":0.9379999767747389}
+
+# sum and avg over text: a text that is not a number among decimal texts
+# is refused as what it is (SQLite would count it as 0).
+$ pier sql "CREATE TABLE s (id INT64 PRIMARY KEY, t TEXT); INSERT INTO s VALUES (1, '1'), (2, 'abc'), (3, '0.5')"
+3 rows changed
+$ pier sql "SELECT sum(t) FROM s"
+! pier: error: QueryFailed: sum: text that is not a number (which SQLite would count as 0) among decimal values cannot be totalled exactly: leave it out (WHERE), or write sum(CAST(x AS REAL)) for a float (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT avg(t) FROM s"
+! pier: error: QueryFailed: avg: text that is not a number (which SQLite would count as 0) among decimal values cannot be totalled exactly: leave it out (WHERE), or write avg(CAST(x AS REAL)) for a float (at byte 0 of the script)
+[exit 1]
+$ pier sql "SELECT sum(t) AS s, sum(CAST(t AS REAL)) AS r FROM s WHERE id <> 2" --jsonl
+{"s":"1.5","r":1.5}

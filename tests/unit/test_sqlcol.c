@@ -348,7 +348,10 @@ static void test_fit_floats(void **state)
     fits("FLOAT32", c_real(-0x1.fffffefffffffp127));
     refuses("FLOAT32", c_real(0x1.ffffffp127), "out of range for FLOAT32");
     refuses("FLOAT32", c_real(-0x1.ffffffp127), "out of range for FLOAT32");
-    fits("FLOAT32", c_real(1e-50));               /* rounds to 0: fits */
+    refuses("FLOAT32", c_real(1e-50),             /* would read as 0 */
+            "too near 0 for FLOAT32 (it would read as 0)");
+    fits("FLOAT32", c_real(1e-40));               /* a subnormal float */
+    fits("FLOAT32", c_real(-0.0));
     fits("FLOAT32", c_int(INT64_MAX));
     refuses("FLOAT32", c_real(3.5e38), "out of range for FLOAT32");
     refuses("FLOAT32", c_real(-3.5e38), "out of range for FLOAT32");
