@@ -1316,7 +1316,16 @@ static void test_rewrite_cast(void **state)
              "SELECT _pcs(x          ,'ENUM')");
     rewrites("SELECT CAST(CAST(x AS DATE) AS DECIMAL)",
              "SELECT _pcs(_pcs(x ,'DATE') ,'DECIMAL')");
-    rewrites("SELECT CAST(x AS TEXT[])", NULL);
+    /* arrays, ANY and CHANGESET are the dialect's, of SQLite's own types
+     * too (SQLite read INT64[] as an integer affinity) */
+    rewrites("SELECT CAST(x AS TEXT[])", "SELECT _pcs(x ,'TEXT[]')");
+    rewrites("SELECT CAST(x AS INT64[])", "SELECT _pcs(x ,'INT64[]')");
+    rewrites("SELECT CAST(x AS ANY)", "SELECT _pcs(x ,'ANY')");
+    rewrites("SELECT CAST(x AS CHANGESET)", "SELECT _pcs(x ,'CHANGESET')");
+    /* names CREATE TABLE refuses stay for pier__sql_cast_refused */
+    rewrites("SELECT CAST(x AS NUMERIC), CAST(x AS HUGEINT)", NULL);
+    rewrites("SELECT CAST(x AS DOUBLE), CAST(x AS INT64), CAST(x AS BLOB)",
+             NULL);
     rewrites("SELECT CAST(x AS INTEGER), CAST(x AS REAL), CAST(x AS TEXT)",
              NULL);
     rewrites("SELECT 'CAST(x AS DECIMAL)', t.cast(x AS DECIMAL)", NULL);
@@ -1329,6 +1338,29 @@ static void test_rewrite_cast(void **state)
     assert_int_equal(s.nstmts, 1);
     assert_int_equal(s.stmts[0].len, strlen(sql));
     pier__sql_script_free(&s);
+}
+
+/* A CAST to a name CREATE TABLE refuses is found, with its offset and
+ * what to write instead; every other cast passes. */
+static void test_cast_refused(void **state)
+{
+    (void)state;
+    char why[256];
+    size_t at = 0;
+    const char *sql = "SELECT CAST(x AS INT64), CAST('0.1' AS NUMERIC)";
+    assert_true(pier__sql_cast_refused(sql, strlen(sql), &at, why,
+                                       sizeof why));
+    assert_int_equal(at, 39);
+    assert_non_null(strstr(why, "CAST to NUMERIC"));
+    assert_non_null(strstr(why, "use DECIMAL"));
+    sql = "SELECT CAST(h AS HUGEINT)";
+    assert_true(pier__sql_cast_refused(sql, strlen(sql), &at, why,
+                                       sizeof why));
+    assert_non_null(strstr(why, "use INT128"));
+    sql = "SELECT CAST(x AS DECIMAL(5,2)), CAST(x AS TEXT[]), "
+          "CAST(x AS ENUM('a')), 'CAST(x AS NUMERIC)', t.cast(x AS INT)";
+    assert_false(pier__sql_cast_refused(sql, strlen(sql), &at, why,
+                                        sizeof why));
 }
 
 /* EXTRACT(field FROM x) becomes date_part('field', x) in as many bytes,
@@ -1385,6 +1417,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rewrite_extract),
         cmocka_unit_test(test_rewrite_cast),
+        cmocka_unit_test(test_cast_refused),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_write_targets),
         cmocka_unit_test(test_kind_names),
