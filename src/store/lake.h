@@ -184,6 +184,13 @@ typedef struct pier__stmt_failure {
     int fk;                    /* a foreign key's trigger (column_id's):
                                   1 no parent row has the value; 2 child
                                   rows still name it; 0 neither */
+    bool applying;             /* set while a changeset applies: a value
+                                  check fails its CHECK rather than the
+                                  statement, so that the apply meets a
+                                  constraint conflict it can skip, and a
+                                  foreign key's trigger lets the write
+                                  through, leaving the key to SQLite's
+                                  check at the apply's end */
 } pier__stmt_failure;
 
 /* One object of the lake's SQL schema (a declared table, an index, a view,
@@ -626,10 +633,13 @@ typedef struct pier__lake_ops {
      *         PIER_E_ENTITY_NOT_ALLOWED (an engine's table),
      *         PIER_E_TABLE_NOT_FOUND (a table missing, or with other
      *         columns), PIER_E_CHANGESET_CONFLICT (a conflict under
-     *         abort), the constraint statuses, PIER_E_WRITE_FAILED. */
+     *         abort), the constraint statuses, PIER_E_WRITE_FAILED;
+     *         for a value check's or a read-only column's refusal,
+     *         *failure says which column (column_id) and value. */
     pier_status (*changeset_apply)(pier__lake *lake, const void *bytes,
                                    size_t len, bool invert, int policy,
                                    int64_t *skipped, int64_t *replaced,
+                                   pier__stmt_failure *failure,
                                    pier_error *err);
 
     /* ---- versioned migration files (sqlite_files.c) ---- */
