@@ -381,6 +381,19 @@ pier_status pier__history_commit(pier__history *h, void **whole,
                                     err);
         if (rc != PIER_OK && h->names[i] != NULL)
             trigger_failed(err, h->names[i], " failed");
+        /* The changeset of a whole call (pier_changeset) would leave out
+         * what it did to a table without a key: said, not pretended, as
+         * a commit trigger naming one is refused. (One ON ALL passes over
+         * such tables.) */
+        const char *unkeyed = rc == PIER_OK && h->names[i] == NULL
+            ? ops(e)->recording_unkeyed(h->recs[i]) : NULL;
+        if (unkeyed != NULL) {
+            rc = pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                            "table '%s' has no PRIMARY KEY, so its "
+                            "changes cannot be recorded: nothing was "
+                            "written", unkeyed);
+            pier__error_board(err, unkeyed);
+        }
     }
     for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
         if (h->names[i] == NULL || h->bytes[i] == NULL)

@@ -618,6 +618,10 @@ typedef struct pier__lake_ops {
      * and 0 when there are none). */
     pier_status (*recording_take)(pier__recording *r, void **bytes,
                                   size_t *len, pier_error *err);
+    /* A table the recording takes that the transaction changed but that
+     * has no PRIMARY KEY, so that none of its changes are recorded (its
+     * name, borrowed until the recording closes), or NULL. */
+    const char *(*recording_unkeyed)(pier__recording *r);
     /* Ends the recording. NULL: no-op. */
     void (*recording_close)(pier__recording *r);
     /* Makes bytes[0..len) what the SQL function pier_changeset() returns

@@ -346,6 +346,11 @@ pier_status pier__sqlite_recording_take(pier__recording *r, void **bytes,
                       "code %d)", src);
 }
 
+const char *pier__sqlite_recording_unkeyed(pier__recording *r)
+{
+    return pier__recorder_unkeyed(r->l->recorder, recording_takes, r);
+}
+
 /* ---- pier_changeset() ---- */
 
 void pier__sqlite_changeset_expose(pier__lake *lake, const void *bytes,

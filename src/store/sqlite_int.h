@@ -489,6 +489,7 @@ pier_status pier__sqlite_recording_open(pier__lake *lake,
                                         pier__recording **out,
                                         pier_error *err);
 void pier__sqlite_recordings_stop(pier__lake *lake);
+const char *pier__sqlite_recording_unkeyed(pier__recording *r);
 pier_status pier__sqlite_recording_take(pier__recording *r, void **bytes,
                                         size_t *len, pier_error *err);
 void pier__sqlite_recording_close(pier__recording *r);
