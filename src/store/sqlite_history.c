@@ -875,6 +875,8 @@ pier_status pier__sqlite_changeset_apply(pier__lake *lake, const void *bytes,
         int code = sqlite3_extended_errcode(l->db);
         pier_status st = pier__sqlite_step_status(l, code,
                                                   sqlite3_errmsg(l->db));
+        if (st == PIER_E_QUERY_FAILED)  /* not the changes' fault */
+            st = PIER_E_WRITE_FAILED;
         *failure = l->failure;
         return pier__sqlite_fail(l, err, st, "cannot apply the changeset");
     }
