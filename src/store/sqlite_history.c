@@ -620,6 +620,8 @@ typedef struct apply_ctx {
     pier_status status;        /* a constraint conflict's status */
     char message[256];         /* ... and SQLite's message */
     pier__stmt_failure failure; /* ... and what the checks recorded */
+    char orphan[128];          /* a foreign key conflict: a child table */
+    char parent[128];          /* ... and its parent table */
 } apply_ctx;
 
 /* An insert SQLite's apply refused: its search for a row with the same
@@ -692,6 +694,25 @@ static void constraint_why(apply_ctx *a, sqlite3_changeset_iter *it,
         insert_undo(l);
 }
 
+/* At the apply's end, with its changes still in place: a child table
+ * whose foreign key names no parent row, and the parent's (SQLite's
+ * check counts them but says nothing of which). */
+static void orphan_of(apply_ctx *a)
+{
+    sqlite3_stmt *st = NULL;
+    a->orphan[0] = a->parent[0] = '\0';
+    if (sqlite3_prepare_v2(a->l->db, "SELECT \"table\", parent FROM "
+                           "pragma_foreign_key_check LIMIT 1", -1, &st,
+                           NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        const char *p = (const char *)sqlite3_column_text(st, 1);
+        snprintf(a->orphan, sizeof a->orphan, "%s", t != NULL ? t : "");
+        snprintf(a->parent, sizeof a->parent, "%s", p != NULL ? p : "");
+    }
+    sqlite3_finalize(st);
+}
+
 static int apply_conflict(void *payload, int type,
                           sqlite3_changeset_iter *it)
 {
@@ -704,6 +725,8 @@ static int apply_conflict(void *payload, int type,
                type == SQLITE_CHANGESET_CONFLICT;
     if (type == SQLITE_CHANGESET_CONSTRAINT)
         constraint_why(a, it, table, op, ncol);
+    if (type == SQLITE_CHANGESET_FOREIGN_KEY)
+        orphan_of(a);
     if (a->policy == PIER__APPLY_SKIP && type != SQLITE_CHANGESET_FOREIGN_KEY) {
         a->skipped++;
         return SQLITE_CHANGESET_OMIT;
@@ -747,9 +770,17 @@ static pier_status conflict_failure(const apply_ctx *a,
         break;
     case SQLITE_CHANGESET_FOREIGN_KEY:
         /* (the whole changeset: SQLite checks keys once, at the end) */
+        if (a->orphan[0] == '\0') {
+            pier__fail(err, PIER_E_CONSTRAINT_FOREIGN_KEY,
+                       "changeset conflict: the changes leave a foreign "
+                       "key without its parent row");
+            return PIER_E_CONSTRAINT_FOREIGN_KEY;
+        }
         pier__fail(err, PIER_E_CONSTRAINT_FOREIGN_KEY,
-                   "changeset conflict: the changes leave a foreign key "
-                   "without its parent row");
+                   "changeset conflict: the changes leave a row of %s "
+                   "without its %s row", a->orphan, a->parent);
+        if (err != NULL)
+            snprintf(err->board, sizeof err->board, "%s", a->orphan);
         return PIER_E_CONSTRAINT_FOREIGN_KEY;
     default:
         what = a->message;

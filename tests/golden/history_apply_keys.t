@@ -35,15 +35,15 @@ id  parent_id
 $ pier --data a changeset record "INSERT INTO children VALUES (12, 1)" > o.bin
 
 $ pier --data c changeset apply o.bin
-! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a foreign key without its parent row
+! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a row of children without its parents row
 [exit 1]
 
 $ pier --data c changeset apply o.bin --on-conflict skip
-! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a foreign key without its parent row
+! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a row of children without its parents row
 [exit 1]
 
 $ pier --data c changeset apply o.bin --on-conflict replace
-! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a foreign key without its parent row
+! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a row of children without its parents row
 [exit 1]
 
 $ pier --data c sql "SELECT count(*) FROM children"
@@ -59,7 +59,7 @@ $ pier --data b changeset apply c.bin
 2 applied, 0 skipped, 0 replaced
 
 $ pier --data b changeset apply p.bin --on-conflict skip
-! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a foreign key without its parent row
+! pier: error: ConstraintForeignKey: changeset conflict: the changes leave a row of children without its parents row
 [exit 1]
 
 $ pier --data b sql "SELECT * FROM parents ORDER BY id"
