@@ -1253,7 +1253,10 @@ PIER_API pier_status pier_schema_dump(char **out, pier_engine *engine,
  * PRIMARY KEY as a changeset: *out for pier_free, `*len` bytes; NULL and
  * 0 when it changed nothing. The changes of commit triggers are not
  * among them.
- * @return as pier_exec; PIER_E_INVALID_ARGUMENT if out or len is NULL.
+ * @return as pier_exec; PIER_E_INVALID_ARGUMENT if out or len is NULL;
+ *         PIER_E_ENTITY_NOT_ALLOWED if sql changed a table without a
+ *         PRIMARY KEY, whose changes cannot be recorded (nothing is
+ *         kept).
  */
 PIER_API pier_status pier_changeset(void **out, size_t *len,
                                     pier_engine *engine, const char *sql,

@@ -31,6 +31,13 @@ pier_status pier__exec_in_write(pier_engine *e, const char *sql,
 pier_status pier__exec_where(pier_status rc, pier_error *err);
 /* The same for a script parsed already from `written` (both stay the
  * caller's). */
+/* Prepares each statement of a parsed script in the open write
+ * transaction, as pier__exec_parsed_in_write would, without running any
+ * (a DML statement's names, columns and syntax as SQLite sees them);
+ * fails as that would at its prepare. */
+pier_status pier__exec_parsed_check(pier_engine *e,
+                                    const pier__sql_script *script,
+                                    const char *written, pier_error *err);
 pier_status pier__exec_parsed_in_write(pier_engine *e,
                                        const pier__sql_script *script,
                                        const char *written,

@@ -39,6 +39,8 @@ typedef struct exec_ctx {
     bool in_user_tx;           /* between BEGIN and COMMIT/ROLLBACK */
     pier__memrows *rows;       /* the last statement's result */
     pier__guard guard;         /* the call's limits (limits.c) */
+    bool prepare_only;         /* DML is prepared, not run
+                                  (pier__exec_parsed_check) */
 } exec_ctx;
 
 static const pier__lake_ops *ops(const exec_ctx *x)
@@ -1916,6 +1918,10 @@ static pier_status run_plain(exec_ctx *x, bool last, pier_error *err)
         return rc;
     }
     pier__buf_free(&filled);
+    if (x->prepare_only) {
+        ops(x)->stmt_finish(x->e->lake);
+        return PIER_OK;
+    }
     rc = bind(x, &shape, err);
     pier__memrows *rows = NULL;
     if (rc == PIER_OK && last) {
@@ -2174,6 +2180,20 @@ pier_status pier__exec_parsed_in_write(pier_engine *e,
     if (x.catalog_changed)
         *catalog_changed = true;
     return where(rc, err);
+}
+
+pier_status pier__exec_parsed_check(pier_engine *e,
+                                    const pier__sql_script *script,
+                                    const char *written, pier_error *err)
+{
+    pier_status rc = PIER_OK;
+    exec_ctx x = { .e = e, .sql = script->text, .written = written,
+                   .params = NULL, .prepare_only = true };
+    for (size_t i = 0; rc == PIER_OK && i < script->nstmts; i++) {
+        x.st = &script->stmts[i];
+        rc = run_plain(&x, false, err);
+    }
+    return rc;
 }
 
 pier_status pier__exec_in_write(pier_engine *e, const char *sql,

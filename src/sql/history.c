@@ -68,7 +68,8 @@ static void trigger_failed(pier_error *err, const char *name,
 
 /* The statement a trigger runs: one INSERT, REPLACE, UPDATE or DELETE
  * (alone or after WITH) of the dialect. */
-static pier_status body_check(const pier__sql_stmt *st, pier_error *err)
+static pier_status body_check(pier_engine *e, const pier__sql_stmt *st,
+                              pier_error *err)
 {
     pier__sql_script body;
     pier_error inner;
@@ -91,13 +92,25 @@ static pier_status body_check(const pier__sql_stmt *st, pier_error *err)
     }
     pier__stmt_kind k = body.nstmts == 1 ? body.stmts[0].kind
                                          : PIER__STMT_SELECT;
-    pier__sql_script_free(&body);
     if (k != PIER__STMT_INSERT && k != PIER__STMT_UPDATE &&
-        k != PIER__STMT_DELETE)
+        k != PIER__STMT_DELETE) {
+        pier__sql_script_free(&body);
         return fail_at(err, st->body_offset, PIER_E_ENTITY_NOT_ALLOWED,
                        "commit trigger '%s': a commit trigger runs one "
                        "INSERT, UPDATE or DELETE", st->name);
-    return PIER_OK;
+    }
+    /* Prepared as it will run, not run: a statement SQLite refuses (a
+     * missing table or column, a syntax the front-end passes) would
+     * otherwise fail every later write to the trigger's tables. */
+    rc = pier__exec_parsed_check(e, &body, st->body, err);
+    pier__sql_script_free(&body);
+    if (rc != PIER_OK && err != NULL) {
+        int64_t at = (int64_t)st->body_offset +
+                     (err->offset >= 0 ? err->offset : 0);
+        trigger_failed(err, st->name, "");
+        err->offset = at;
+    }
+    return rc;
 }
 
 /* A table a trigger names must be a declared table with a PRIMARY KEY:
@@ -156,7 +169,7 @@ pier_status pier__trigger_create(pier_engine *e, const pier__sql_stmt *st,
     for (size_t i = 0; rc == PIER_OK && i < st->ntrigger_tables; i++)
         rc = covered_check(e, st, i, err);
     if (rc == PIER_OK)
-        rc = body_check(st, err);
+        rc = body_check(e, st, err);
     if (rc != PIER_OK)
         return rc;
     pier__commit_trigger *t = pier__trigger_new(
@@ -368,6 +381,19 @@ pier_status pier__history_commit(pier__history *h, void **whole,
                                     err);
         if (rc != PIER_OK && h->names[i] != NULL)
             trigger_failed(err, h->names[i], " failed");
+        /* The changeset of a whole call (pier_changeset) would leave out
+         * what it did to a table without a key: said, not pretended, as
+         * a commit trigger naming one is refused. (One ON ALL passes over
+         * such tables.) */
+        const char *unkeyed = rc == PIER_OK && h->names[i] == NULL
+            ? ops(e)->recording_unkeyed(h->recs[i]) : NULL;
+        if (unkeyed != NULL) {
+            rc = pier__fail(err, PIER_E_ENTITY_NOT_ALLOWED,
+                            "table '%s' has no PRIMARY KEY, so its "
+                            "changes cannot be recorded: nothing was "
+                            "written", unkeyed);
+            pier__error_board(err, unkeyed);
+        }
     }
     for (size_t i = 0; rc == PIER_OK && i < h->n; i++) {
         if (h->names[i] == NULL || h->bytes[i] == NULL)
@@ -420,6 +446,45 @@ PIER_API pier_status pier_changeset(void **out, size_t *len,
     return pier__exec_call(NULL, out, len, engine, sql, params, err);
 }
 
+/* A value check's or a read-only column's refusal during an apply,
+ * said of the column by name, after the change it refused ("changeset
+ * conflict: insert of a row of t: "). */
+static void name_apply_failure(pier_engine *e, pier_status rc,
+                               const pier__stmt_failure *f, pier_error *err)
+{
+    if (err == NULL || f->column_id == 0 ||
+        (rc != PIER_E_COLUMN_TYPE_CONFLICT && rc != PIER_E_READONLY_COLUMN))
+        return;
+    const pier__table *t = NULL;
+    const pier__tcolumn *col = NULL;
+    for (size_t i = 0; col == NULL && i < e->catalog.ntables; i++)
+        for (size_t k = 0; col == NULL && k < e->catalog.tables[i]->ncolumns;
+             k++)
+            if (e->catalog.tables[i]->columns[k].id == f->column_id) {
+                t = e->catalog.tables[i];
+                col = &t->columns[k];
+            }
+    if (col == NULL)
+        return;
+    char change[sizeof err->message] = "";
+    const char *p = strstr(err->message, " of a row of ");
+    p = p != NULL ? strstr(p, ": ") : NULL;
+    if (p != NULL)
+        snprintf(change, sizeof change, "%.*s",
+                 (int)(p + 2 - err->message), err->message);
+    if (rc == PIER_E_READONLY_COLUMN)
+        pier__fail(err, rc, "%scolumn '%s' of table '%s' is READONLY: no "
+                   "UPDATE may assign it", change, col->name, t->name);
+    else
+        pier__fail(err, rc, "%scolumn '%s' of table '%s' is %s, got %s: %s",
+                   change, col->name, t->name, col->spelling, f->value,
+                   f->reason);
+    pier__error_board(err, t->name);
+    pier__error_column(err, col->name);
+    pier__copy_field(err->column_type, sizeof err->column_type,
+                     col->spelling);
+}
+
 PIER_API pier_status pier_changeset_apply(pier_apply_result *out,
                                           pier_engine *engine,
                                           const void *bytes, size_t len,
@@ -465,10 +530,14 @@ PIER_API pier_status pier_changeset_apply(pier_apply_result *out,
     int64_t skipped = 0, replaced = 0, total = 0;
     if (rc == PIER_OK)
         rc = pier__changeset_count(bytes, len, &total, err);
-    if (rc == PIER_OK)
+    pier__stmt_failure failure;
+    memset(&failure, 0, sizeof failure);
+    if (rc == PIER_OK) {
         rc = ops(engine)->changeset_apply(engine->lake, bytes, len, o.invert,
                                           (int)o.on_conflict, &skipped,
-                                          &replaced, err);
+                                          &replaced, &failure, err);
+        name_apply_failure(engine, rc, &failure, err);
+    }
     if (rc == PIER_OK)
         rc = pier__history_commit(&h, NULL, NULL, err);
     if (recording)

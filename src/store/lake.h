@@ -184,6 +184,13 @@ typedef struct pier__stmt_failure {
     int fk;                    /* a foreign key's trigger (column_id's):
                                   1 no parent row has the value; 2 child
                                   rows still name it; 0 neither */
+    bool applying;             /* set while a changeset applies: a value
+                                  check fails its CHECK rather than the
+                                  statement, so that the apply meets a
+                                  constraint conflict it can skip, and a
+                                  foreign key's trigger lets the write
+                                  through, leaving the key to SQLite's
+                                  check at the apply's end */
 } pier__stmt_failure;
 
 /* One object of the lake's SQL schema (a declared table, an index, a view,
@@ -611,6 +618,10 @@ typedef struct pier__lake_ops {
      * and 0 when there are none). */
     pier_status (*recording_take)(pier__recording *r, void **bytes,
                                   size_t *len, pier_error *err);
+    /* A table the recording takes that the transaction changed but that
+     * has no PRIMARY KEY, so that none of its changes are recorded (its
+     * name, borrowed until the recording closes), or NULL. */
+    const char *(*recording_unkeyed)(pier__recording *r);
     /* Ends the recording. NULL: no-op. */
     void (*recording_close)(pier__recording *r);
     /* Makes bytes[0..len) what the SQL function pier_changeset() returns
@@ -626,10 +637,13 @@ typedef struct pier__lake_ops {
      *         PIER_E_ENTITY_NOT_ALLOWED (an engine's table),
      *         PIER_E_TABLE_NOT_FOUND (a table missing, or with other
      *         columns), PIER_E_CHANGESET_CONFLICT (a conflict under
-     *         abort), the constraint statuses, PIER_E_WRITE_FAILED. */
+     *         abort), the constraint statuses, PIER_E_WRITE_FAILED;
+     *         for a value check's or a read-only column's refusal,
+     *         *failure says which column (column_id) and value. */
     pier_status (*changeset_apply)(pier__lake *lake, const void *bytes,
                                    size_t len, bool invert, int policy,
                                    int64_t *skipped, int64_t *replaced,
+                                   pier__stmt_failure *failure,
                                    pier_error *err);
 
     /* ---- versioned migration files (sqlite_files.c) ---- */

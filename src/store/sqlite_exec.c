@@ -504,10 +504,8 @@ static void datatype_names(pier__sqlite_lake *l, const char *msg)
     snprintf(l->failure.column, sizeof l->failure.column, "%s", dot + 1);
 }
 
-/* The status of a failed step, from SQLite's extended code and what the
- * value check or a read-only trigger recorded. */
-static pier_status step_status(pier__sqlite_lake *l, int code,
-                               const char *msg)
+pier_status pier__sqlite_step_status(pier__sqlite_lake *l, int code,
+                                     const char *msg)
 {
     static const char readonly_tag[] = "_pier_readonly:";
     switch (code) {
@@ -585,8 +583,9 @@ pier_status pier__sqlite_stmt_step(pier__lake *lake, const pier__cell **cells,
     if (limit != PIER_OK)
         return limit;
     const char *msg = sqlite3_errmsg(l->db);
-    pier_status st = l->denied[0] != '\0' ? PIER_E_ENTITY_NOT_ALLOWED
-                                          : step_status(l, code, msg);
+    pier_status st = l->denied[0] != '\0'
+                         ? PIER_E_ENTITY_NOT_ALLOWED
+                         : pier__sqlite_step_status(l, code, msg);
     if (st == PIER_E_ENTITY_NOT_ALLOWED)
         pier__fail(err, st, "a statement of the SQL dialect may not touch %s",
                    l->denied);

@@ -346,6 +346,11 @@ pier_status pier__sqlite_recording_take(pier__recording *r, void **bytes,
                       "code %d)", src);
 }
 
+const char *pier__sqlite_recording_unkeyed(pier__recording *r)
+{
+    return pier__recorder_unkeyed(r->l->recorder, recording_takes, r);
+}
+
 /* ---- pier_changeset() ---- */
 
 void pier__sqlite_changeset_expose(pier__lake *lake, const void *bytes,
@@ -612,7 +617,101 @@ typedef struct apply_ctx {
     int conflict;              /* the conflict that aborted, or 0 */
     char table[128];           /* ... its table */
     int op;
+    pier_status status;        /* a constraint conflict's status */
+    char message[256];         /* ... and SQLite's message */
+    pier__stmt_failure failure; /* ... and what the checks recorded */
+    char orphan[128];          /* a foreign key conflict: a child table */
+    char parent[128];          /* ... and its parent table */
 } apply_ctx;
+
+/* An insert SQLite's apply refused: its search for a row with the same
+ * key has run since, and taken the refusal's code and message with it.
+ * The insert is run again, as the apply ran it, and undone, to have
+ * them back. */
+static void insert_again(pier__sqlite_lake *l, sqlite3_changeset_iter *it,
+                         const char *table, int ncol)
+{
+    pier__buf sql;
+    pier__buf_init(&sql);
+    pier__buf_puts(&sql, "INSERT INTO main.");
+    pier__sql_ident(&sql, table);
+    pier__buf_puts(&sql, " VALUES(");
+    for (int i = 0; i < ncol; i++)
+        pier__buf_puts(&sql, i > 0 ? ", ?" : "?");
+    pier__buf_putc(&sql, ')');
+    sqlite3_stmt *st = NULL;
+    if (!sql.oom && sqlite3_exec(l->db, "SAVEPOINT _pier_apply_why", NULL,
+                                 NULL, NULL) == SQLITE_OK) {
+        if (sqlite3_prepare_v2(l->db, sql.p, (int)sql.len, &st, NULL) ==
+            SQLITE_OK) {
+            for (int i = 0; i < ncol; i++) {
+                sqlite3_value *v = NULL;
+                if (sqlite3changeset_new(it, i, &v) == SQLITE_OK &&
+                    v != NULL)
+                    sqlite3_bind_value(st, i + 1, v);
+            }
+            sqlite3_step(st);
+            sqlite3_reset(st);     /* the refusal stays the db's error */
+        }
+        /* (finalizing and undoing keep the db's error: only the next
+         * statement's step sets it) */
+        sqlite3_finalize(st);
+    }
+    pier__buf_free(&sql);
+}
+
+/* Undoes insert_again's insert, if it wrote one. */
+static void insert_undo(pier__sqlite_lake *l)
+{
+    sqlite3_exec(l->db, "ROLLBACK TO _pier_apply_why; "
+                 "RELEASE _pier_apply_why", NULL, NULL, NULL);
+}
+
+/* Reads why SQLite refused a change (the statement the apply ran has
+ * just failed with a constraint), then readies l->failure for the next
+ * change. */
+static void constraint_why(apply_ctx *a, sqlite3_changeset_iter *it,
+                           const char *table, int op, int ncol)
+{
+    pier__sqlite_lake *l = a->l;
+    bool again = op == SQLITE_INSERT &&
+                 (sqlite3_errcode(l->db) & 0xff) != SQLITE_CONSTRAINT;
+    if (again) {
+        memset(&l->failure, 0, sizeof l->failure);
+        l->failure.applying = true;
+        insert_again(l, it, table, ncol);
+    }
+    const char *msg = sqlite3_errmsg(l->db);
+    a->status = pier__sqlite_step_status(l, sqlite3_extended_errcode(l->db),
+                                         msg);
+    if (a->status == PIER_E_CONSTRAINT_CHECK && l->failure.column_id != 0)
+        a->status = PIER_E_COLUMN_TYPE_CONFLICT;   /* _pier_fit said no */
+    snprintf(a->message, sizeof a->message, "%s", msg);
+    a->failure = l->failure;
+    memset(&l->failure, 0, sizeof l->failure);
+    l->failure.applying = true;
+    if (again)
+        insert_undo(l);
+}
+
+/* At the apply's end, with its changes still in place: a child table
+ * whose foreign key names no parent row, and the parent's (SQLite's
+ * check counts them but says nothing of which). */
+static void orphan_of(apply_ctx *a)
+{
+    sqlite3_stmt *st = NULL;
+    a->orphan[0] = a->parent[0] = '\0';
+    if (sqlite3_prepare_v2(a->l->db, "SELECT \"table\", parent FROM "
+                           "pragma_foreign_key_check LIMIT 1", -1, &st,
+                           NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        const char *p = (const char *)sqlite3_column_text(st, 1);
+        snprintf(a->orphan, sizeof a->orphan, "%s", t != NULL ? t : "");
+        snprintf(a->parent, sizeof a->parent, "%s", p != NULL ? p : "");
+    }
+    sqlite3_finalize(st);
+}
 
 static int apply_conflict(void *payload, int type,
                           sqlite3_changeset_iter *it)
@@ -624,6 +723,10 @@ static int apply_conflict(void *payload, int type,
     bool row = type == SQLITE_CHANGESET_DATA ||
                type == SQLITE_CHANGESET_NOTFOUND ||
                type == SQLITE_CHANGESET_CONFLICT;
+    if (type == SQLITE_CHANGESET_CONSTRAINT)
+        constraint_why(a, it, table, op, ncol);
+    if (type == SQLITE_CHANGESET_FOREIGN_KEY)
+        orphan_of(a);
     if (a->policy == PIER__APPLY_SKIP && type != SQLITE_CHANGESET_FOREIGN_KEY) {
         a->skipped++;
         return SQLITE_CHANGESET_OMIT;
@@ -649,7 +752,9 @@ static const char *op_name(int op)
                                                                 : "update";
 }
 
-static pier_status conflict_failure(const apply_ctx *a, pier_error *err)
+static pier_status conflict_failure(const apply_ctx *a,
+                                    pier__stmt_failure *failure,
+                                    pier_error *err)
 {
     const char *what;
     pier_status st = PIER_E_CHANGESET_CONFLICT;
@@ -664,12 +769,23 @@ static pier_status conflict_failure(const apply_ctx *a, pier_error *err)
         what = "a row with its key is already there";
         break;
     case SQLITE_CHANGESET_FOREIGN_KEY:
-        what = "the changes leave a foreign key without its parent row";
-        st = PIER_E_CONSTRAINT_FOREIGN_KEY;
-        break;
+        /* (the whole changeset: SQLite checks keys once, at the end) */
+        if (a->orphan[0] == '\0') {
+            pier__fail(err, PIER_E_CONSTRAINT_FOREIGN_KEY,
+                       "changeset conflict: the changes leave a foreign "
+                       "key without its parent row");
+            return PIER_E_CONSTRAINT_FOREIGN_KEY;
+        }
+        pier__fail(err, PIER_E_CONSTRAINT_FOREIGN_KEY,
+                   "changeset conflict: the changes leave a row of %s "
+                   "without its %s row", a->orphan, a->parent);
+        if (err != NULL)
+            snprintf(err->board, sizeof err->board, "%s", a->orphan);
+        return PIER_E_CONSTRAINT_FOREIGN_KEY;
     default:
-        what = "the row breaks a constraint of the table";
-        st = PIER_E_CONSTRAINT_CHECK;
+        what = a->message;
+        st = a->status;
+        *failure = a->failure;
         break;
     }
     pier__fail(err, st, "changeset conflict: %s of a row of %s: %s",
@@ -748,10 +864,12 @@ static int check_table(const pier__change *c, void *payload)
 pier_status pier__sqlite_changeset_apply(pier__lake *lake, const void *bytes,
                                          size_t len, bool invert, int policy,
                                          int64_t *skipped, int64_t *replaced,
+                                         pier__stmt_failure *failure,
                                          pier_error *err)
 {
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     *skipped = *replaced = 0;
+    memset(failure, 0, sizeof *failure);
     check_ctx k = { .l = l, .rc = PIER_OK, .err = err };
     pier_status rc = pier__changeset_walk(bytes, len, check_table, &k, err);
     if (rc == PIER_OK)
@@ -769,24 +887,28 @@ pier_status pier__sqlite_changeset_apply(pier__lake *lake, const void *bytes,
                              "the changeset cannot be inverted");
     }
     apply_ctx a = { .l = l, .policy = policy };
+    /* SQLite's apply defers foreign keys to its end and meets a refused
+     * value as a constraint conflict: the dialect's checks do the same
+     * while it runs (pier__stmt_failure.applying). */
     memset(&l->failure, 0, sizeof l->failure);
+    l->failure.applying = true;
     int src = sqlite3changeset_apply_v2(l->db, n,
                                         invert ? inverse : (void *)bytes,
                                         NULL, apply_conflict, &a, NULL, NULL,
                                         0);
+    l->failure.applying = false;
     sqlite3_free(inverse);
     if (a.conflict != 0)
-        return conflict_failure(&a, err);
+        return conflict_failure(&a, failure, err);
     if (src != SQLITE_OK) {
-        int code = sqlite3_extended_errcode(l->db);
-        pier_status st = (code & 0xff) == SQLITE_CONSTRAINT
-            ? PIER_E_CONSTRAINT_CHECK : PIER_E_WRITE_FAILED;
-        if (code == SQLITE_CONSTRAINT_FOREIGNKEY)
-            st = PIER_E_CONSTRAINT_FOREIGN_KEY;
         if (src == SQLITE_NOMEM)
             return pier__oom(err);
-        if (l->failure.column_id != 0)    /* a value check (_pier_fit) */
-            st = PIER_E_COLUMN_TYPE_CONFLICT;
+        int code = sqlite3_extended_errcode(l->db);
+        pier_status st = pier__sqlite_step_status(l, code,
+                                                  sqlite3_errmsg(l->db));
+        if (st == PIER_E_QUERY_FAILED)  /* not the changes' fault */
+            st = PIER_E_WRITE_FAILED;
+        *failure = l->failure;
         return pier__sqlite_fail(l, err, st, "cannot apply the changeset");
     }
     *skipped = a.skipped;

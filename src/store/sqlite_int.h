@@ -180,6 +180,11 @@ pier_status pier__sqlite_stmt(pier__sqlite_lake *l, const pier__buf *sql,
                               sqlite3_stmt **out, pier_error *err);
 /* Forgets every cached statement. */
 void pier__sqlite_forget_statements(pier__sqlite_lake *l);
+/* The status of a failed write, from SQLite's extended code, its message
+ * and what the value check, a read-only trigger or a foreign key's
+ * trigger recorded in l->failure (which it completes). */
+pier_status pier__sqlite_step_status(pier__sqlite_lake *l, int code,
+                                     const char *msg);
 
 /* sqlite_fts.c: a board's full-text index (FTS5), kept in step by the
  * write paths. */
@@ -484,6 +489,7 @@ pier_status pier__sqlite_recording_open(pier__lake *lake,
                                         pier__recording **out,
                                         pier_error *err);
 void pier__sqlite_recordings_stop(pier__lake *lake);
+const char *pier__sqlite_recording_unkeyed(pier__recording *r);
 pier_status pier__sqlite_recording_take(pier__recording *r, void **bytes,
                                         size_t *len, pier_error *err);
 void pier__sqlite_recording_close(pier__recording *r);
@@ -492,6 +498,7 @@ void pier__sqlite_changeset_expose(pier__lake *lake, const void *bytes,
 pier_status pier__sqlite_changeset_apply(pier__lake *lake, const void *bytes,
                                          size_t len, bool invert, int policy,
                                          int64_t *skipped, int64_t *replaced,
+                                         pier__stmt_failure *failure,
                                          pier_error *err);
 
 /* sqlite_query.c */

@@ -696,6 +696,7 @@ static const pier__lake_ops sqlite_ops = {
     .recording_open = pier__sqlite_recording_open,
     .recordings_stop = pier__sqlite_recordings_stop,
     .recording_take = pier__sqlite_recording_take,
+    .recording_unkeyed = pier__sqlite_recording_unkeyed,
     .recording_close = pier__sqlite_recording_close,
     .changeset_expose = pier__sqlite_changeset_expose,
     .changeset_apply = pier__sqlite_changeset_apply,

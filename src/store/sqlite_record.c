@@ -1187,6 +1187,19 @@ int pier__recorder_changeset(pier__recorder *r, pier__recorder_filter take,
     return rc;
 }
 
+const char *pier__recorder_unkeyed(pier__recorder *r,
+                                   pier__recorder_filter take,
+                                   void *payload)
+{
+    for (size_t i = 0; i < r->ntables; i++) {
+        const rec_table *t = r->tables[i];
+        if (t->taken && t->rc == SQLITE_OK && t->ready && t->pk == NULL &&
+            (take == NULL || take(payload, t->name) != 0))
+            return t->name;
+    }
+    return NULL;
+}
+
 /* ---- the recorder ---- */
 
 pier__recorder *pier__recorder_new(sqlite3 *db, bool *policy)

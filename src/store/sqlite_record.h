@@ -49,6 +49,12 @@ void pier__recorder_pause(pier__recorder *r);
  * changed after it was written, SQLITE_NOMEM... */
 int pier__recorder_changeset(pier__recorder *r, pier__recorder_filter take,
                              void *payload, void **out, size_t *len);
+/* A table `take` takes (NULL: all) that the transaction changed, with no
+ * PRIMARY KEY, so that none of its changes are recorded: its name
+ * (borrowed until the recorder stops), or NULL. */
+const char *pier__recorder_unkeyed(pier__recorder *r,
+                                   pier__recorder_filter take,
+                                   void *payload);
 /* Ends the transaction's recording: removes the hook, forgets the
  * changes. Not running: no-op. */
 void pier__recorder_stop(pier__recorder *r);

@@ -38,6 +38,33 @@ $ pier sql "CREATE COMMIT TRIGGER t2 ON ALL"
 ! pier: error: QueryFailed: expected AS and the statement the trigger runs, found the end of the statement (at byte 31 of the script)
 [exit 1]
 
+# The statement is prepared (not run) when the trigger is made: one that
+# SQLite refuses refuses the trigger, and nothing is made (the dump names
+# one trigger, and the script's table is not there).
+$ pier sql "CREATE COMMIT TRIGGER bad ON tasks AS UPDATE log SET n = 1 WHERE"
+! pier: error: QueryFailed: commit trigger 'bad': SQLite refused the statement: incomplete input (at byte 38 of the script)
+[exit 1]
+
+$ pier sql "CREATE COMMIT TRIGGER bad ON tasks AS INSERT INTO nosuch VALUES (1)"
+! pier: error: QueryFailed: commit trigger 'bad': SQLite refused the statement: no such table: nosuch (at byte 38 of the script)
+[exit 1]
+
+$ pier sql "CREATE TABLE made (id INT64 PRIMARY KEY); CREATE COMMIT TRIGGER bad ON made AS INSERT INTO log(nosuch) VALUES (1)"
+! pier: error: QueryFailed: commit trigger 'bad': SQLite refused the statement: table log has no column named nosuch (at byte 79 of the script)
+[exit 1]
+
+$ pier sql "SELECT count(*) FROM made"
+! pier: error: QueryFailed: SQLite refused the statement: no such table: made (at byte 0 of the script)
+[exit 1]
+
+$ pier schema dump | grep -c "COMMIT TRIGGER"
+1
+
+$ pier sql "SELECT count(*) FROM log"
+count(*)
+0
+(1 row)
+
 # Writes to other tables do not run it; a rolled-back part leaves nothing.
 $ pier sql "INSERT INTO loose VALUES (1); BEGIN; INSERT INTO tasks VALUES (9, 'gone'); ROLLBACK"
 

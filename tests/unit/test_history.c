@@ -133,9 +133,20 @@ static void test_record_invert_redo(void **state)
     record(f, "SELECT 1", &cs, &len);
     assert_null(cs);
     assert_int_equal(len, 0);
-    /* a table without a key is not recorded */
-    record(f, "INSERT INTO loose VALUES (1)", &cs, &len);
+    /* a table without a key is not recorded: a script that changes one
+     * is refused rather than given a changeset without its changes, and
+     * nothing of it is kept */
+    assert_int_equal(pier_changeset(&cs, &len, f->e,
+                                    "INSERT INTO tasks VALUES (3, 'T', "
+                                    "NULL); INSERT INTO loose VALUES (1)",
+                                    NULL, &err), PIER_E_ENTITY_NOT_ALLOWED);
+    assert_string_equal(err.board, "loose");
     assert_null(cs);
+    assert_int_equal(len, 0);
+    assert_state(f->e, "1:Shipped:12.5 2:Test:-");
+    char *n = scalar(f->e, "SELECT count(*) FROM loose");
+    assert_string_equal(n, "0");
+    free(n);
     assert_int_equal(pier_changeset(NULL, &len, f->e, "SELECT 1", NULL,
                                     &err), PIER_E_INVALID_ARGUMENT);
 }
@@ -297,7 +308,16 @@ static void test_apply_checks_values(void **state)
     pier_apply_result r;
     assert_int_equal(apply(f, cs, len, false, PIER_ON_CONFLICT_ABORT, &r,
                            &err), PIER_E_COLUMN_TYPE_CONFLICT);
+    assert_string_equal(err.board, "tasks");
+    assert_string_equal(err.column, "budget");
+    assert_string_equal(err.column_type, "DECIMAL(2,0)");
     assert_state(f->e, "");
+    /* skip leaves the refused row out, as it does a CHECK failure */
+    assert_int_equal(apply(f, cs, len, false, PIER_ON_CONFLICT_SKIP, &r,
+                           &err), PIER_OK);
+    assert_int_equal(r.applied, 1);
+    assert_int_equal(r.skipped, 1);
+    assert_state(f->e, "2:B:-");
     pier_free(cs);
 }
 
