@@ -492,6 +492,28 @@ static pier_status drop(applier *a, const char *kind, const char *name,
     return rc;
 }
 
+/* DROP INDEX: a board's through the lake (the dialect does not reach a
+ * board's table), a table's as any drop. */
+static pier_status drop_index(applier *a, const char *name)
+{
+    const pier__mindex *x = pier__schema_index(a->live, name);
+    if (x == NULL || pier__schema_board(a->live, x->table) == NULL)
+        return drop(a, "INDEX", name, PIER__META_INDEX);
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "DROP INDEX ");
+    pier__sql_quote_ident(&b, name);
+    pier_status rc = b.oom ? pier__oom(a->err)
+                           : a->ops->ddl(a->e->lake, b.p, a->err);
+    pier__buf_free(&b);
+    if (rc == PIER_OK)
+        rc = schema_changed(a);
+    pier__migrate_meta m = { .kind = PIER__META_INDEX, .name = name };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, true, a->err);
+    return rc;
+}
+
 static pier_status alter(applier *a, const pier__step *s)
 {
     pier__buf b;
@@ -813,7 +835,7 @@ static pier_status apply_step(applier *a, const pier__step *s)
     case PIER__STEP_REPLACE_INDEX: return create_index(a, s->index, true);
     case PIER__STEP_CREATE_BOARD: return create_board(a, s->board);
     case PIER__STEP_DROP_INDEX:
-        return drop(a, "INDEX", s->object, PIER__META_INDEX);
+        return drop_index(a, s->object);
     case PIER__STEP_DROP_VIEW:
         return drop(a, "VIEW", s->object, PIER__META_VIEW);
     case PIER__STEP_DROP_TABLE:

@@ -415,6 +415,8 @@ pier_status pier__schema_from_lake(pier__schema *out, pier_engine *e,
     size_t opaque_cap = 0;
     const pier__lake_ops *ops = e->lake->ops;
     pier_status rc = ops->schema_objects(e->lake, take_object, &ld, err);
+    if (rc == PIER_OK)      /* a board's indexes, on its physical table */
+        rc = ops->board_indexes(e->lake, take_object, &ld, err);
     if (rc == PIER_OK)
         rc = ops->migrate_meta(e->lake, take_meta, &ld, err);
     if (rc == PIER_OK && ld.oom)
