@@ -919,9 +919,42 @@ static void plan_boards(planner *pl)
 
 /* ---- views and indexes ---- */
 
-static bool same_view(const pier__mview *l, const pier__mview *w)
+/* The renames this plan makes that a live view's body sees: of the
+ * tables it names (live name to declared) and of their columns. SQLite
+ * carries a rename into the bodies of views, so the live body is read
+ * through them. NULL when out of memory (pl->oom). */
+static size_t view_renames(planner *pl, const pier__mview *l,
+                           name_map **out)
 {
-    if (l->ncolumns != w->ncolumns || !same_sql(l->body, w->body, NULL, 0))
+    size_t n = 0, cap = 1;
+    for (size_t i = 0; i < pl->want->ntables; i++)
+        if (pl->tables[i].live != NULL)
+            cap += 1 + pl->tables[i].want->ncolumns;
+    *out = pier__arena_alloc(&pl->p->arena, cap * sizeof **out);
+    if (*out == NULL) {
+        pl->oom = true;
+        return 0;
+    }
+    for (size_t i = 0; i < pl->want->ntables; i++) {
+        const tmatch *m = &pl->tables[i];
+        if (m->live == NULL || !names(l->body, m->live->name))
+            continue;
+        if (m->renamed)
+            (*out)[n++] = (name_map){ m->live->name, m->want->name };
+        name_map *r;
+        size_t nr = column_renames(pl, m, &r);
+        for (size_t k = 0; k < nr; k++)
+            (*out)[n++] = r[k];
+    }
+    return n;
+}
+
+static bool same_view(planner *pl, const pier__mview *l,
+                      const pier__mview *w)
+{
+    name_map *r;
+    size_t nr = view_renames(pl, l, &r);
+    if (l->ncolumns != w->ncolumns || !same_sql(l->body, w->body, r, nr))
         return false;
     for (size_t i = 0; i < w->ncolumns; i++)
         if (strcmp(l->columns[i].name, w->columns[i].name) != 0 ||
@@ -952,7 +985,7 @@ static void plan_views(planner *pl)
             !live_matched(pl, live_table(pl, w->name)))
             refuse(pl, "view '%s': the lake has a table of that name",
                    w->name);
-        if (l != NULL && same_view(l, w))
+        if (l != NULL && same_view(pl, l, w))
             continue;
         pier__step *s = add_step(pl, l == NULL ? PIER__STEP_CREATE_VIEW
                                                : PIER__STEP_REPLACE_VIEW,

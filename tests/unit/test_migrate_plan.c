@@ -379,6 +379,32 @@ static void test_views_indexes_boards(void **state)
             "destructive drop_view v\ndestructive drop_table t");
 }
 
+static void test_views_through_renames(void **state)
+{
+    (void)state;
+    static const char memos[] =
+        "CREATE TABLE memos (id INT64 PRIMARY KEY, text TEXT);\n"
+        "CREATE VIEW mv (id INT64, text TEXT) AS SELECT id, text FROM "
+        "memos;\n";
+    /* SQLite carries the rename into the view's body: the body declared
+     * under the new names is the view as it will be */
+    plan_is(memos, "CREATE TABLE memos (id INT64 PRIMARY KEY, body TEXT "
+            "RENAMED FROM text); CREATE VIEW mv (id INT64, text TEXT) AS "
+            "SELECT id, body FROM memos", plain, PIER_OK,
+            "metadata rename_column memos.body");
+    /* and the body under the old names is a change, as on an empty lake */
+    plan_is(memos, "CREATE TABLE memos (id INT64 PRIMARY KEY, body TEXT "
+            "RENAMED FROM text); CREATE VIEW mv (id INT64, text TEXT) AS "
+            "SELECT id, text FROM memos", plain, PIER_OK,
+            "metadata rename_column memos.body\nmetadata replace_view mv");
+    /* a table renamed too */
+    plan_is(memos, "CREATE TABLE notes RENAMED FROM memos (id INT64 "
+            "PRIMARY KEY, body TEXT RENAMED FROM text); CREATE VIEW mv "
+            "(id INT64, text TEXT) AS SELECT id, body FROM notes", plain,
+            PIER_OK, "metadata rename_table notes\n"
+            "metadata rename_column notes.body");
+}
+
 static void test_invalid_against_the_lake(void **state)
 {
     (void)state;
@@ -431,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_drops),
         cmocka_unit_test(test_views_indexes_boards),
+        cmocka_unit_test(test_views_through_renames),
         cmocka_unit_test(test_invalid_against_the_lake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
