@@ -675,6 +675,24 @@ static pier_status nullability(applier *a, const pier__step *s)
         rc = put_sql(a, s->object, &b);
     pier__buf_free(&b);
     free(t.sql);
+    /* A column a migration added NOT NULL with a backfill has the backfill
+     * as its SQL's default, which an INSERT that omits it must not get:
+     * nullable with no default, it is filled with NULL (a "NULL" default
+     * in the catalog, which reads as none); NOT NULL again, an INSERT
+     * must give it a value. A declared default stays as it is. */
+    const pier__mcolumn *was = s->was, *c = s->def;
+    if (rc == PIER_OK && was != NULL && was->added &&
+        (was->backfill.sql != NULL || was->backfill.now) &&
+        c->dflt.sql == NULL && !c->dflt.now) {
+        pier__migrate_meta m = {
+            .kind = PIER__META_COLUMN, .id = s->column_id,
+            .a = set ? NULL : "NULL", .b = was->backfill.sql, .flag = true,
+            .added = true,
+        };
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+        if (rc == PIER_OK)
+            rc = schema_changed(a);
+    }
     return rc;
 }
 

@@ -348,6 +348,8 @@ static bool kept_value(pier__schema *s, const char *text, pier__mvalue *v)
         v->now = true;
         return true;
     }
+    if (pier__name_eq(text, strlen(text), "NULL", 4))
+        return true;            /* a NULL default is none */
     v->sql = pier__arena_strndup(&s->arena, text, strlen(text));
     return v->sql != NULL;
 }

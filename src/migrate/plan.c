@@ -685,7 +685,10 @@ static void plan_column(planner *pl, const tmatch *m, size_t c)
      * before then read. A declared now() stands for the instant frozen
      * then. */
     bool backfill_same = same_value(&lc->backfill, &wc->backfill) ||
-                         (wc->backfill.now && lc->backfill.sql != NULL);
+                         (wc->backfill.now && lc->backfill.sql != NULL) ||
+                         (!wc->not_null && !has_value(&wc->backfill));
+    /* (a nullable column declares no backfill: the one fixed when it
+     * was added stays what the rows stored before then read) */
     if (!backfill_same)
         refuse(pl, "column '%s' of table '%s': its BACKFILL was fixed when "
                "the column was added (%s); changing it would change what "
@@ -748,12 +751,12 @@ static void plan_table(planner *pl, const tmatch *m)
                w->name);
     if (!same_checks(m, r, nr))
         refuse(pl, "table '%s': its CHECK constraints change, which a "
-               "migration does not do on a table that holds rows (they "
-               "are declared when the table is created)", w->name);
+               "migration does not do (they are declared when the table "
+               "is created; create a new table and copy)", w->name);
     if (!same_fks(pl, m))
         refuse(pl, "table '%s': its foreign keys change, which a migration "
-               "does not do on a table that holds rows (they are declared "
-               "when the table is created)", w->name);
+               "does not do (they are declared when the table is created; "
+               "create a new table and copy)", w->name);
 }
 
 /* An index on matched table m that this migration leaves naming live

@@ -64,7 +64,10 @@ void pier__mcolumn_write(pier__buf *b, const pier__mtable *t, size_t i,
         pier__buf_puts(b, " DEFAULT ");
         literal(b, c, dflt);
     }
-    if (backfill && (c->backfill.sql != NULL || c->backfill.now)) {
+    /* a column made nullable keeps its backfill, which a declaration
+     * states only on a NOT NULL column */
+    if (backfill && c->not_null &&
+        (c->backfill.sql != NULL || c->backfill.now)) {
         pier__buf_puts(b, " BACKFILL ");
         value(b, c, &c->backfill);
     }
