@@ -781,6 +781,30 @@ static const char *index_keeping(const planner *pl, const tmatch *m,
     return NULL;
 }
 
+/* A view this migration leaves naming live column `col` of matched table
+ * m, by its body's words: a declared one, or one of the lake no
+ * migration drops; NULL if none. */
+static const char *view_keeping(const planner *pl, const tmatch *m,
+                                size_t col)
+{
+    const char *name = m->live->columns[col].name;
+    for (size_t i = 0; i < pl->want->nviews; i++) {
+        const pier__mview *w = &pl->want->views[i];
+        if ((names(w->body, m->want->name) ||
+             names(w->body, m->live->name)) && names(w->body, name))
+            return w->name;
+    }
+    for (size_t i = 0; i < pl->live->nviews; i++) {
+        const pier__mview *l = &pl->live->views[i];
+        if (pier__schema_view(pl->want, l->name) != NULL ||
+            (pl->opt->schema_owns_database && l->managed))
+            continue;             /* declared (above), or dropped */
+        if (names(l->body, m->live->name) && names(l->body, name))
+            return l->name;
+    }
+    return NULL;
+}
+
 /* The drop_column steps of a matched table: live columns the declaration
  * no longer has. They come after the index and view drops and the view
  * replacements, which may be what stops naming the column. */
@@ -795,10 +819,13 @@ static void plan_dropped_columns(planner *pl, const tmatch *m)
             continue;
         const char *use = column_in_use(pl, l, k);
         const char *index = use == NULL ? index_keeping(pl, m, k) : NULL;
-        if (index != NULL) {
-            refuse(pl, "column '%s' of table '%s' is dropped, but index "
+        const char *view = use == NULL && index == NULL
+                               ? view_keeping(pl, m, k) : NULL;
+        if (index != NULL || view != NULL) {
+            refuse(pl, "column '%s' of table '%s' is dropped, but %s "
                    "'%s', which stays, names it", l->columns[k].name,
-                   w->name, index);
+                   w->name, index != NULL ? "index" : "view",
+                   index != NULL ? index : view);
             continue;
         }
         if (use != NULL) {

@@ -87,3 +87,19 @@ $ pier --data cols sql "SELECT * FROM c"
 id  k
 1   2
 (1 row)
+
+# Nor can a view that stays: one the declaration does not state is left
+# as it is.
+$ printf '%s\n' 'CREATE TABLE c (id INT64 PRIMARY KEY, k INT32);' 'CREATE VIEW kv (id INT64, k INT32) AS SELECT id, k FROM c;' > h.sql
+$ printf '%s\n' 'CREATE TABLE c (id INT64 PRIMARY KEY);' > i.sql
+$ pier --data cols migrate h.sql
+metadata     create_view          kv: 2 columns
+metadata     drop_index           c_k
+11
+$ pier --data cols plan i.sql --allow-destructive
+! pier: error: MigrationRefused: the migration is refused: column 'k' of table 'c' is dropped, but view 'kv', which stays, names it
+[exit 1]
+$ pier --data cols sql "SELECT * FROM kv"
+id  k
+1   2
+(1 row)

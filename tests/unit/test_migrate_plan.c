@@ -339,6 +339,15 @@ static void test_drops(void **state)
             "CREATE INDEX c_extra ON c (extra)", destroy,
             PIER_E_MIGRATION_REFUSED, "column 'extra' of table 'c' is "
             "dropped, but index 'c_extra', which stays, names it");
+    plan_is(named, "CREATE TABLE c (id INT64 PRIMARY KEY, k INT32); "
+            "CREATE VIEW v (id INT64, extra TEXT) AS SELECT id, extra "
+            "FROM c", destroy, PIER_E_MIGRATION_REFUSED, "column 'extra' "
+            "of table 'c' is dropped, but view 'v', which stays, names it");
+    /* a view the declaration does not state stays, unless it owns the
+     * lake */
+    plan_is(named, "CREATE TABLE c (id INT64 PRIMARY KEY, k INT32)",
+            destroy, PIER_E_MIGRATION_REFUSED, "column 'extra' of table "
+            "'c' is dropped, but view 'v', which stays, names it");
 }
 
 static void test_views_indexes_boards(void **state)
