@@ -35,6 +35,7 @@ typedef struct applier {
     bool catalog_changed;
     pier_error *err;
     const pier__schema *live;  /* the catalog the plan was made against */
+    const pier__schema *want;  /* the declaration it makes the lake */
 } applier;
 
 /* A step whose table's SQL does not define its column as the step needs
@@ -211,16 +212,30 @@ static pier_status view_columns_json(const pier__mview *v, char **out)
     return *out != NULL ? PIER_OK : PIER_E_OUT_OF_MEMORY;
 }
 
-/* The declared table column a view's column is read straight from, or
- * NULL (computed, or not known). */
-static const pier__tcolumn *origin(const applier *a, const char *table,
-                                   const char *column)
+/* The type of the declared table column a view's column is read straight
+ * from (*spelling NULL: computed, or not known): as the declaration
+ * states it when it states the table (the catalog cached in the engine
+ * does not see a widening this migration made), else the catalog's. */
+static const pier__coltype *origin(const applier *a, const char *table,
+                                   const char *column, const char **spelling)
 {
+    *spelling = NULL;
     if (table == NULL || column == NULL)
         return NULL;
+    const pier__mtable *w = a->want != NULL
+                                ? pier__schema_table(a->want, table)
+                                : NULL;
+    ptrdiff_t k = w != NULL ? pier__mtable_column(w, column) : -1;
+    if (k >= 0) {
+        *spelling = w->columns[k].spelling;
+        return &w->columns[k].type;
+    }
     const pier__table *t = pier__catalog_find_table(&a->e->catalog, table);
-    ptrdiff_t k = t != NULL ? pier__table_find(t, column) : -1;
-    return k >= 0 ? &t->columns[k] : NULL;
+    k = t != NULL ? pier__table_find(t, column) : -1;
+    if (k < 0)
+        return NULL;
+    *spelling = t->columns[k].spelling;
+    return &t->columns[k].type;
 }
 
 /* What the view's body produces against what is declared, before the view
@@ -248,19 +263,19 @@ static pier_status verify_view(applier *a, const pier__mview *v)
                         "%zu", v->name, v->ncolumns, shape.ncolumns);
     /* the declared type is the column's, or one its values all fit */
     for (size_t i = 0; rc == PIER_OK && i < v->ncolumns; i++) {
-        const pier__tcolumn *got = origin(a, shape.tables[i],
-                                          shape.columns[i]);
+        const char *spelling;
+        const pier__coltype *got = origin(a, shape.tables[i],
+                                          shape.columns[i], &spelling);
         bool enum_step;
         if (got != NULL &&
-            strcmp(got->spelling, v->columns[i].spelling) != 0 &&
-            !pier__coltype_widens(&got->type, &v->columns[i].type,
-                                  &enum_step))
+            strcmp(spelling, v->columns[i].spelling) != 0 &&
+            !pier__coltype_widens(got, &v->columns[i].type, &enum_step))
             rc = pier__fail(a->err, PIER_E_VIEW_MISMATCH, "column '%s' of "
                             "view '%s' is declared %s, and its body reads "
                             "it from %s.%s, which is %s", v->columns[i].name,
                             v->name, v->columns[i].spelling,
                             shape.tables[i], shape.columns[i],
-                            got->spelling);
+                            spelling);
     }
     a->ops->stmt_finish(a->e->lake);
     return rc;
@@ -492,6 +507,28 @@ static pier_status drop(applier *a, const char *kind, const char *name,
     return rc;
 }
 
+/* DROP INDEX: a board's through the lake (the dialect does not reach a
+ * board's table), a table's as any drop. */
+static pier_status drop_index(applier *a, const char *name)
+{
+    const pier__mindex *x = pier__schema_index(a->live, name);
+    if (x == NULL || pier__schema_board(a->live, x->table) == NULL)
+        return drop(a, "INDEX", name, PIER__META_INDEX);
+    pier__buf b;
+    pier__buf_init(&b);
+    pier__buf_puts(&b, "DROP INDEX ");
+    pier__sql_quote_ident(&b, name);
+    pier_status rc = b.oom ? pier__oom(a->err)
+                           : a->ops->ddl(a->e->lake, b.p, a->err);
+    pier__buf_free(&b);
+    if (rc == PIER_OK)
+        rc = schema_changed(a);
+    pier__migrate_meta m = { .kind = PIER__META_INDEX, .name = name };
+    if (rc == PIER_OK)
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, true, a->err);
+    return rc;
+}
+
 static pier_status alter(applier *a, const pier__step *s)
 {
     pier__buf b;
@@ -638,6 +675,24 @@ static pier_status nullability(applier *a, const pier__step *s)
         rc = put_sql(a, s->object, &b);
     pier__buf_free(&b);
     free(t.sql);
+    /* A column a migration added NOT NULL with a backfill has the backfill
+     * as its SQL's default, which an INSERT that omits it must not get:
+     * nullable with no default, it is filled with NULL (a "NULL" default
+     * in the catalog, which reads as none); NOT NULL again, an INSERT
+     * must give it a value. A declared default stays as it is. */
+    const pier__mcolumn *was = s->was, *c = s->def;
+    if (rc == PIER_OK && was != NULL && was->added &&
+        (was->backfill.sql != NULL || was->backfill.now) &&
+        c->dflt.sql == NULL && !c->dflt.now) {
+        pier__migrate_meta m = {
+            .kind = PIER__META_COLUMN, .id = s->column_id,
+            .a = set ? NULL : "NULL", .b = was->backfill.sql, .flag = true,
+            .added = true,
+        };
+        rc = a->ops->migrate_meta_put(a->e->lake, &m, false, a->err);
+        if (rc == PIER_OK)
+            rc = schema_changed(a);
+    }
     return rc;
 }
 
@@ -813,7 +868,7 @@ static pier_status apply_step(applier *a, const pier__step *s)
     case PIER__STEP_REPLACE_INDEX: return create_index(a, s->index, true);
     case PIER__STEP_CREATE_BOARD: return create_board(a, s->board);
     case PIER__STEP_DROP_INDEX:
-        return drop(a, "INDEX", s->object, PIER__META_INDEX);
+        return drop_index(a, s->object);
     case PIER__STEP_DROP_VIEW:
         return drop(a, "VIEW", s->object, PIER__META_VIEW);
     case PIER__STEP_DROP_TABLE:
@@ -912,6 +967,56 @@ static void step_failed(const pier__step *s, pier_error *err)
     err->offset = -1;
 }
 
+/* Whether the SQL text `s` names `name` (as a word or a quoted name). */
+static bool text_names(const char *s, const char *name)
+{
+    size_t n = strlen(s), pos = 0, nn = strlen(name);
+    for (;;) {
+        pier__token t;
+        const char *why;
+        pier__tk k = pier__sql_token(s, n, pos, &t, &why);
+        if (k == PIER__TK_END || k == PIER__TK_BAD)
+            return false;
+        const char *p = s + t.start;
+        size_t len = t.end - t.start;
+        if (k == PIER__TK_WORD && pier__name_eq(p, len, name, nn))
+            return true;
+        if (k == PIER__TK_QUOTED && len >= 2 &&
+            pier__name_eq(p + 1, len - 2, name, nn))
+            return true;
+        pos = t.end;
+    }
+}
+
+/*
+ * A declared view the plan leaves as it is, over a table whose column
+ * types it widened, is checked again as a view being made is
+ * (ViewMismatch): a view declared INT32 over a column now INT64 is
+ * refused on this lake as on an empty one.
+ */
+static pier_status verify_kept_views(applier *a, const pier__schema *want,
+                                     const pier__plan *p)
+{
+    pier_status rc = PIER_OK;
+    for (size_t i = 0; rc == PIER_OK && i < want->nviews; i++) {
+        const pier__mview *v = &want->views[i];
+        bool stepped = false, widened = false;
+        for (size_t k = 0; k < p->nsteps; k++) {
+            const pier__step *s = &p->steps[k];
+            if (s->on == PIER__OBJ_VIEW && s->view == v)
+                stepped = true;
+            if (s->on == PIER__OBJ_TABLE &&
+                (s->kind == PIER__STEP_WIDEN_COLUMN ||
+                 s->kind == PIER__STEP_WIDEN_ENUM) &&
+                text_names(v->body, s->object))
+                widened = true;
+        }
+        if (widened && !stepped)
+            rc = verify_view(a, v);
+    }
+    return rc;
+}
+
 PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
                                   const char *declaration, size_t len,
                                   const pier_migrate_options *options,
@@ -937,7 +1042,8 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
         pier_migration_free(m);
         return rc;
     }
-    applier a = { engine, engine->lake->ops, false, err, &m->live };
+    applier a = { engine, engine->lake->ops, false, err, &m->live,
+                  &m->want };
     rc = pier__schema_drift(engine, err);
     if (rc == PIER_OK)
         rc = pier__migration_plan(m, engine,
@@ -950,6 +1056,8 @@ PIER_API pier_status pier_migrate(int64_t *watermark, pier_engine *engine,
         if (rc != PIER_OK && rc != PIER_E_OUT_OF_MEMORY)
             step_failed(&m->plan.steps[i], err);
     }
+    if (rc == PIER_OK)
+        rc = verify_kept_views(&a, &m->want, &m->plan);
     int64_t head = 0;
     if (rc == PIER_OK)
         rc = a.ops->head(engine->lake, &head, err);

@@ -196,6 +196,57 @@ static bool is_null(const char *sql)
     return pier__name_eq(sql, strlen(sql), "null", 4);
 }
 
+/* Whether c holds numbers as their digits: UINT64, INT128, DECIMAL. */
+static bool digits_type(const pier__coltype *c)
+{
+    return c->t.dims == 0 &&
+           (c->t.base == PIER__B_UINT64 || c->t.base == PIER__B_INT128 ||
+            c->t.base == PIER__B_DECIMAL);
+}
+
+/* Whether s[0..n) is an optional sign, digits, and an optional fraction;
+ * *significant: how many digits count (leading zeros do not). */
+static bool plain_number(const char *s, size_t n, size_t *significant,
+                         bool *fraction)
+{
+    size_t i = 0, digits = 0;
+    *significant = 0;
+    *fraction = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        i++;
+    bool leading = true;
+    for (; i < n; i++) {
+        if (s[i] == '.' && !*fraction) {
+            *fraction = true;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        digits++;
+        if (s[i] != '0')
+            leading = false;
+        if (!leading)
+            (*significant)++;
+    }
+    return digits > 0;
+}
+
+/* (schema.h) */
+bool pier__mvalue_wide_number(const pier__coltype *c, const char *sql)
+{
+    size_t significant;
+    bool fraction;
+    if (sql == NULL || !digits_type(c) ||
+        !plain_number(sql, strlen(sql), &significant, &fraction))
+        return false;
+    if (fraction)
+        return significant > 15;
+    errno = 0;
+    char *end = NULL;
+    (void)strtoll(sql, &end, 10);
+    return errno == ERANGE;
+}
+
 /*
  * Why the literal `sql` is not a value of column c's type, or NULL: a
  * string literal for a type SQLite stores as text, an integer for one it
@@ -228,9 +279,18 @@ static const char *literal_misfit(reader *r, const pier__mcolumn *c,
         errno = 0;
         char *end = NULL;
         long long v = strtoll(sql, &end, 10);
+        if (errno == ERANGE)
+            return "out of range: beyond 64 bits";
         if (errno != 0 || end == NULL || *end != '\0')
             return NULL;
         cell = (pier__cell){ .st = PIER__ST_INT, .i = v };
+    } else if (digits_type(&c->type) &&
+               plain_number(sql, strlen(sql), &(size_t){ 0 },
+                            &(bool){ false })) {
+        /* its digits, exactly, as the column stores them */
+        const char *digits = sql[0] == '+' ? sql + 1 : sql;
+        cell = (pier__cell){ .st = PIER__ST_TEXT, .p = digits,
+                             .n = strlen(digits) };
     } else {
         return NULL;
     }
@@ -257,11 +317,22 @@ static pier_status column_value(reader *r, const pier__mcolumn *c,
         return fail(r, v->offset, "%s of column '%s' is an expression: a "
                     "%s is a literal ('text', 12, -1.5, x'00', TRUE, "
                     "NULL) or now()", what, c->name, what);
-    const char *why = literal_misfit(r, c, v->text);
+    const char *text = v->text;
+    size_t n = strlen(text);
+    if (n > 2 && text[0] == '\'' && text[n - 1] == '\'') {
+        /* a wide number as SQL is written for a digits column: the
+         * number (pier__mvalue_wide_number) */
+        char *inner = pier__arena_strndup(&r->s->arena, text + 1, n - 2);
+        if (inner == NULL)
+            return oom(r);
+        if (pier__mvalue_wide_number(&c->type, inner))
+            text = inner;
+    }
+    const char *why = literal_misfit(r, c, text);
     if (why != NULL)
         return fail(r, v->offset, "%s %s of column '%s' is not a value of "
                     "%s: %s", what, v->text, c->name, c->spelling, why);
-    out->sql = copy(r, v->text);
+    out->sql = copy(r, text);
     return out->sql != NULL ? PIER_OK : oom(r);
 }
 

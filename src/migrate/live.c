@@ -348,6 +348,8 @@ static bool kept_value(pier__schema *s, const char *text, pier__mvalue *v)
         v->now = true;
         return true;
     }
+    if (pier__name_eq(text, strlen(text), "NULL", 4))
+        return true;            /* a NULL default is none */
     v->sql = pier__arena_strndup(&s->arena, text, strlen(text));
     return v->sql != NULL;
 }
@@ -415,6 +417,8 @@ pier_status pier__schema_from_lake(pier__schema *out, pier_engine *e,
     size_t opaque_cap = 0;
     const pier__lake_ops *ops = e->lake->ops;
     pier_status rc = ops->schema_objects(e->lake, take_object, &ld, err);
+    if (rc == PIER_OK)      /* a board's indexes, on its physical table */
+        rc = ops->board_indexes(e->lake, take_object, &ld, err);
     if (rc == PIER_OK)
         rc = ops->migrate_meta(e->lake, take_meta, &ld, err);
     if (rc == PIER_OK && ld.oom)

@@ -341,6 +341,17 @@ static pier_status match_tables(planner *pl)
             }
             m->cols[c] = k;
         }
+        /* `z RENAMED FROM x, x ...`: the live x becomes z, and the
+         * declared x is a new column */
+        for (size_t c = 0; m->live != NULL && c < w->ncolumns; c++) {
+            const char *from = w->columns[c].renamed_from;
+            if (from == NULL || m->cols[c] < 0 ||
+                !same(m->live->columns[m->cols[c]].name, from))
+                continue;
+            for (size_t d = 0; d < w->ncolumns; d++)
+                if (d != c && m->cols[d] == m->cols[c])
+                    m->cols[d] = -1;
+        }
     }
     /* Two declared tables may not take one live table. */
     for (size_t i = 0; i < n; i++)
@@ -395,8 +406,17 @@ static ptrdiff_t primary_column(const pier__mtable *t)
     return -1;
 }
 
+/* Whether the migration drops live table l: the declaration owns the
+ * lake, a migration made l, and no declared table stands for it. */
+static bool table_dropped(const planner *pl, const pier__mtable *l)
+{
+    return pl->opt->schema_owns_database && l->managed &&
+           !live_matched(pl, l);
+}
+
 /* Every foreign key of the declaration names a table that is declared or
- * stays in the lake, and a column of it that is its own key. */
+ * stays in the lake, and a column of it that is its own key; a table the
+ * migration leaves undeclared and in place names none it drops. */
 static pier_status check_references(planner *pl)
 {
     for (size_t i = 0; i < pl->want->ntables; i++) {
@@ -405,17 +425,23 @@ static pier_status check_references(planner *pl)
             const pier__mfk *fk = &w->fks[f];
             const pier__mtable *parent = pier__schema_table(pl->want,
                                                             fk->table);
+            bool dropped = false;
             if (parent == NULL) {
                 parent = live_table(pl, fk->table);
-                if (parent != NULL && live_matched(pl, parent))
-                    parent = NULL;     /* renamed: declared otherwise */
+                dropped = parent != NULL && table_dropped(pl, parent);
+                if (parent != NULL && (live_matched(pl, parent) || dropped))
+                    parent = NULL;     /* renamed: declared otherwise; or
+                                          dropped by this migration */
             }
             if (parent == NULL)
                 return invalid(pl, fk->offset, "column '%s' of table '%s' "
                                "references table '%s', which is neither "
-                               "declared nor in the lake",
+                               "declared nor %s the lake%s",
                                w->columns[fk->column].name, w->name,
-                               fk->table);
+                               fk->table, dropped ? "kept in" : "in",
+                               dropped ? ": the declaration owns the lake "
+                               "and does not state it, so the migration "
+                               "would drop it" : "");
             ptrdiff_t col = fk->parent != NULL
                                 ? pier__mtable_column(parent, fk->parent)
                                 : primary_column(parent);
@@ -435,6 +461,21 @@ static pier_status check_references(planner *pl)
                                "a parent column is its table's key",
                                w->columns[fk->column].name, w->name,
                                parent->name, parent->columns[col].name);
+        }
+    }
+    /* a table the declaration does not state stays as it is, foreign
+     * keys and all: its parents cannot go */
+    for (size_t i = 0; i < pl->live->ntables; i++) {
+        const pier__mtable *l = &pl->live->tables[i];
+        if (live_matched(pl, l) || table_dropped(pl, l))
+            continue;
+        for (size_t f = 0; f < l->nfks; f++) {
+            const pier__mtable *parent = live_table(pl, l->fks[f].table);
+            if (parent != NULL && parent != l && table_dropped(pl, parent))
+                refuse(pl, "table '%s' is dropped, but column '%s' of "
+                       "table '%s' (which the declaration does not state, "
+                       "so it stays) references it", parent->name,
+                       l->columns[l->fks[f].column].name, l->name);
         }
     }
     return PIER_OK;
@@ -602,12 +643,6 @@ static void plan_column(planner *pl, const tmatch *m, size_t c)
     const pier__mcolumn *wc = &w->columns[c];
     const pier__mcolumn *lc = &m->live->columns[m->cols[c]];
     pier__step *s;
-    if (!same(lc->name, wc->name)) {     /* matched by RENAMED FROM */
-        s = column_step(pl, m, PIER__STEP_RENAME_COLUMN, wc, lc);
-        if (s == NULL)
-            return;
-        s->from = lc->name;
-    }
     if (strcmp(lc->spelling, wc->spelling) != 0) {
         bool enum_step;
         if (pier__coltype_widens(&lc->type, &wc->type, &enum_step)) {
@@ -650,7 +685,10 @@ static void plan_column(planner *pl, const tmatch *m, size_t c)
      * before then read. A declared now() stands for the instant frozen
      * then. */
     bool backfill_same = same_value(&lc->backfill, &wc->backfill) ||
-                         (wc->backfill.now && lc->backfill.sql != NULL);
+                         (wc->backfill.now && lc->backfill.sql != NULL) ||
+                         (!wc->not_null && !has_value(&wc->backfill));
+    /* (a nullable column declares no backfill: the one fixed when it
+     * was added stays what the rows stored before then read) */
     if (!backfill_same)
         refuse(pl, "column '%s' of table '%s': its BACKFILL was fixed when "
                "the column was added (%s); changing it would change what "
@@ -685,7 +723,20 @@ static void plan_add_column(planner *pl, const tmatch *m, size_t c)
 
 static void plan_table(planner *pl, const tmatch *m)
 {
-    const pier__mtable *w = m->want, *l = m->live;
+    const pier__mtable *w = m->want;
+    /* renames first: a column may then be added under an old name */
+    for (size_t c = 0; c < w->ncolumns; c++) {
+        if (m->cols[c] < 0)
+            continue;
+        const pier__mcolumn *lc = &m->live->columns[m->cols[c]];
+        if (same(lc->name, w->columns[c].name))
+            continue;
+        pier__step *s = column_step(pl, m, PIER__STEP_RENAME_COLUMN,
+                                    &w->columns[c], lc);
+        if (s == NULL)
+            return;
+        s->from = lc->name;
+    }
     for (size_t c = 0; c < w->ncolumns; c++) {
         if (m->cols[c] >= 0)
             plan_column(pl, m, c);
@@ -700,13 +751,66 @@ static void plan_table(planner *pl, const tmatch *m)
                w->name);
     if (!same_checks(m, r, nr))
         refuse(pl, "table '%s': its CHECK constraints change, which a "
-               "migration does not do on a table that holds rows (they "
-               "are declared when the table is created)", w->name);
+               "migration does not do (they are declared when the table "
+               "is created; create a new table and copy)", w->name);
     if (!same_fks(pl, m))
         refuse(pl, "table '%s': its foreign keys change, which a migration "
-               "does not do on a table that holds rows (they are declared "
-               "when the table is created)", w->name);
-    /* live columns the declaration no longer has */
+               "does not do (they are declared when the table is created; "
+               "create a new table and copy)", w->name);
+}
+
+/* An index on matched table m that this migration leaves naming live
+ * column `col`: a declared one, or one pier sql made (which no
+ * migration drops); NULL if none. */
+static const char *index_keeping(const planner *pl, const tmatch *m,
+                                 size_t col)
+{
+    const char *name = m->live->columns[col].name;
+    for (size_t i = 0; i < pl->want->nindexes; i++) {
+        const pier__mindex *x = &pl->want->indexes[i];
+        if (match_of(pl, x->table) == m && names(x->body, name))
+            return x->name;
+    }
+    for (size_t i = 0; i < pl->live->nindexes; i++) {
+        const pier__mindex *x = &pl->live->indexes[i];
+        if (!x->managed && live_table(pl, x->table) == m->live &&
+            pier__schema_index(pl->want, x->name) == NULL &&
+            names(x->body, name))
+            return x->name;
+    }
+    return NULL;
+}
+
+/* A view this migration leaves naming live column `col` of matched table
+ * m, by its body's words: a declared one, or one of the lake no
+ * migration drops; NULL if none. */
+static const char *view_keeping(const planner *pl, const tmatch *m,
+                                size_t col)
+{
+    const char *name = m->live->columns[col].name;
+    for (size_t i = 0; i < pl->want->nviews; i++) {
+        const pier__mview *w = &pl->want->views[i];
+        if ((names(w->body, m->want->name) ||
+             names(w->body, m->live->name)) && names(w->body, name))
+            return w->name;
+    }
+    for (size_t i = 0; i < pl->live->nviews; i++) {
+        const pier__mview *l = &pl->live->views[i];
+        if (pier__schema_view(pl->want, l->name) != NULL ||
+            (pl->opt->schema_owns_database && l->managed))
+            continue;             /* declared (above), or dropped */
+        if (names(l->body, m->live->name) && names(l->body, name))
+            return l->name;
+    }
+    return NULL;
+}
+
+/* The drop_column steps of a matched table: live columns the declaration
+ * no longer has. They come after the index and view drops and the view
+ * replacements, which may be what stops naming the column. */
+static void plan_dropped_columns(planner *pl, const tmatch *m)
+{
+    const pier__mtable *w = m->want, *l = m->live;
     for (size_t k = 0; k < l->ncolumns; k++) {
         bool kept = false;
         for (size_t c = 0; !kept && c < w->ncolumns; c++)
@@ -714,6 +818,16 @@ static void plan_table(planner *pl, const tmatch *m)
         if (kept)
             continue;
         const char *use = column_in_use(pl, l, k);
+        const char *index = use == NULL ? index_keeping(pl, m, k) : NULL;
+        const char *view = use == NULL && index == NULL
+                               ? view_keeping(pl, m, k) : NULL;
+        if (index != NULL || view != NULL) {
+            refuse(pl, "column '%s' of table '%s' is dropped, but %s "
+                   "'%s', which stays, names it", l->columns[k].name,
+                   w->name, index != NULL ? "index" : "view",
+                   index != NULL ? index : view);
+            continue;
+        }
         if (use != NULL) {
             refuse(pl, "column '%s' of table '%s' is dropped, but %s names "
                    "it", l->columns[k].name, w->name, use);
@@ -835,9 +949,42 @@ static void plan_boards(planner *pl)
 
 /* ---- views and indexes ---- */
 
-static bool same_view(const pier__mview *l, const pier__mview *w)
+/* The renames this plan makes that a live view's body sees: of the
+ * tables it names (live name to declared) and of their columns. SQLite
+ * carries a rename into the bodies of views, so the live body is read
+ * through them. NULL when out of memory (pl->oom). */
+static size_t view_renames(planner *pl, const pier__mview *l,
+                           name_map **out)
 {
-    if (l->ncolumns != w->ncolumns || !same_sql(l->body, w->body, NULL, 0))
+    size_t n = 0, cap = 1;
+    for (size_t i = 0; i < pl->want->ntables; i++)
+        if (pl->tables[i].live != NULL)
+            cap += 1 + pl->tables[i].want->ncolumns;
+    *out = pier__arena_alloc(&pl->p->arena, cap * sizeof **out);
+    if (*out == NULL) {
+        pl->oom = true;
+        return 0;
+    }
+    for (size_t i = 0; i < pl->want->ntables; i++) {
+        const tmatch *m = &pl->tables[i];
+        if (m->live == NULL || !names(l->body, m->live->name))
+            continue;
+        if (m->renamed)
+            (*out)[n++] = (name_map){ m->live->name, m->want->name };
+        name_map *r;
+        size_t nr = column_renames(pl, m, &r);
+        for (size_t k = 0; k < nr; k++)
+            (*out)[n++] = r[k];
+    }
+    return n;
+}
+
+static bool same_view(planner *pl, const pier__mview *l,
+                      const pier__mview *w)
+{
+    name_map *r;
+    size_t nr = view_renames(pl, l, &r);
+    if (l->ncolumns != w->ncolumns || !same_sql(l->body, w->body, r, nr))
         return false;
     for (size_t i = 0; i < w->ncolumns; i++)
         if (strcmp(l->columns[i].name, w->columns[i].name) != 0 ||
@@ -868,7 +1015,7 @@ static void plan_views(planner *pl)
             !live_matched(pl, live_table(pl, w->name)))
             refuse(pl, "view '%s': the lake has a table of that name",
                    w->name);
-        if (l != NULL && same_view(l, w))
+        if (l != NULL && same_view(pl, l, w))
             continue;
         pier__step *s = add_step(pl, l == NULL ? PIER__STEP_CREATE_VIEW
                                                : PIER__STEP_REPLACE_VIEW,
@@ -939,6 +1086,21 @@ static bool declared_for(const planner *pl, const char *name)
     return false;
 }
 
+/* Whether a live table to be dropped and not yet `gone` references l. */
+static bool still_referenced(const planner *pl, const pier__mtable *l,
+                             const bool *gone)
+{
+    for (size_t i = 0; i < pl->live->ntables; i++) {
+        const pier__mtable *o = &pl->live->tables[i];
+        if (o == l || gone[i] || !table_dropped(pl, o))
+            continue;
+        for (size_t f = 0; f < o->nfks; f++)
+            if (same(o->fks[f].table, l->name))
+                return true;
+    }
+    return false;
+}
+
 static void plan_drops(planner *pl)
 {
     const pier__schema *L = pl->live;
@@ -965,24 +1127,44 @@ static void plan_drops(planner *pl)
             destroys(pl, "view '%s'", l->name);
         }
     }
+    for (size_t i = 0; i < pl->want->ntables; i++)
+        if (pl->tables[i].live != NULL)
+            plan_dropped_columns(pl, &pl->tables[i]);
     for (size_t i = 0; i < pl->p->nsteps; i++) {
         const pier__step *s = &pl->p->steps[i];
         if (s->kind == PIER__STEP_DROP_COLUMN)
             destroys(pl, "column '%s' of table '%s' (%lld rows)", s->column,
                      s->object, (long long)s->rows);
     }
-    for (size_t i = 0; owns && i < L->ntables; i++) {
-        const pier__mtable *l = &L->tables[i];
-        if (!l->managed || live_matched(pl, l))
-            continue;
-        pier__step *s = add_step(pl, PIER__STEP_DROP_TABLE, PIER__OBJ_TABLE,
-                                 l->name);
-        if (s == NULL)
-            return;
-        s->table_id = l->id;
-        s->rows = l->rows;
-        destroys(pl, "table '%s' (%lld rows)", l->name, (long long)l->rows);
+    /* tables that reference others go first, so that no foreign key
+     * outlives its parent (a cycle keeps the catalog's order) */
+    bool *gone = calloc(L->ntables > 0 ? L->ntables : 1, sizeof *gone);
+    if (gone == NULL) {
+        pl->oom = true;
+        return;
     }
+    for (int pass = 0; owns && pass < 2; pass++) {
+        bool progress = true;
+        while (progress) {
+            progress = false;
+            for (size_t i = 0; i < L->ntables; i++) {
+                const pier__mtable *l = &L->tables[i];
+                if (gone[i] || !table_dropped(pl, l) ||
+                    (pass == 0 && still_referenced(pl, l, gone)))
+                    continue;
+                pier__step *s = add_step(pl, PIER__STEP_DROP_TABLE,
+                                         PIER__OBJ_TABLE, l->name);
+                if (s == NULL)
+                    break;
+                s->table_id = l->id;
+                s->rows = l->rows;
+                destroys(pl, "table '%s' (%lld rows)", l->name,
+                         (long long)l->rows);
+                gone[i] = progress = true;
+            }
+        }
+    }
+    free(gone);
     for (size_t i = 0; owns && i < L->nboards; i++) {
         const pier__mboard *l = &L->boards[i];
         if (!l->managed || pier__schema_board(pl->want, l->id) != NULL)

@@ -13,8 +13,9 @@
  *
  * Steps come in a fixed order: renames, creations (parents before the
  * tables that reference them), changes to existing tables and boards,
- * views, indexes, then drops; within a phase, in declaration order (drops
- * in the live catalog's order).
+ * views, indexes, then drops (indexes, views, columns, then tables, the
+ * tables that reference others first, and boards); within a phase, in
+ * declaration order (drops in the live catalog's order).
  */
 #ifndef PIER_MIGRATE_PLAN_H
 #define PIER_MIGRATE_PLAN_H

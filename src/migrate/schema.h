@@ -28,6 +28,18 @@ typedef struct pier__mvalue {
                                   (DEFAULT), or the migration (BACKFILL) */
 } pier__mvalue;
 
+/*
+ * Whether the literal `sql` is a number (an optional sign, digits, an
+ * optional fraction) that SQLite would not keep exactly as a number (an
+ * integer beyond 64 bits, or more than 15 significant digits), for a
+ * column of type c that holds such numbers as their digits (UINT64,
+ * INT128, DECIMAL). Such a value is written to SQL as a string literal
+ * of its digits, which the column stores as given; the model keeps it as
+ * the number.
+ */
+bool pier__mvalue_wide_number(const pier__coltype *c,
+                              const char *sql);
+
 /* A column of a table. */
 typedef struct pier__mcolumn {
     int64_t id;                /* the live column's stable id; 0 declared */

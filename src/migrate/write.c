@@ -27,9 +27,20 @@ static const pier__mkey *single_primary(const pier__mtable *t)
     return NULL;
 }
 
-static void value(pier__buf *b, const pier__mvalue *v)
+/* A value of column c as SQL: a wide number as the string of its digits
+ * (pier__mvalue_wide_number), which the column stores exactly. */
+static void literal(pier__buf *b, const pier__mcolumn *c, const char *sql)
 {
-    pier__buf_puts(b, v->now ? "now()" : v->sql);
+    if (pier__mvalue_wide_number(&c->type, sql))
+        pier__buf_printf(b, "'%s'", sql[0] == '+' ? sql + 1 : sql);
+    else
+        pier__buf_puts(b, sql);
+}
+
+static void value(pier__buf *b, const pier__mcolumn *c,
+                  const pier__mvalue *v)
+{
+    literal(b, c, v->now ? "now()" : v->sql);
 }
 
 void pier__mcolumn_write(pier__buf *b, const pier__mtable *t, size_t i,
@@ -49,11 +60,16 @@ void pier__mcolumn_write(pier__buf *b, const pier__mtable *t, size_t i,
     }
     if (c->not_null)
         pier__buf_puts(b, " NOT NULL");
-    if (dflt != NULL)
-        pier__buf_printf(b, " DEFAULT %s", dflt);
-    if (backfill && (c->backfill.sql != NULL || c->backfill.now)) {
+    if (dflt != NULL) {
+        pier__buf_puts(b, " DEFAULT ");
+        literal(b, c, dflt);
+    }
+    /* a column made nullable keeps its backfill, which a declaration
+     * states only on a NOT NULL column */
+    if (backfill && c->not_null &&
+        (c->backfill.sql != NULL || c->backfill.now)) {
         pier__buf_puts(b, " BACKFILL ");
-        value(b, &c->backfill);
+        value(b, c, &c->backfill);
     }
     for (size_t f = 0; f < t->nfks; f++) {
         const pier__mfk *fk = &t->fks[f];

@@ -542,6 +542,13 @@ typedef struct pier__lake_ops {
                                   int (*cb)(const pier__schema_object *o,
                                             void *payload),
                                   void *payload, pier_error *err);
+    /* Calls cb for every index made on a board's table (by a migration;
+     * its SQL names the board's physical table), in creation order. A
+     * non-zero return stops. */
+    pier_status (*board_indexes)(pier__lake *lake,
+                                 int (*cb)(const pier__schema_object *o,
+                                           void *payload),
+                                 void *payload, pier_error *err);
     /* Replaces the SQL of the schema object `name` (a table or a view)
      * in sqlite_schema, in the open write transaction, and moves the
      * schema's version so that every connection reads it again: a change

@@ -289,6 +289,9 @@ pier_status pier__sqlite_table_forget(pier__lake *lake, int64_t table_id,
 pier_status pier__sqlite_schema_objects(
     pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
     void *payload, pier_error *err);
+pier_status pier__sqlite_board_indexes(
+    pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
+    void *payload, pier_error *err);
 pier_status pier__sqlite_schema_remember(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_schema_sql_set(pier__lake *lake, const char *name,
                                        const char *sql, pier_error *err);

@@ -681,6 +681,7 @@ static const pier__lake_ops sqlite_ops = {
     .stmt_guard = pier__sqlite_stmt_guard,
     .guard_check = pier__sqlite_guard_check,
     .schema_objects = pier__sqlite_schema_objects,
+    .board_indexes = pier__sqlite_board_indexes,
     .migrate_meta = pier__sqlite_migrate_meta,
     .table_rows = pier__sqlite_table_rows,
     .duplicate_witnesses = pier__sqlite_duplicate_witnesses,

@@ -581,15 +581,14 @@ pier_status pier__sqlite_migrate_meta(
 
 /* ---- the remembered schema ---- */
 
-pier_status pier__sqlite_schema_objects(
-    pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
-    void *payload, pier_error *err)
+/* cb for every object `query` selects (type, name, tbl_name, sql). */
+static pier_status schema_walk(
+    pier__sqlite_lake *l, const char *query,
+    int (*cb)(const pier__schema_object *o, void *payload), void *payload,
+    pier_error *err)
 {
-    pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(l->db, "SELECT type, name, tbl_name, sql "
-                           DIALECT_OBJECTS "ORDER BY rowid", -1, &st,
-                           NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(l->db, query, -1, &st, NULL) != SQLITE_OK)
         return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                  "cannot read the schema");
     int rc;
@@ -610,6 +609,26 @@ pier_status pier__sqlite_schema_objects(
         return pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
                                  "cannot read the schema");
     return PIER_OK;
+}
+
+pier_status pier__sqlite_schema_objects(
+    pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
+    void *payload, pier_error *err)
+{
+    return schema_walk((pier__sqlite_lake *)lake, "SELECT type, name, "
+                       "tbl_name, sql " DIALECT_OBJECTS "ORDER BY rowid", cb,
+                       payload, err);
+}
+
+pier_status pier__sqlite_board_indexes(
+    pier__lake *lake, int (*cb)(const pier__schema_object *o, void *payload),
+    void *payload, pier_error *err)
+{
+    return schema_walk((pier__sqlite_lake *)lake, "SELECT type, name, "
+                       "tbl_name, sql FROM sqlite_schema WHERE type = 'index' "
+                       "AND sql IS NOT NULL AND tbl_name LIKE "
+                       "'\\_pier\\_b\\_%' ESCAPE '\\' ORDER BY rowid",
+                       cb, payload, err);
 }
 
 int64_t pier__sqlite_schema_cookie(pier__sqlite_lake *l)

@@ -49,6 +49,17 @@ pier__vfile_kind pier__vfile_name(const char *fname, char *version,
                "than 100 bytes";
     else
         *why = NULL;
+    if (*why == NULL) {
+        char digits_only[PIER__VFILE_VERSION_DIGITS + 1];
+        int64_t seconds;
+        memcpy(digits_only, fname, v);
+        digits_only[v] = '\0';
+        if (!pier__vfile_version_time(digits_only, &seconds))
+            *why = "a migration file's version is a UTC time, "
+                   "YYYYMMDDHHMMSS: a year from 0001, a month from 01 to "
+                   "12, a day the month has, hours to 23, minutes and "
+                   "seconds to 59";
+    }
     for (size_t i = v + 1; *why == NULL && i < stem; i++)
         if (!is_name_byte(fname[i]))
             *why = "a migration file's name (after the version) holds "
@@ -159,7 +170,10 @@ const char *pier__vfile_sections(const char *text, size_t len,
     bool has_up = false;
     size_t up_line = 0;          /* where the up marker's line starts */
     size_t down_line = len;
-    for (size_t ls = 0; ls < len;) {
+    /* a UTF-8 byte order mark, which editors may write, is not part of
+     * the first line */
+    size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    for (size_t ls = bom; ls < len;) {
         const char *nl = memchr(text + ls, '\n', len - ls);
         size_t le = nl != NULL ? (size_t)(nl - text) : len;
         size_t next = nl != NULL ? le + 1 : len;
@@ -202,9 +216,8 @@ const char *pier__vfile_sections(const char *text, size_t len,
         return "no '-- migrate:up' line: a migration file has a "
                "'-- migrate:up' section of SQL to apply";
     }
-    /* Before the up marker: comments only (and a UTF-8 byte order mark,
-     * which editors may write). */
-    size_t start = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    /* Before the up marker: comments only (and the byte order mark). */
+    size_t start = bom;
     if (start < up_line) {
         size_t stray = start + first_sql(text + start, up_line - start);
         if (stray < up_line) {

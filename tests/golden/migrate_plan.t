@@ -57,7 +57,7 @@ $ echo 'CREATE TABLE parents (id INT64 PRIMARY KEY, label TEXT NOT NULL, x INT64
 ! pier: error: MigrationRefused: the migration is refused: column 'x' of table 'parents' is added NOT NULL without a BACKFILL: the rows already stored would have no value (give it a BACKFILL, or make it nullable)
 [exit 1]
 $ echo 'CREATE TABLE children (id INT64 PRIMARY KEY, parent_id INT64 NOT NULL REFERENCES parents(id) ON DELETE CASCADE, qty INT64 NOT NULL, CONSTRAINT positive_qty CHECK (qty > 1))' | pier plan -
-! pier: error: MigrationRefused: the migration is refused: table 'children': its CHECK constraints change, which a migration does not do on a table that holds rows (they are declared when the table is created)
+! pier: error: MigrationRefused: the migration is refused: table 'children': its CHECK constraints change, which a migration does not do (they are declared when the table is created; create a new table and copy)
 [exit 1]
 
 # Dropping a column destroys its values: refused unless allowed, and then

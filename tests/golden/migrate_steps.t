@@ -16,8 +16,8 @@ $ pier insert ev '{"id":"e1","kind":"a","n":1}'
 $ printf '%s\n' 'CREATE TABLE goods RENAMED FROM items (id INT64 PRIMARY KEY AUTOINCREMENT, title VARCHAR(40) NOT NULL RENAMED FROM name READONLY, qty INT64 NOT NULL DEFAULT 10, note TEXT);' 'CREATE UNIQUE INDEX goods_title ON goods (title);' 'CREATE BOARD ev (kind text, n bigint, at timestamp);' > v2.sql
 $ pier plan v2.sql
 metadata     rename_table         goods: renamed from items
-proved       adopt_autoincrement  goods: id
 metadata     rename_column        goods: title renamed from name
+proved       adopt_autoincrement  goods: id
 metadata     widen_column         goods: title VARCHAR(20) to VARCHAR(40)
 metadata     set_readonly         goods: title
 metadata     widen_column         goods: qty INT32 to INT64
@@ -28,8 +28,8 @@ build        create_index         goods_title: unique, on goods (title)
 -- fingerprint b96510eddc7135cb
 $ pier migrate v2.sql
 metadata     rename_table         goods: renamed from items
-proved       adopt_autoincrement  goods: id
 metadata     rename_column        goods: title renamed from name
+proved       adopt_autoincrement  goods: id
 metadata     widen_column         goods: title VARCHAR(20) to VARCHAR(40)
 metadata     set_readonly         goods: title
 metadata     widen_column         goods: qty INT32 to INT64
@@ -94,8 +94,8 @@ $ pier boards
 # Each step left a schema record in the feed of what it touched.
 $ pier changes goods | tr '{' '\n' | grep -o '"op":"[a-z_]*"'
 "op":"rename_table"
-"op":"adopt_autoincrement"
 "op":"rename_column"
+"op":"adopt_autoincrement"
 "op":"widen_column"
 "op":"set_readonly"
 "op":"widen_column"

@@ -178,8 +178,8 @@ static void test_columns(void **state)
             "at INSTANT DEFAULT now(), "
             "added TEXT, required INT64 NOT NULL BACKFILL 0)",
             plain, PIER_OK,
-            "proved adopt_autoincrement notes.id\n"
             "metadata rename_column notes.text\n"
+            "proved adopt_autoincrement notes.id\n"
             "metadata drop_not_null notes.text\n"
             "metadata widen_column notes.n\n"
             "proved set_not_null notes.n\n"
@@ -191,6 +191,14 @@ static void test_columns(void **state)
             "metadata set_default notes.at\n"
             "metadata add_column notes.added\n"
             "metadata add_column notes.required");
+    /* a column renamed away, and its old name declared anew */
+    plan_is("CREATE TABLE t (id INT64 PRIMARY KEY, x TEXT)",
+            "CREATE TABLE t (id INT64 PRIMARY KEY, x INT32, z TEXT "
+            "RENAMED FROM x)", plain, PIER_OK,
+            "metadata rename_column t.z\nmetadata add_column t.x");
+    plan_is("CREATE TABLE t (id INT64 PRIMARY KEY, z TEXT, x INT32)",
+            "CREATE TABLE t (id INT64 PRIMARY KEY, x INT32, z TEXT "
+            "RENAMED FROM x)", plain, PIER_OK, "");
     /* the other way round */
     plan_is("CREATE TABLE t (id INT64 PRIMARY KEY AUTOINCREMENT, "
             "s ENUM('a') DEFAULT 'a' READONLY, v VARCHAR(5))",
@@ -308,6 +316,38 @@ static void test_drops(void **state)
             "CREATE TABLE t (a INT64, CHECK (b > 0))", owns,
             PIER_E_MIGRATION_REFUSED, "column 'b' of table 't' is dropped, "
             "but a CHECK names it");
+    /* children go before their parents */
+    plan_is("CREATE TABLE p (id INT64 PRIMARY KEY); "
+            "CREATE TABLE c (r INT64 REFERENCES p)",
+            "CREATE TABLE o (x INT64)", owns, PIER_OK,
+            "metadata create_table o\ndestructive drop_table c\n"
+            "destructive drop_table p");
+    /* what stops naming a dropped column goes first: the index dropped,
+     * the view replaced */
+    static const char named[] =
+        "CREATE TABLE c (id INT64 PRIMARY KEY, extra TEXT, k INT32);\n"
+        "CREATE INDEX c_extra ON c (extra);\n"
+        "CREATE VIEW v (id INT64, extra TEXT) AS SELECT id, extra FROM c;\n";
+    plan_is(named, "CREATE TABLE c (id INT64 PRIMARY KEY, k INT32); "
+            "CREATE VIEW v (id INT64) AS SELECT id FROM c", destroy,
+            PIER_OK, "metadata replace_view v\nmetadata drop_index c_extra\n"
+            "destructive drop_column c.extra");
+    plan_is(named, "CREATE TABLE c (id INT64 PRIMARY KEY, k INT32)", owns,
+            PIER_OK, "metadata drop_index c_extra\ndestructive drop_view v\n"
+            "destructive drop_column c.extra");
+    plan_is(named, "CREATE TABLE c (id INT64 PRIMARY KEY, k INT32); "
+            "CREATE INDEX c_extra ON c (extra)", destroy,
+            PIER_E_MIGRATION_REFUSED, "column 'extra' of table 'c' is "
+            "dropped, but index 'c_extra', which stays, names it");
+    plan_is(named, "CREATE TABLE c (id INT64 PRIMARY KEY, k INT32); "
+            "CREATE VIEW v (id INT64, extra TEXT) AS SELECT id, extra "
+            "FROM c", destroy, PIER_E_MIGRATION_REFUSED, "column 'extra' "
+            "of table 'c' is dropped, but view 'v', which stays, names it");
+    /* a view the declaration does not state stays, unless it owns the
+     * lake */
+    plan_is(named, "CREATE TABLE c (id INT64 PRIMARY KEY, k INT32)",
+            destroy, PIER_E_MIGRATION_REFUSED, "column 'extra' of table "
+            "'c' is dropped, but view 'v', which stays, names it");
 }
 
 static void test_views_indexes_boards(void **state)
@@ -348,6 +388,32 @@ static void test_views_indexes_boards(void **state)
             "destructive drop_view v\ndestructive drop_table t");
 }
 
+static void test_views_through_renames(void **state)
+{
+    (void)state;
+    static const char memos[] =
+        "CREATE TABLE memos (id INT64 PRIMARY KEY, text TEXT);\n"
+        "CREATE VIEW mv (id INT64, text TEXT) AS SELECT id, text FROM "
+        "memos;\n";
+    /* SQLite carries the rename into the view's body: the body declared
+     * under the new names is the view as it will be */
+    plan_is(memos, "CREATE TABLE memos (id INT64 PRIMARY KEY, body TEXT "
+            "RENAMED FROM text); CREATE VIEW mv (id INT64, text TEXT) AS "
+            "SELECT id, body FROM memos", plain, PIER_OK,
+            "metadata rename_column memos.body");
+    /* and the body under the old names is a change, as on an empty lake */
+    plan_is(memos, "CREATE TABLE memos (id INT64 PRIMARY KEY, body TEXT "
+            "RENAMED FROM text); CREATE VIEW mv (id INT64, text TEXT) AS "
+            "SELECT id, text FROM memos", plain, PIER_OK,
+            "metadata rename_column memos.body\nmetadata replace_view mv");
+    /* a table renamed too */
+    plan_is(memos, "CREATE TABLE notes RENAMED FROM memos (id INT64 "
+            "PRIMARY KEY, body TEXT RENAMED FROM text); CREATE VIEW mv "
+            "(id INT64, text TEXT) AS SELECT id, body FROM notes", plain,
+            PIER_OK, "metadata rename_table notes\n"
+            "metadata rename_column notes.body");
+}
+
 static void test_invalid_against_the_lake(void **state)
 {
     (void)state;
@@ -366,6 +432,23 @@ static void test_invalid_against_the_lake(void **state)
     plan_is("CREATE TABLE p (id INT64 PRIMARY KEY)", "CREATE TABLE c (r "
             "INT64 REFERENCES p)", plain, PIER_OK,
             "metadata create_table c");
+    /* a parent the migration drops is no parent: as on an empty lake */
+    static const char family[] =
+        "CREATE TABLE children (id INT64 PRIMARY KEY, parent_id INT64 "
+        "REFERENCES parents(id)); CREATE TABLE parents (id INT64 PRIMARY "
+        "KEY)";
+    static const char orphan[] =
+        "CREATE TABLE children (id INT64 PRIMARY KEY, parent_id INT64 "
+        "REFERENCES parents(id))";
+    plan_is(family, orphan, owns, PIER_E_INVALID_SCHEMA, "column "
+            "'parent_id' of table 'children' references table 'parents', "
+            "which is neither declared nor kept in the lake: the "
+            "declaration owns the lake and does not state it, so the "
+            "migration would drop it");
+    plan_is("", orphan, owns, PIER_E_INVALID_SCHEMA, "column "
+            "'parent_id' of table 'children' references table 'parents', "
+            "which is neither declared nor in the lake");
+    plan_is(family, orphan, plain, PIER_OK, "");
     plan_is("", "CREATE INDEX i ON nowhere (a)", plain,
             PIER_E_INVALID_SCHEMA, "index 'i' is on 'nowhere', which is "
             "neither a table nor a board");
@@ -383,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_drops),
         cmocka_unit_test(test_views_indexes_boards),
+        cmocka_unit_test(test_views_through_renames),
         cmocka_unit_test(test_invalid_against_the_lake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,10 +42,10 @@ static void test_names(void **state)
     assert_string_equal(version, "20261201193000");
     assert_int_equal(n, 12);
     assert_memory_equal(name, "create_tasks", 12);
-    assert_int_equal(pier__vfile_name("00000000000001_a1.sql", version,
+    assert_int_equal(pier__vfile_name("00010101000000_a1.sql", version,
                                       &name, &n, &why),
                      PIER__VFILE_MIGRATION);
-    assert_string_equal(version, "00000000000001");
+    assert_string_equal(version, "00010101000000");
     /* Not ours: other extensions, hidden files, too short to be .sql. */
     static const char *const ignored[] = {
         "README.md", ".gitkeep", ".20261201193000_x.sql", "sql",
@@ -65,6 +65,10 @@ static void test_names(void **state)
         "20261201193000_a-b.sql",   /* '-' */
         "20261201193000_a b.sql",   /* a space */
         "20261201193000_x.SQL",     /* the extension's case */
+        "20261399999999_x.sql",     /* month 13 */
+        "20260230000000_x.sql",     /* 30 February */
+        "20261201240000_x.sql",     /* hour 24 */
+        "00000000000001_x.sql",     /* year 0, month 0 */
         "create_tasks.sql",
         ".sql",
     };
@@ -165,6 +169,13 @@ static void test_sections(void **state)
     assert_int_equal(s.down_len, 0);
     assert_true(s.has_down);
     assert_false(s.reversible);
+
+    /* A BOM right before the up marker, on its line. */
+    t = "\xef\xbb\xbf-- migrate:up\nSELECT 1;\n-- migrate:down\nSELECT 2;\n";
+    s = split(t);
+    assert_section(t, s.up, s.up_len, "SELECT 1;\n");
+    assert_section(t, s.down, s.down_len, "SELECT 2;\n");
+    assert_true(s.reversible);
 
     /* No down marker: irreversible; the up section runs to the end,
      * without a final newline too. */

@@ -140,7 +140,8 @@ typedef pier_status (*files_run_fn)(int64_t *watermark, pier_engine *engine,
  * versions applied before it stay applied. */
 static int run_files(cli_ctx *ctx, const char *dir, bool up)
 {
-    int rc = cli_open(ctx);
+    /* down has nothing to roll back on a missing lake, and makes none */
+    int rc = up ? cli_open(ctx) : cli_open_or_empty(ctx);
     if (rc != CLI_EXIT_OK)
         return rc;
     files_run_fn fn = up ? pier_migration_files_up
