@@ -434,6 +434,7 @@ pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
                                         pier_error *err);
 pier_status pier__sqlite_checkpoint(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_backup(pier__lake *lake, const char *dest_file,
+                                const atomic_uint_fast64_t *interrupts,
                                 pier_error *err);
 pier_status pier__sqlite_export(pier__lake *lake, pier_write_fn fn,
                                 void *payload, pier_error *err);
