@@ -494,14 +494,16 @@ pier_status cli_csv_split(const cli_csv_source *src,
         goto done;
     }
     cli_csv_status cr = CLI_CSV_OK;
-    size_t n;
+    ssize_t n = 0;
     /* (a stop asked for by a signal ends the input before the next read;
-     * a read it interrupts ends it too, and the caller says why) */
+     * a read it interrupts ends it too, and the caller says why). What
+     * has arrived is fed at once: rows a slow producer writes are
+     * committed as soon as their batch is complete. */
     while (cr == CLI_CSV_OK &&
            (cli_stream_stop == NULL || *cli_stream_stop == 0) &&
-           (n = fread(chunk, 1, READ_BYTES, src->in)) > 0)
-        cr = cli_csv_feed(r, chunk, n);
-    if (cr == CLI_CSV_OK && ferror(src->in)) {
+           (n = cli_read_some(src->in, chunk, READ_BYTES, 1)) > 0)
+        cr = cli_csv_feed(r, chunk, (size_t)n);
+    if (cr == CLI_CSV_OK && n < 0) {
         rc = cli_error_set(err, PIER_E_READ_FAILED, "cannot read %s: %s",
                            cs.where, strerror(errno));
         goto done;
