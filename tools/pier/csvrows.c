@@ -260,9 +260,13 @@ static bool name_eq(const char *a, const char *b)
     }
 }
 
-/* The kind of the board's column `name`, or -1. */
+/* The kind of the board's column `name`, or -1. The base column state
+ * is text on every board, one not made yet too: its field is read as text
+ * like the id's ("5" is the state "5", not a number it would refuse). */
 static int board_kind(const pier_board_info *b, const char *name)
 {
+    if (name_eq(name, "state"))
+        return PIER_KIND_TEXT;
     if (b == NULL)
         return -1;
     for (size_t i = 0; i < b->ncolumns; i++)
