@@ -462,6 +462,57 @@ static pier_status csv_row(csv_state *cs, const cli_csv_record *rec)
     return cs->rows == cs->batch_rows ? csv_flush(cs) : PIER_OK;
 }
 
+/* The length of the UTF-8 prefix of s[0..n): n when it is all valid
+ * (no overlong form, surrogate, or code point past U+10FFFF). */
+static size_t utf8_prefix(const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2
+                     : c >= 0xE0 && c <= 0xEF ? 3
+                     : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (len == 0 || n - i < len)
+            return i;
+        unsigned char lo = 0x80, hi = 0xBF;  /* the second byte's range */
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+        else if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+        if (len > 1 && (s[i + 1] < lo || s[i + 1] > hi))
+            return i;
+        for (size_t k = 2; k < len; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+                return i;
+        i += len;
+    }
+    return n;
+}
+
+/* A field that is not UTF-8 is malformed input, named by its line and
+ * field, as the reader's own errors are (the JSON it would become could
+ * only say a byte offset in text the input never held). */
+static pier_status check_utf8(csv_state *cs, const cli_csv_record *rec)
+{
+    for (size_t i = 0; i < rec->nfields; i++) {
+        const cli_csv_field *f = &rec->fields[i];
+        size_t ok = utf8_prefix(f->text, f->len);
+        if (ok < f->len)
+            return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
+                            "line %" PRId64 " of %s: field %zu%s is not "
+                            "UTF-8 (byte 0x%02X at its byte %zu)",
+                            rec->line, cs->where, i + 1,
+                            cs->have_header ? "" : " of the header",
+                            (unsigned char)f->text[ok], ok + 1);
+    }
+    return PIER_OK;
+}
+
 static int csv_record(const cli_csv_record *rec, void *payload)
 {
     csv_state *cs = payload;
@@ -469,6 +520,8 @@ static int csv_record(const cli_csv_record *rec, void *payload)
         cs->rc = cli_error_set(cs->err, PIER_E_INTERRUPTED, "stopped");
         return 1;
     }
+    if (check_utf8(cs, rec) != PIER_OK)
+        return 1;
     pier_status rc = cs->have_header ? csv_row(cs, rec)
                                      : csv_header(cs, rec);
     return rc != PIER_OK;
