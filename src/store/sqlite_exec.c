@@ -174,7 +174,7 @@ pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
     if (l->readonly)
         return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
                           "read-only (--readonly): nothing was written",
-                          l->path);
+                          l->data_dir);
     pier_status rc = pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
     if (rc == PIER_E_WRITE_FAILED &&
         !storage_failure(sqlite3_extended_errcode(l->db))) {
@@ -422,7 +422,8 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
         pier__sqlite_stmt_finish(lake);
         return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
                           "read-only (--readonly): a statement that writes "
-                          "is refused, and nothing was written", l->path);
+                          "is refused, and nothing was written",
+                          l->data_dir);
     }
     pier_status st = l->user_stmt != NULL ? describe(l, err) : PIER_OK;
     if (st != PIER_OK) {

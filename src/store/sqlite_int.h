@@ -82,6 +82,9 @@ typedef struct pier__sqlite_lake {
     pier__lake base;
     sqlite3 *db;
     char *path;
+    char *data_dir;                /* the directory path is in, as given:
+                                      what a refusal under --readonly
+                                      names, as the engine's does */
     char *open_name;               /* what every connection opens: path, or
                                       a file: URI with immutable=1 (a
                                       read-only lake in a directory where
