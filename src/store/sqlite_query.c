@@ -656,7 +656,7 @@ static pier_status step_one(pier__reader *r, sqlite3_stmt *st,
 {
     int mode = r->auth_mode;
     r->auth_mode = AUTH_INTERNAL;
-    int rc = sqlite3_step(st);
+    int rc = pier__sqlite_step_own(st);
     if (rc == SQLITE_ROW && out != NULL)
         *out = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
@@ -1282,7 +1282,7 @@ static pier_status compute_origins(pier__reader *r, stmt_rec *s,
     int mode = r->auth_mode;
     r->auth_mode = AUTH_INTERNAL;
     sqlite3_stmt *st = NULL;
-    int prc = sqlite3_prepare_v2(r->db, r->sql.p, (int)len, &st, NULL);
+    int prc = pier__sqlite_prepare(r->db, r->sql.p, (int)len, 0, &st, NULL);
     r->auth_mode = mode;
     if ((prc & 0xff) == SQLITE_NOMEM)
         return pier__oom(err);
@@ -1412,8 +1412,8 @@ static pier_status stmt_prepare(pier__reader *r, const pier__query_text *q,
     r->denied[0] = '\0';
     r->denied_board[0] = '\0';
     r->auth_mode = AUTH_USER;
-    int rc = sqlite3_prepare_v3(r->db, sql, (int)sql_len,
-                                SQLITE_PREPARE_PERSISTENT, &st, &tail);
+    int rc = pier__sqlite_prepare(r->db, sql, (int)sql_len,
+                                  SQLITE_PREPARE_PERSISTENT, &st, &tail);
     if (rc != SQLITE_OK) {
         /* A refusal can surface as another error ("vtable constructor
          * failed"): what the authorizer refused decides. */
@@ -1500,7 +1500,7 @@ static pier_status ctes_check(pier__reader *r, const pier__query_text *q,
                 return PIER_E_READ_FAILED;
             sqlite3_bind_text(r->table_named, 1, name, (int)c->len,
                               SQLITE_STATIC);
-            int step = sqlite3_step(r->table_named);
+            int step = pier__sqlite_step_own(r->table_named);
             taken = step == SQLITE_ROW;
             sqlite3_reset(r->table_named);
             sqlite3_clear_bindings(r->table_named);
@@ -1534,7 +1534,7 @@ static pier_status object_type(pier__reader *r, const char *name,
                     &r->object_named, err) != PIER_OK)
         return PIER_E_READ_FAILED;
     sqlite3_bind_text(r->object_named, 1, name, -1, SQLITE_STATIC);
-    int step = sqlite3_step(r->object_named);
+    int step = pier__sqlite_step_own(r->object_named);
     if (step == SQLITE_ROW)
         snprintf(type, 8, "%s",
                  (const char *)sqlite3_column_text(r->object_named, 0));
@@ -1590,8 +1590,8 @@ static pier_status named_check(pier__reader *r, const pier__query_text *q,
             pier__buf_printf(&sql, "SELECT 1 FROM main.\"%s\"", name);
             sqlite3_stmt *st = NULL;
             int prc = sql.oom ? SQLITE_NOMEM
-                              : sqlite3_prepare_v2(r->db, sql.p, -1, &st,
-                                                   NULL);
+                              : pier__sqlite_prepare(r->db, sql.p, -1, 0,
+                                                     &st, NULL);
             sqlite3_finalize(st);
             pier__buf_free(&sql);
             if (prc != SQLITE_OK)
