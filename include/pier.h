@@ -1111,7 +1111,8 @@ PIER_API void pier_cursor_interrupt(pier_cursor *cursor);
 /*
  * Stops every statement of the engine running or open now: each open
  * query's cursor fails with PIER_E_INTERRUPTED at its next step, and a
- * pier_exec in progress fails with it and changes nothing. Statements
+ * pier_exec in progress fails with it and changes nothing, and so does a
+ * pier_backup in progress, leaving nothing of its copy. Statements
  * begun afterwards run as usual; writes through the other calls are not
  * affected. May be called from any thread, and from a signal handler.
  */
@@ -1704,6 +1705,8 @@ PIER_API pier_status pier_board_stats_get(pier_board_stats *out,
  *         PIER_E_LAKE_UNAVAILABLE if what it holds is not a Pier lake;
  *         PIER_E_WRITE_FAILED if another process has that lake open, or
  *         the copy cannot be written (nothing is left of it);
+ *         PIER_E_INTERRUPTED if pier_interrupt stopped the copy (nothing
+ *         is left of it);
  *         PIER_E_TOPOLOGY_UNSUPPORTED on a PostgreSQL lake (use pg_dump).
  */
 PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,

@@ -204,7 +204,8 @@ PIER_API pier_status pier_backup(pier_engine *engine, const char *dest_dir,
     }
     /* The engine's connection, with no transaction open on it. */
     pthread_mutex_lock(&engine->lock);
-    rc = engine->lake->ops->backup(engine->lake, file, err);
+    rc = engine->lake->ops->backup(engine->lake, file, &engine->interrupts,
+                                   err);
     pthread_mutex_unlock(&engine->lock);
     if (rc != PIER_OK)
         goto done;

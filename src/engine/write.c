@@ -561,6 +561,26 @@ static pier_status encode_field(const write_ctx *c, const pier__board *b,
     case PIER__FIT_OOM:
         return pier__oom(err);
     default: {
+        /* A column this write infers from such a value has no type to be
+         * at odds with: the value itself is what no column holds. */
+        bool inferred_here = c->board == NULL ||
+                             (size_t)c->field_col[i] >= c->board->ncolumns;
+        if (pier__value_wide_integer(v) && inferred_here) {
+            pier__buf p;
+            pier__buf_init(&p);
+            preview(&p, v);
+            pier__fail(err, PIER_E_COLUMN_TYPE_CONFLICT,
+                       "column '%s' of board '%s' cannot take integer "
+                       "%s: it is beyond 128 bits, which no number column "
+                       "holds exactly; write it as a string", cd->name,
+                       c->board_id, p.p != NULL ? p.p : "");
+            pier__buf_free(&p);
+            error_row(err, c, r);
+            pier__error_board(err, c->board_id);
+            pier__error_column(err, cd->name);
+            pier__error_types(err, pier__type_name(cd->type), "integer");
+            return PIER_E_COLUMN_TYPE_CONFLICT;
+        }
         char because[160] = "";
         if (why != NULL)
             snprintf(because, sizeof because, ": %s", why);

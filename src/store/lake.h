@@ -408,9 +408,11 @@ typedef struct pier__lake_ops {
      * checkpoints the log. */
     pier_status (*compact_files)(pier__lake *lake, pier_error *err);
     /* Outside any transaction: copies the whole lake, as it stands at one
-     * commit, into the new file `dest_file` (sqlite_backup.c). NULL on a
-     * lake that cannot (PostgreSQL: pg_dump). */
+     * commit, into the new file `dest_file` (sqlite_backup.c), failing
+     * with PIER_E_INTERRUPTED once *interrupts moves (pier_interrupt;
+     * NULL: never). NULL on a lake that cannot (PostgreSQL: pg_dump). */
     pier_status (*backup)(pier__lake *lake, const char *dest_file,
+                          const atomic_uint_fast64_t *interrupts,
                           pier_error *err);
     /* In a read transaction: writes the whole lake as JSON lines to `fn`
      * (sqlite_export.c). NULL on a lake that cannot. */

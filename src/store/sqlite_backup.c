@@ -2,10 +2,12 @@
  * sqlite_backup.c: copying an embedded lake whole, with SQLite's online
  * backup API (sqlite3_backup_init/step/finish), in both directions:
  *
- *   backup   the engine's lake into a new file. One step copies every
- *            page inside one read transaction of the source, so the copy
- *            is the lake at one commit, whatever other processes write
- *            meanwhile (WAL lets them: a reader does not block them).
+ *   backup   the engine's lake into a new file. Every page is copied
+ *            inside one read transaction of the source, so the copy is
+ *            the lake at one commit, whatever other processes write
+ *            meanwhile (WAL lets them: a reader does not block them). The
+ *            pages go BACKUP_STEP_PAGES at a time, and pier_interrupt
+ *            stops the copy between two steps (Ctrl-C in pier backup).
  *   restore  another lake's file into this data directory's lake. The
  *            pages are written in one write transaction of the lake being
  *            replaced, through its own journal (its WAL): a failure or a
@@ -26,18 +28,33 @@
 
 #include "store/sqlite_int.h"
 
-/* Copies everything of `src` into `dst` ("main" to "main") in one step.
- * On failure the message names `what`. */
+/* Pages copied between two looks at the interrupt counter: 4 MiB of the
+ * lake's 4 KiB pages, a few milliseconds of copying. */
+#define BACKUP_STEP_PAGES 1024
+
+/* Copies everything of `src` into `dst` ("main" to "main"). With
+ * `interrupts`, a step at a time, inside a read transaction of the
+ * source that the caller holds (without one a step would restart
+ * whenever another process commits), until *interrupts moves from
+ * `seen`; without, in one step. On failure the message names `what`. */
 static pier_status copy_pages(sqlite3 *dst, sqlite3 *src, const char *what,
-                              pier_error *err)
+                              const atomic_uint_fast64_t *interrupts,
+                              uint64_t seen, pier_error *err)
 {
     sqlite3_backup *b = sqlite3_backup_init(dst, "main", src, "main");
     if (b == NULL)
         return pier__fail(err, PIER_E_WRITE_FAILED, "%s: %s", what,
                           sqlite3_errmsg(dst));
-    /* -1: every page in one step, one read transaction of the source (a
-     * step at a time would restart whenever another process commits). */
-    int step = sqlite3_backup_step(b, -1);
+    int step;
+    do {
+        if (interrupts != NULL && atomic_load(interrupts) != seen) {
+            sqlite3_backup_finish(b);
+            return pier__fail(err, PIER_E_INTERRUPTED, "%s: interrupted",
+                              what);
+        }
+        step = sqlite3_backup_step(b, interrupts != NULL ? BACKUP_STEP_PAGES
+                                                         : -1);
+    } while (step == SQLITE_OK);
     int done = sqlite3_backup_finish(b);
     if (step == SQLITE_DONE && done == SQLITE_OK)
         return PIER_OK;
@@ -54,8 +71,10 @@ static pier_status copy_pages(sqlite3 *dst, sqlite3 *src, const char *what,
 }
 
 pier_status pier__sqlite_backup(pier__lake *lake, const char *dest_file,
+                                const atomic_uint_fast64_t *interrupts,
                                 pier_error *err)
 {
+    uint64_t seen = interrupts != NULL ? atomic_load(interrupts) : 0;
     pier__sqlite_lake *l = (pier__sqlite_lake *)lake;
     sqlite3 *dst = NULL;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -69,7 +88,18 @@ pier_status pier__sqlite_backup(pier__lake *lake, const char *dest_file,
     }
     /* The copy is synced before it is renamed into place (backup.c). */
     sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
-    rc = copy_pages(dst, l->db, "cannot copy the lake", err);
+    /* The read transaction every step copies from. */
+    bool reading = sqlite3_exec(l->db, "BEGIN; SELECT count(*) FROM "
+                                "main.sqlite_schema", NULL, NULL,
+                                NULL) == SQLITE_OK;
+    if (!reading)
+        rc = pier__sqlite_fail(l, err, PIER_E_READ_FAILED,
+                               "cannot read the lake");
+    else
+        rc = copy_pages(dst, l->db, "cannot copy the lake", interrupts,
+                        seen, err);
+    /* (ends it, or what BEGIN began when the SELECT failed) */
+    sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL);
     if (rc == PIER_OK &&
         sqlite3_exec(dst, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) !=
             SQLITE_OK)
@@ -162,7 +192,8 @@ pier_status pier__sqlite_lake_restore(const char *data_dir,
     rc = check_replaceable(db, path, err);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);  /* (the lock stays) */
     if (rc == PIER_OK)
-        rc = copy_pages(db, src->db, "cannot restore the lake", err);
+        rc = copy_pages(db, src->db, "cannot restore the lake", NULL, 0,
+                        err);
 done:
     sqlite3_close(db);
     free(path);

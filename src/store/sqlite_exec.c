@@ -142,6 +142,9 @@ void pier__sqlite_stmt_guard(pier__lake *lake, pier__guard *g)
                              g != NULL ? pier__sqlite_guard_progress : NULL,
                              &l->guard);
     pier__sqlite_guard_attach(l->db, &l->guard, g);
+    /* The limit on one value is the user's statements' (their binds and
+     * steps): the engine's own statements of the call run without it. */
+    pier__sqlite_guard_length(l->db, NULL);
     /* One pier_exec call is one span of time, from now. */
     pier__sqlite_guard_step(g, true);
 }
@@ -174,7 +177,7 @@ pier_status pier__sqlite_ddl(pier__lake *lake, const char *sql,
     if (l->readonly)
         return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
                           "read-only (--readonly): nothing was written",
-                          l->path);
+                          l->data_dir);
     pier_status rc = pier__sqlite_exec(l, sql, PIER_E_WRITE_FAILED, err);
     if (rc == PIER_E_WRITE_FAILED &&
         !storage_failure(sqlite3_extended_errcode(l->db))) {
@@ -380,9 +383,9 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
     int rc = SQLITE_OK;
     if (l->user_stmt == NULL) {
         l->user_policy = true;
-        rc = sqlite3_prepare_v3(l->db, sql, (int)len,
-                                ddl ? 0 : SQLITE_PREPARE_PERSISTENT,
-                                &l->user_stmt, NULL);
+        rc = pier__sqlite_prepare(l->db, sql, (int)len,
+                                  ddl ? 0 : SQLITE_PREPARE_PERSISTENT,
+                                  &l->user_stmt, NULL);
         l->user_policy = false;
     }
     l->user_cacheable = rc == SQLITE_OK && !ddl && l->user_stmt != NULL;
@@ -422,7 +425,8 @@ pier_status pier__sqlite_stmt_prepare(pier__lake *lake, const char *sql,
         pier__sqlite_stmt_finish(lake);
         return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
                           "read-only (--readonly): a statement that writes "
-                          "is refused, and nothing was written", l->path);
+                          "is refused, and nothing was written",
+                          l->data_dir);
     }
     pier_status st = l->user_stmt != NULL ? describe(l, err) : PIER_OK;
     if (st != PIER_OK) {
@@ -470,11 +474,15 @@ pier_status pier__sqlite_stmt_bind(pier__lake *lake, int i,
         break;
     }
     case PIER__ST_TEXT:
+        pier__sqlite_guard_length(l->db, l->guard);
         rc = sqlite3_bind_text64(st, i, c->p, c->n, SQLITE_TRANSIENT,
                                  SQLITE_UTF8);
+        pier__sqlite_guard_length(l->db, NULL);
         break;
     case PIER__ST_BLOB:
+        pier__sqlite_guard_length(l->db, l->guard);
         rc = sqlite3_bind_blob64(st, i, c->p, c->n, SQLITE_TRANSIENT);
+        pier__sqlite_guard_length(l->db, NULL);
         break;
     default:
         rc = sqlite3_bind_null(st, i);
@@ -567,7 +575,9 @@ pier_status pier__sqlite_stmt_step(pier__lake *lake, const pier__cell **cells,
     if (l->user_stmt == NULL)
         return PIER_OK;
     l->user_policy = true;
+    pier__sqlite_guard_length(l->db, l->guard);
     int rc = sqlite3_step(l->user_stmt);
+    pier__sqlite_guard_length(l->db, NULL);
     l->user_policy = false;
     if (rc == SQLITE_ROW) {
         for (size_t i = 0; i < l->shape.ncolumns; i++)

@@ -153,31 +153,56 @@ static pier_status export_objects(exporter *x, pier_error *err)
 }
 
 /* The columns a row of `table` is written with: rowid first when the
- * table has one, then each stored column (not a generated one). */
+ * table has one, then each stored column (not a generated one). The rowid
+ * is named by the first of SQLite's three names for it that no column of
+ * the table takes ("rowid" unless a column is named so: a board may have
+ * a column "rowid" of its own); import writes the rowid by that name. A
+ * table whose columns take all three has its rowid out of reach, and is
+ * written without it. */
 static pier_status table_columns(pier__sqlite_lake *l, const char *table,
                                  pier__buf *select, pier__buf *names,
                                  pier_error *err)
 {
-    pier__buf probe;
-    pier__buf_init(&probe);
-    pier__buf_puts(&probe, "SELECT rowid FROM ");
-    pier__sql_ident(&probe, table);
-    if (probe.oom) {
-        pier__buf_free(&probe);
-        return pier__oom(err);
-    }
+    static const char *const rowid_names[] = { "rowid", "_rowid_", "oid" };
+    bool taken[3] = { false, false, false };
     sqlite3_stmt *st = NULL;
-    bool rowid = sqlite3_prepare_v2(l->db, probe.p, -1, &st, NULL) ==
-                 SQLITE_OK;
+    if (sqlite3_prepare_v2(l->db, "SELECT name FROM pragma_table_xinfo(?1) "
+                           "ORDER BY cid", -1, &st, NULL) != SQLITE_OK)
+        return read_fail(l, err);
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *c = (const char *)sqlite3_column_text(st, 0);
+        for (size_t i = 0; c != NULL && i < 3; i++)
+            taken[i] = taken[i] || strcasecmp(c, rowid_names[i]) == 0;
+    }
     sqlite3_finalize(st);
-    pier__buf_free(&probe);
     st = NULL;
+    const char *rowid_name = NULL;
+    for (size_t i = 0; rowid_name == NULL && i < 3; i++)
+        if (!taken[i])
+            rowid_name = rowid_names[i];
+    bool rowid = false;
+    if (rowid_name != NULL) {
+        pier__buf probe;
+        pier__buf_init(&probe);
+        pier__buf_printf(&probe, "SELECT %s FROM ", rowid_name);
+        pier__sql_ident(&probe, table);
+        if (probe.oom) {
+            pier__buf_free(&probe);
+            return pier__oom(err);
+        }
+        rowid = sqlite3_prepare_v2(l->db, probe.p, -1, &st, NULL) ==
+                SQLITE_OK;
+        sqlite3_finalize(st);
+        pier__buf_free(&probe);
+        st = NULL;
+    }
     pier__buf_puts(select, "SELECT ");
     pier__buf_putc(names, '[');
     size_t n = 0;
     if (rowid) {
-        pier__buf_puts(select, "rowid");
-        pier__buf_puts(names, "\"rowid\"");
+        pier__buf_puts(select, rowid_name);
+        pier__buf_printf(names, "\"%s\"", rowid_name);
         n++;
     }
     if (sqlite3_prepare_v2(l->db, "SELECT name FROM pragma_table_xinfo(?1) "
@@ -200,7 +225,7 @@ static pier_status table_columns(pier__sqlite_lake *l, const char *table,
     pier__buf_puts(select, " FROM ");
     pier__sql_ident(select, table);
     if (rowid)
-        pier__buf_puts(select, " ORDER BY rowid");
+        pier__buf_printf(select, " ORDER BY %s", rowid_name);
     pier__buf_putc(names, ']');
     if (rc == PIER_OK && (select->oom || names->oom))
         rc = pier__oom(err);

@@ -5,7 +5,10 @@
  * A board's index is an FTS5 table of its own, main."_pier_f_<board>$",
  * whose first column is the row's id (UNINDEXED, so that a query joins
  * on it) and whose other columns are the indexed text columns, by their
- * names; its rowid is the board row's rowid. What the index holds is
+ * names; its rowid is the board row's rowid. The board's rowid is
+ * always read as _rowid_: a board may have a column of its own named
+ * "rowid" or "oid", which would shadow those names, but no board column
+ * starts with '_' (catalog/names.c). What the index holds is
  * found in the schema itself (the table's columns): there is no catalog
  * row to keep in step, and dropping the table forgets everything.
  *
@@ -146,7 +149,7 @@ static void column_list(pier__buf *b, const pier__sqlite_fts *f)
     }
 }
 
-/* INSERT INTO index(rowid, id, cols) SELECT rowid, id, cols FROM board
+/* INSERT INTO index(rowid, id, cols) SELECT _rowid_, id, cols FROM board
  * [WHERE id = ?1]: the entries of one row, or of every row. */
 static void fill_sql(pier__buf *b, const char *board,
                      const pier__sqlite_fts *f, bool one)
@@ -155,7 +158,7 @@ static void fill_sql(pier__buf *b, const char *board,
     fts_table(b, board);
     pier__buf_puts(b, "(rowid, \"id\"");
     column_list(b, f);
-    pier__buf_puts(b, ") SELECT rowid, \"id\"");
+    pier__buf_puts(b, ") SELECT _rowid_, \"id\"");
     column_list(b, f);
     pier__buf_puts(b, " FROM ");
     pier__sql_board_table(b, board);
@@ -241,7 +244,7 @@ static pier_status index_stmts(pier__sqlite_lake *l, const char *board,
     pier__buf_init(&sql);
     pier__buf_puts(&sql, "DELETE FROM ");
     fts_table(&sql, board);
-    pier__buf_puts(&sql, " WHERE rowid = (SELECT rowid FROM ");
+    pier__buf_puts(&sql, " WHERE rowid = (SELECT _rowid_ FROM ");
     pier__sql_board_table(&sql, board);
     pier__buf_puts(&sql, " WHERE \"id\" = ?1)");
     pier_status rc = pier__sqlite_stmt(l, &sql, remove, err);

@@ -60,6 +60,34 @@ int pier__sqlite_guard_progress(void *slot)
     return g != NULL && tripped(g);
 }
 
+int pier__sqlite_prepare(sqlite3 *db, const char *sql, int len,
+                         unsigned flags, sqlite3_stmt **out,
+                         const char **tail)
+{
+    int limit = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, INT_MAX);
+    int rc = sqlite3_prepare_v3(db, sql, len, flags, out, tail);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, limit);
+    return rc;
+}
+
+void pier__sqlite_guard_length(sqlite3 *db, const pier__guard *g)
+{
+    /* SQLite caps the limit at its own maximum: INT_MAX restores that. */
+    int length = INT_MAX;
+    if (g != NULL && g->value_bytes > 0 && g->value_bytes < INT_MAX)
+        length = (int)g->value_bytes;
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, length);
+}
+
+int pier__sqlite_step_own(sqlite3_stmt *st)
+{
+    sqlite3 *db = sqlite3_db_handle(st);
+    int limit = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, INT_MAX);
+    int rc = sqlite3_step(st);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, limit);
+    return rc;
+}
+
 void pier__sqlite_guard_attach(sqlite3 *db, pier__guard **slot,
                                pier__guard *g)
 {

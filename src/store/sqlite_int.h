@@ -82,6 +82,9 @@ typedef struct pier__sqlite_lake {
     pier__lake base;
     sqlite3 *db;
     char *path;
+    char *data_dir;                /* the directory path is in, as given:
+                                      what a refusal under --readonly
+                                      names, as the engine's does */
     char *open_name;               /* what every connection opens: path, or
                                       a file: URI with immutable=1 (a
                                       read-only lake in a directory where
@@ -442,6 +445,7 @@ pier_status pier__sqlite_changes_expire(pier__lake *lake, int64_t before,
                                         pier_error *err);
 pier_status pier__sqlite_checkpoint(pier__lake *lake, pier_error *err);
 pier_status pier__sqlite_backup(pier__lake *lake, const char *dest_file,
+                                const atomic_uint_fast64_t *interrupts,
                                 pier_error *err);
 pier_status pier__sqlite_export(pier__lake *lake, pier_write_fn fn,
                                 void *payload, pier_error *err);
@@ -458,6 +462,20 @@ pier_status pier__sqlite_board_stats(pier__lake *lake, const pier__board *b,
 /* The progress handler of a connection whose statements a guard may
  * limit; `slot` points at the connection's current guard (NULL: none). */
 int pier__sqlite_guard_progress(void *slot);
+/* sqlite3_prepare_v3 without the guard's limit on one value: the column
+ * names, types and schema SQLite reads to prepare a statement are the
+ * query's text and the lake's own, not values the statement makes or
+ * reads (a limit of 10 bytes must not refuse "SELECT 1 AS a"). */
+int pier__sqlite_prepare(sqlite3 *db, const char *sql, int len,
+                         unsigned flags, sqlite3_stmt **out,
+                         const char **tail);
+/* sqlite3_step of one of Pier's own statements (the catalog version, a
+ * name's lookup) without the guard's limit on one value, which is the
+ * user's statement's: its literals are not the user's values. */
+int pier__sqlite_step_own(sqlite3_stmt *st);
+/* Sets the connection's limit on one value to g's (NULL: none), for the
+ * moments a user's statement binds or steps. */
+void pier__sqlite_guard_length(sqlite3 *db, const pier__guard *g);
 /* Makes g (NULL: none) the guard of the connection's statements, *slot,
  * with its value limit, and starts its count of time and memory. */
 void pier__sqlite_guard_attach(sqlite3 *db, pier__guard **slot,

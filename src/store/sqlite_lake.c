@@ -36,7 +36,7 @@ pier_status pier__sqlite_fail(pier__sqlite_lake *l, pier_error *err,
          * the last guard) */
         pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
                    "read-only (--readonly): nothing was written (%s)",
-                   l->path, what);
+                   l->data_dir, what);
         if (err != NULL)
             err->backend_code = code;
         return PIER_E_WRITE_FAILED;
@@ -469,10 +469,11 @@ pier_status pier__sqlite_lake_open(pier__lake **out, const char *data_dir,
         return pier__oom(err);
     l->base.ops = &sqlite_ops;
     l->path = pier__sqlite_lake_path(data_dir, "");
+    l->data_dir = pier__strdup(data_dir);
     l->open_name = pier__strdup(l->path != NULL ? l->path : "");
     l->readonly = cfg->readonly;
     pier_status rc = PIER_OK;
-    if (l->path == NULL || l->open_name == NULL) {
+    if (l->path == NULL || l->data_dir == NULL || l->open_name == NULL) {
         rc = pier__oom(err);
         goto done;
     }
@@ -548,6 +549,7 @@ static void sqlite_close(pier__lake *lake)
     sqlite3_close(l->db);           /* NULL is a no-op */
     free(l->open_name);
     free(l->path);
+    free(l->data_dir);
     free(l);
 }
 
@@ -581,7 +583,7 @@ static pier_status begin_write(pier__lake *lake, pier_error *err)
     if (l->readonly)            /* (the engine refuses before: a guard) */
         return pier__fail(err, PIER_E_WRITE_FAILED, "the lake '%s' is open "
                           "read-only (--readonly): nothing was written",
-                          l->path);
+                          l->data_dir);
     /* IMMEDIATE takes the write lock now, waiting up to the busy timeout,
      * so that a write never fails half-way for want of the lock. */
     if (txn(l, TXN_BEGIN_WRITE) == SQLITE_OK)

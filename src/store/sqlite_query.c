@@ -656,7 +656,7 @@ static pier_status step_one(pier__reader *r, sqlite3_stmt *st,
 {
     int mode = r->auth_mode;
     r->auth_mode = AUTH_INTERNAL;
-    int rc = sqlite3_step(st);
+    int rc = pier__sqlite_step_own(st);
     if (rc == SQLITE_ROW && out != NULL)
         *out = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
@@ -1282,7 +1282,7 @@ static pier_status compute_origins(pier__reader *r, stmt_rec *s,
     int mode = r->auth_mode;
     r->auth_mode = AUTH_INTERNAL;
     sqlite3_stmt *st = NULL;
-    int prc = sqlite3_prepare_v2(r->db, r->sql.p, (int)len, &st, NULL);
+    int prc = pier__sqlite_prepare(r->db, r->sql.p, (int)len, 0, &st, NULL);
     r->auth_mode = mode;
     if ((prc & 0xff) == SQLITE_NOMEM)
         return pier__oom(err);
@@ -1293,8 +1293,66 @@ static pier_status compute_origins(pier__reader *r, stmt_rec *s,
     return PIER_OK;
 }
 
-/* Describes a freshly prepared statement. */
-static pier_status stmt_describe(stmt_rec *s, pier_error *err)
+/*
+ * The name of a result column as the query's text gives it: SQLite names
+ * a column without an alias by its expression's text in the expanded SQL
+ * (r->sql, `sql_len` bytes), where a placeholder stands as the name of a
+ * view of the engine's ("max( temp."_pier_v_m" .id)"). When the name is
+ * that text and spans a placeholder's expansion, it is the template's
+ * text over the same span instead ("max({{board}}.id)"), as
+ * docs/query.md says. Otherwise (an alias, a plain column) NULL: the
+ * name is SQLite's.
+ */
+static char *template_name(const pier__reader *r, const pier__query_text *q,
+                           size_t sql_len, const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || q->nholes == 0 || n > sql_len)
+        return NULL;
+    const char *sql = r->sql.p;
+    for (size_t at = 0; at + n <= sql_len; at++) {
+        if (memcmp(sql + at, name, n) != 0)
+            continue;
+        /* A match counts if it holds each expansion it meets whole (but
+         * the spaces around it): "id" is not the "id" inside the name of
+         * board "idx"'s view. */
+        size_t end = at + n;
+        bool spans = false, part = false;
+        for (size_t i = 0; i < q->nholes; i++) {
+            size_t e0 = r->hole_at[2 * i], e1 = r->hole_at[2 * i + 1];
+            if (e0 >= end || e1 <= at)
+                continue;
+            spans = true;
+            part = part || at > e0 + 1 || end < e1 - 1;
+        }
+        if (part)
+            continue;
+        if (!spans)
+            return NULL;
+        size_t t_start = (size_t)template_offset(r, q, at);
+        /* The end: a position inside an expansion ends the placeholder. */
+        size_t t_end = (size_t)template_offset(r, q, end - 1) + 1;
+        for (size_t i = 0; i < q->nholes; i++)
+            if (r->hole_at[2 * i] <= end - 1 &&
+                end - 1 < r->hole_at[2 * i + 1])
+                t_end = q->holes[i].offset + q->holes[i].len;
+        if (t_end <= t_start || t_end > q->len)
+            return NULL;
+        char *out = malloc(t_end - t_start + 1);
+        if (out != NULL) {
+            memcpy(out, q->sql + t_start, t_end - t_start);
+            out[t_end - t_start] = '\0';
+        }
+        return out;
+    }
+    return NULL;
+}
+
+/* Describes a freshly prepared statement, from the expanded SQL that
+ * made it (r->sql, `sql_len` bytes). */
+static pier_status stmt_describe(stmt_rec *s, const pier__reader *r,
+                                 const pier__query_text *q, size_t sql_len,
+                                 pier_error *err)
 {
     s->ncolumns = (size_t)sqlite3_column_count(s->stmt);
     s->nparams = (size_t)sqlite3_bind_parameter_count(s->stmt);
@@ -1309,7 +1367,10 @@ static pier_status stmt_describe(stmt_rec *s, pier_error *err)
         return pier__oom(err);
     for (size_t i = 0; i < s->ncolumns; i++) {
         const char *name = sqlite3_column_name(s->stmt, (int)i);
-        s->names[i] = name != NULL ? pier__strdup(name) : NULL;
+        s->names[i] = name != NULL ? template_name(r, q, sql_len, name)
+                                   : NULL;
+        if (s->names[i] == NULL && name != NULL)
+            s->names[i] = pier__strdup(name);
         if (s->names[i] == NULL)
             return pier__oom(err);
     }
@@ -1351,8 +1412,8 @@ static pier_status stmt_prepare(pier__reader *r, const pier__query_text *q,
     r->denied[0] = '\0';
     r->denied_board[0] = '\0';
     r->auth_mode = AUTH_USER;
-    int rc = sqlite3_prepare_v3(r->db, sql, (int)sql_len,
-                                SQLITE_PREPARE_PERSISTENT, &st, &tail);
+    int rc = pier__sqlite_prepare(r->db, sql, (int)sql_len,
+                                  SQLITE_PREPARE_PERSISTENT, &st, &tail);
     if (rc != SQLITE_OK) {
         /* A refusal can surface as another error ("vtable constructor
          * failed"): what the authorizer refused decides. */
@@ -1439,7 +1500,7 @@ static pier_status ctes_check(pier__reader *r, const pier__query_text *q,
                 return PIER_E_READ_FAILED;
             sqlite3_bind_text(r->table_named, 1, name, (int)c->len,
                               SQLITE_STATIC);
-            int step = sqlite3_step(r->table_named);
+            int step = pier__sqlite_step_own(r->table_named);
             taken = step == SQLITE_ROW;
             sqlite3_reset(r->table_named);
             sqlite3_clear_bindings(r->table_named);
@@ -1473,7 +1534,7 @@ static pier_status object_type(pier__reader *r, const char *name,
                     &r->object_named, err) != PIER_OK)
         return PIER_E_READ_FAILED;
     sqlite3_bind_text(r->object_named, 1, name, -1, SQLITE_STATIC);
-    int step = sqlite3_step(r->object_named);
+    int step = pier__sqlite_step_own(r->object_named);
     if (step == SQLITE_ROW)
         snprintf(type, 8, "%s",
                  (const char *)sqlite3_column_text(r->object_named, 0));
@@ -1529,8 +1590,8 @@ static pier_status named_check(pier__reader *r, const pier__query_text *q,
             pier__buf_printf(&sql, "SELECT 1 FROM main.\"%s\"", name);
             sqlite3_stmt *st = NULL;
             int prc = sql.oom ? SQLITE_NOMEM
-                              : sqlite3_prepare_v2(r->db, sql.p, -1, &st,
-                                                   NULL);
+                              : pier__sqlite_prepare(r->db, sql.p, -1, 0,
+                                                     &st, NULL);
             sqlite3_finalize(st);
             pier__buf_free(&sql);
             if (prc != SQLITE_OK)
@@ -1645,7 +1706,7 @@ pier_status pier__sqlite_reader_prepare(pier__reader *r,
             rc = pier__oom(err);
         s->key_len = key_len;
         if (rc == PIER_OK)
-            rc = stmt_describe(s, err);
+            rc = stmt_describe(s, r, q, sql_len, err);
         if (rc == PIER_OK)
             rc = compute_origins(r, s, q, err);
         if (rc != PIER_OK) {

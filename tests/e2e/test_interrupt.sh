@@ -106,4 +106,44 @@ interrupted_load big json_rows
 # The same for a CSV load (insert --csv -), which shares the batches.
 interrupted_load bigcsv csv_rows --csv
 
+# A slow producer: one batch (1000 rows, less than the 64 KiB a read asks
+# for), then nothing more while it keeps the pipe open. The load reads
+# what has arrived rather than waiting for a full chunk, so the batch
+# commits at once; an interrupt then says it did.
+#   slow_load BOARD ROWS-COMMAND [INSERT-OPTION...]
+slow_load() {
+    local board=$1 rows=$2
+    shift 2
+    rm -f rows.fifo
+    mkfifo rows.fifo
+    "$pier" insert "$board" "$@" - <rows.fifo >load.out 2>load.err &
+    local pid=$! n=0 rc=0
+    exec 7>rows.fifo
+    $rows >&7
+    for _ in $(seq 300); do
+        n=$("$pier" count "$board" 2>/dev/null || echo 0)
+        [ "$n" -eq 1000 ] && break
+        sleep 0.1
+    done
+    [ "$n" -eq 1000 ] ||
+        { echo "$board: $n rows committed while the pipe stayed open"; exit 1; }
+    wait_caught "$pid"
+    kill -INT "$pid"
+    wait "$pid" || rc=$?
+    exec 7>&-
+    [ "$rc" -eq 1 ] || { echo "$board: exit $rc"; cat load.err; exit 1; }
+    grep -q '(batch 2 of stdin not written; 1000 rows committed before it)' \
+        load.err || { echo "$board:"; cat load.err; exit 1; }
+    cat load.err
+}
+one_batch_json() {
+    for i in $(seq 1 1000); do printf '{"id":"r%05d","n":%d}\n' "$i" "$i"; done
+}
+one_batch_csv() {
+    echo "id,n"
+    for i in $(seq 1 1000); do printf 'r%05d,%d\n' "$i" "$i"; done
+}
+slow_load slow one_batch_json
+slow_load slowcsv one_batch_csv --csv
+
 echo "Ctrl-C stops statements"

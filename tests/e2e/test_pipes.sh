@@ -76,4 +76,13 @@ for cmd in "dump big" "query big 'SELECT * FROM {{board}}'" \
     *) [ "$status" -eq 1 ] || fail "$cmd | head -1: exit $status" ;;
     esac
 done
+# A page of changes is one line: a reader that takes a few bytes of it
+# leaves while the line is written, and changes fails as quietly.
+status=0
+timeout 20 bash -c "'$pier' changes big"' 2>err.txt | head -c 10 >out.txt; exit ${PIPESTATUS[0]}' ||
+    status=$?
+[ "$status" -eq 1 ] || fail "changes | head -c 10: exit $status"
+[ "$(wc -c <out.txt)" -eq 10 ] ||
+    fail "changes | head -c 10 printed: $(cat out.txt)"
+[ ! -s err.txt ] || fail "changes | head -c 10 said: $(cat err.txt)"
 echo "readers that go away end the command quietly"

@@ -68,7 +68,7 @@ r           3.99995546873073e-320
 # A new column refuses it as an existing one does; a text column keeps its
 # digits exactly.
 $ echo '{"id":"w","big":123456789012345678901234567890123456789012345}' | pier insert b -
-! pier: error: ColumnTypeConflict: column 'big' of board 'b' is double, got integer 123456789012345678901234567890123456789012345: an integer beyond 128 bits, which no number column holds exactly; write it as a string (batch 1 of stdin not written; 0 rows committed before it)
+! pier: error: ColumnTypeConflict: column 'big' of board 'b' cannot take integer 123456789012345678901234567890123456789012345: it is beyond 128 bits, which no number column holds exactly; write it as a string (batch 1 of stdin not written; 0 rows committed before it)
 [exit 1]
 $ echo '{"id":"w","n":-340282366920938463463374607431768211457}' | pier insert b -
 ! pier: error: ColumnTypeConflict: column 'n' of board 'b' is bigint, got integer -340282366920938463463374607431768211457: an integer beyond 128 bits, which no number column holds exactly; write it as a string (batch 1 of stdin not written; 0 rows committed before it)

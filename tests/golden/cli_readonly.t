@@ -73,13 +73,13 @@ $ pier --readonly maintain
 ! pier: error: WriteFailed: the lake './pier-data' is open read-only (--readonly): nothing was written
 [exit 1]
 $ pier --readonly sql "INSERT INTO t VALUES (2, 'two')"
-! pier: error: WriteFailed: the lake './pier-data/lake.sqlite' is open read-only (--readonly): a statement that writes is refused, and nothing was written
+! pier: error: WriteFailed: the lake './pier-data' is open read-only (--readonly): a statement that writes is refused, and nothing was written
 [exit 1]
 $ pier --readonly sql "CREATE TABLE u(id INTEGER PRIMARY KEY)"
-! pier: error: WriteFailed: the lake './pier-data/lake.sqlite' is open read-only (--readonly): nothing was written (cannot change the catalog)
+! pier: error: WriteFailed: the lake './pier-data' is open read-only (--readonly): nothing was written (cannot change the catalog)
 [exit 1]
 $ pier --readonly sql "SELECT 1 AS x; DELETE FROM t"
-! pier: error: WriteFailed: the lake './pier-data/lake.sqlite' is open read-only (--readonly): a statement that writes is refused, and nothing was written
+! pier: error: WriteFailed: the lake './pier-data' is open read-only (--readonly): a statement that writes is refused, and nothing was written
 [exit 1]
 $ pier --readonly restore elsewhere
 ! pier: error: WriteFailed: restore writes the lake, which --readonly forbids: nothing was written

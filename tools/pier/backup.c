@@ -3,6 +3,7 @@
  * SQLite's online backup API (src/backup/backup.c; docs/backup.md).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,56 @@
 #include <unistd.h>
 
 #include "cli.h"
+
+/*
+ * SIGINT or SIGTERM while a copy is written (backup, export to a file):
+ * the copy stops, what was written of it is removed, and the command
+ * fails with Interrupted (docs/backup.md). The handler notes the signal
+ * and has the engine's statements stop (pier_interrupt stops a backup
+ * between two steps); an export sees the note at its next write. A
+ * second signal ends the program as usual.
+ */
+static volatile sig_atomic_t copy_stopped;
+
+static void stop_copy(int sig)
+{
+    copy_stopped = sig;
+    cli_interrupt_request();
+}
+
+typedef struct copy_signals {
+    struct sigaction old_int, old_term;
+} copy_signals;
+
+static void copy_signals_take(copy_signals *s, pier_engine *engine)
+{
+    copy_stopped = 0;
+    cli_interrupt_arm(engine, false);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stop_copy;
+    sa.sa_flags = (int)SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &s->old_int);
+    sigaction(SIGTERM, &sa, &s->old_term);
+}
+
+static void copy_signals_give(copy_signals *s)
+{
+    sigaction(SIGINT, &s->old_int, NULL);
+    sigaction(SIGTERM, &s->old_term, NULL);
+    cli_interrupt_disarm();
+}
+
+/* The failure of a copy that a signal stopped. */
+static int copy_interrupted(cli_ctx *ctx, const char *what)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s %s: nothing was written", what,
+             copy_stopped == SIGINT ? "interrupted by SIGINT"
+                                    : "stopped by SIGTERM");
+    return cli_fail_msg(ctx, pier_status_tag(PIER_E_INTERRUPTED), msg);
+}
 
 static int on_force(cli_ctx *ctx, const cli_command *cmd, const char *name,
                     const char *value, void *payload)
@@ -38,8 +89,15 @@ static int run_backup(cli_ctx *ctx, const cli_command *cmd, int argc,
         return rc;
     pier_error err;
     cli_error_init(&err);
-    if (pier_backup(ctx->engine, dest, force ? PIER_BACKUP_FORCE : 0,
-                    &err) != PIER_OK)
+    copy_signals sig;
+    copy_signals_take(&sig, ctx->engine);
+    pier_status st = pier_backup(ctx->engine, dest,
+                                 force ? PIER_BACKUP_FORCE : 0, &err);
+    copy_signals_give(&sig);
+    /* (a signal after the copy was complete leaves it in place) */
+    if (st == PIER_E_INTERRUPTED && copy_stopped != 0)
+        return copy_interrupted(ctx, "backup");
+    if (st != PIER_OK)
         return cli_fail(ctx, &err);
     return CLI_EXIT_OK;
 }
@@ -61,7 +119,8 @@ const cli_command cli_cmd_backup = {
     "holds other files), LakeUnavailable if it holds something that is not\n"
     "a lake, WriteFailed if another process has the lake in DEST open or\n"
     "the copy cannot be written (nothing is left of it),\n"
-    "TopologyUnsupported on a PostgreSQL lake (use pg_dump).\n",
+    "TopologyUnsupported on a PostgreSQL lake (use pg_dump), Interrupted\n"
+    "if SIGINT or SIGTERM stopped it (nothing is left of the copy).\n",
     run_backup,
 };
 
@@ -121,6 +180,8 @@ typedef struct export_out {
 static bool write_out(const char *bytes, size_t len, void *payload)
 {
     export_out *o = payload;
+    if (copy_stopped != 0)
+        return false;
     if (fwrite(bytes, 1, len, o->f) == len)
         return true;
     o->errno_ = errno != 0 ? errno : EIO;
@@ -165,7 +226,13 @@ static int run_export(cli_ctx *ctx, const cli_command *cmd, int argc,
     }
     pier_error err;
     cli_error_init(&err);
+    copy_signals sig;
+    copy_stopped = 0;
+    if (!to_stdout)
+        copy_signals_take(&sig, ctx->engine);
     pier_status st = pier_export(ctx->engine, write_out, &out, &err);
+    if (!to_stdout)
+        copy_signals_give(&sig);
     if (to_stdout) {
         if (out.errno_ != 0)
             ctx->stdout_errno = out.errno_;   /* reported by main */
@@ -177,11 +244,16 @@ static int run_export(cli_ctx *ctx, const cli_command *cmd, int argc,
         why = why != 0 ? why : errno;
     if (fclose(out.f) != 0 && why == 0)
         why = errno;
-    if (st == PIER_OK && why == 0 && rename(tmp, path) != 0)
+    /* (a signal after the last write still stops it: the file is not
+     * renamed into place, as the command fails) */
+    if (st == PIER_OK && why == 0 && copy_stopped == 0 &&
+        rename(tmp, path) != 0)
         why = errno;
-    if (st != PIER_OK || why != 0) {
+    if (st != PIER_OK || why != 0 || copy_stopped != 0) {
         unlink(tmp);
         free(tmp);
+        if (copy_stopped != 0)
+            return copy_interrupted(ctx, "export");
         if (why != 0) {
             char msg[512];
             snprintf(msg, sizeof msg, "cannot write '%s': %s", path,
@@ -209,7 +281,9 @@ const cli_command cli_cmd_export = {
     "A FILE is written beside its name (FILE.pier-tmp) and renamed once\n"
     "complete; an existing FILE is replaced. Output: the export on stdout,\n"
     "or nothing. Fails with WriteFailed if FILE cannot be written (nothing\n"
-    "is left of it), TopologyUnsupported on a PostgreSQL lake.\n",
+    "is left of it), Interrupted if SIGINT or SIGTERM stopped a FILE's\n"
+    "export (nothing is left of it), TopologyUnsupported on a PostgreSQL\n"
+    "lake.\n",
     run_export,
 };
 

@@ -377,6 +377,17 @@ typedef pier_status (*cli_batch_fn)(const char *text, size_t len,
 extern volatile sig_atomic_t *cli_stream_stop;
 
 /*
+ * Reads from `in`, not yet read through stdio, what has arrived, up to
+ * `cap` bytes: unlike fread, it waits only until something (at least
+ * `least` bytes, or the end of the input) is there, so that rows a slow
+ * producer writes are handed on as soon as they are complete, not when
+ * `cap` bytes more have come. Retries a read a signal interrupts unless
+ * cli_stream_stop is set. @return the bytes read, 0 at the end of the
+ * input, -1 with errno if reading failed or was stopped.
+ */
+ssize_t cli_read_some(FILE *in, char *buf, size_t cap, size_t least);
+
+/*
  * Reads `in` to its end: a JSON array of objects, or objects separated by
  * white space. Hands the objects to `fn` in batches of `batch_rows` (fewer
  * when the text would pass PIER_MAX_BATCH_BYTES, and for the last batch),

@@ -260,9 +260,13 @@ static bool name_eq(const char *a, const char *b)
     }
 }
 
-/* The kind of the board's column `name`, or -1. */
+/* The kind of the board's column `name`, or -1. The base column state
+ * is text on every board, one not made yet too: its field is read as text
+ * like the id's ("5" is the state "5", not a number it would refuse). */
 static int board_kind(const pier_board_info *b, const char *name)
 {
+    if (name_eq(name, "state"))
+        return PIER_KIND_TEXT;
     if (b == NULL)
         return -1;
     for (size_t i = 0; i < b->ncolumns; i++)
@@ -458,6 +462,57 @@ static pier_status csv_row(csv_state *cs, const cli_csv_record *rec)
     return cs->rows == cs->batch_rows ? csv_flush(cs) : PIER_OK;
 }
 
+/* The length of the UTF-8 prefix of s[0..n): n when it is all valid
+ * (no overlong form, surrogate, or code point past U+10FFFF). */
+static size_t utf8_prefix(const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2
+                     : c >= 0xE0 && c <= 0xEF ? 3
+                     : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (len == 0 || n - i < len)
+            return i;
+        unsigned char lo = 0x80, hi = 0xBF;  /* the second byte's range */
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+        else if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+        if (len > 1 && (s[i + 1] < lo || s[i + 1] > hi))
+            return i;
+        for (size_t k = 2; k < len; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+                return i;
+        i += len;
+    }
+    return n;
+}
+
+/* A field that is not UTF-8 is malformed input, named by its line and
+ * field, as the reader's own errors are (the JSON it would become could
+ * only say a byte offset in text the input never held). */
+static pier_status check_utf8(csv_state *cs, const cli_csv_record *rec)
+{
+    for (size_t i = 0; i < rec->nfields; i++) {
+        const cli_csv_field *f = &rec->fields[i];
+        size_t ok = utf8_prefix(f->text, f->len);
+        if (ok < f->len)
+            return csv_fail(cs, PIER_E_INVALID_ARGUMENT,
+                            "line %" PRId64 " of %s: field %zu%s is not "
+                            "UTF-8 (byte 0x%02X at its byte %zu)",
+                            rec->line, cs->where, i + 1,
+                            cs->have_header ? "" : " of the header",
+                            (unsigned char)f->text[ok], ok + 1);
+    }
+    return PIER_OK;
+}
+
 static int csv_record(const cli_csv_record *rec, void *payload)
 {
     csv_state *cs = payload;
@@ -465,6 +520,8 @@ static int csv_record(const cli_csv_record *rec, void *payload)
         cs->rc = cli_error_set(cs->err, PIER_E_INTERRUPTED, "stopped");
         return 1;
     }
+    if (check_utf8(cs, rec) != PIER_OK)
+        return 1;
     pier_status rc = cs->have_header ? csv_row(cs, rec)
                                      : csv_header(cs, rec);
     return rc != PIER_OK;
@@ -494,14 +551,16 @@ pier_status cli_csv_split(const cli_csv_source *src,
         goto done;
     }
     cli_csv_status cr = CLI_CSV_OK;
-    size_t n;
+    ssize_t n = 0;
     /* (a stop asked for by a signal ends the input before the next read;
-     * a read it interrupts ends it too, and the caller says why) */
+     * a read it interrupts ends it too, and the caller says why). What
+     * has arrived is fed at once: rows a slow producer writes are
+     * committed as soon as their batch is complete. */
     while (cr == CLI_CSV_OK &&
            (cli_stream_stop == NULL || *cli_stream_stop == 0) &&
-           (n = fread(chunk, 1, READ_BYTES, src->in)) > 0)
-        cr = cli_csv_feed(r, chunk, n);
-    if (cr == CLI_CSV_OK && ferror(src->in)) {
+           (n = cli_read_some(src->in, chunk, READ_BYTES, 1)) > 0)
+        cr = cli_csv_feed(r, chunk, (size_t)n);
+    if (cr == CLI_CSV_OK && n < 0) {
         rc = cli_error_set(err, PIER_E_READ_FAILED, "cannot read %s: %s",
                            cs.where, strerror(errno));
         goto done;

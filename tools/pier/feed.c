@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -90,7 +91,13 @@ static int run_changes(cli_ctx *ctx, const cli_command *cmd, int argc,
     if (json == NULL)
         return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                             "out of memory");
-    printf("%s\n", json);
+    /* A page is one line of JSON, often larger than a pipe holds: its
+     * reader may be gone before it is written whole (main fails quietly
+     * then, as for dump). */
+    errno = 0;
+    if (fputs(json, stdout) == EOF || putchar('\n') == EOF ||
+        fflush(stdout) != 0)
+        ctx->stdout_errno = errno != 0 ? errno : EIO;   /* reported by main */
     pier_free(json);
     return CLI_EXIT_OK;
 }

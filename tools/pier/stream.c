@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -285,6 +286,24 @@ static pier_status finish(scanner *s)
 
 volatile sig_atomic_t *cli_stream_stop;
 
+ssize_t cli_read_some(FILE *in, char *buf, size_t cap, size_t least)
+{
+    int fd = fileno(in);
+    size_t n = 0;
+    while (n < cap && (n == 0 || n < least)) {
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got > 0) {
+            n += (size_t)got;
+        } else if (got == 0) {
+            break;                          /* the end of the input */
+        } else if (errno != EINTR ||
+                   (cli_stream_stop != NULL && *cli_stream_stop != 0)) {
+            return -1;
+        }
+    }
+    return (ssize_t)n;
+}
+
 pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
                              void *payload, pier_error *err)
 {
@@ -300,16 +319,18 @@ pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
     if (chunk == NULL)
         return fail(&s, PIER_E_OUT_OF_MEMORY, -1, "out of memory");
     pier_status rc = PIER_OK;
-    size_t n;
+    ssize_t got = 0;
     bool first = true;
     /* (a stop asked for by a signal between two reads ends the stream
      * before the next: a read it interrupts ends it too, as an error) */
     while (rc == PIER_OK && (cli_stream_stop == NULL || *cli_stream_stop == 0)
-           && (n = fread(chunk, 1, CHUNK_BYTES, in)) > 0) {
-        size_t i = 0;
+           && (got = cli_read_some(in, chunk, CHUNK_BYTES,
+                                   first ? sizeof bom : 1)) > 0) {
+        size_t i = 0, n = (size_t)got;
         /* Editors on some systems start UTF-8 files with a byte order
-         * mark; the library skips it too. fread fills the chunk unless
-         * the input ends, so a BOM is never split across two reads. */
+         * mark; the library skips it too. The first read waits for three
+         * bytes unless the input ends, so a BOM is never split across two
+         * reads. */
         if (first && n >= 3 && memcmp(chunk, bom, 3) == 0) {
             i = 3;
             s.pos = 3;
@@ -318,7 +339,7 @@ pier_status cli_stream_split(FILE *in, size_t batch_rows, cli_batch_fn fn,
         for (; rc == PIER_OK && i < n; i++, s.pos++)
             rc = step(&s, chunk[i]);
     }
-    if (rc == PIER_OK && ferror(in))
+    if (rc == PIER_OK && got < 0)
         rc = fail(&s, PIER_E_READ_FAILED, -1, "cannot read stdin: %s",
                   strerror(errno));
     if (rc == PIER_OK)
