@@ -246,8 +246,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pier__sql_script s;
     pier_error err;
     pier_status rc = pier__sql_parse(&s, sql, size, &err);
+    /* UnknownType: a CAST to a name the dialect refuses (docs/sql.md). */
     FZ_CHECK(rc == PIER_OK || rc == PIER_E_ENTITY_NOT_ALLOWED ||
-             rc == PIER_E_QUERY_FAILED, "parse: %s", pier_status_tag(rc));
+             rc == PIER_E_QUERY_FAILED || rc == PIER_E_UNKNOWN_TYPE,
+             "parse: %s", pier_status_tag(rc));
 
     /* One answer per script. */
     pier__sql_script s2;
