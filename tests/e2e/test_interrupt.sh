@@ -146,4 +146,26 @@ one_batch_csv() {
 slow_load slow one_batch_json
 slow_load slowcsv one_batch_csv --csv
 
+# pier shell reading a script from a pipe: SIGINT stops the statement that
+# runs and the script; no later line runs. The signal is sent once the
+# first line's output is out, so the endless line is the one running.
+{ echo 'SELECT 1 AS one'; echo "$endless SELECT i FROM r WHERE i < 0";
+  echo 'SELECT 2 AS two'; } | "$pier" shell b --time-limit none \
+    >shell.out 2>shell.err &
+pid=$!
+for _ in $(seq 600); do
+    grep -q '^one' shell.out 2>/dev/null && break
+    sleep 0.1
+done
+sleep 0.2
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+if [ "$rc" -ne 1 ] || grep -q two shell.out ||
+   ! grep -q 'Interrupted: the query was interrupted' shell.err ||
+   ! grep -q 'Interrupted: the script was stopped by SIGINT' shell.err; then
+    echo "shell script: exit $rc"; cat shell.out shell.err; exit 1
+fi
+cat shell.err
+
 echo "Ctrl-C stops statements"

@@ -45,8 +45,9 @@ Tab completes commands, boards, tables, columns, files and SQL
 words. Ctrl-C abandons the line being typed, or stops the statement
 that runs (Interrupted). When stdout is a terminal, a result taller
 than it is shown through $PAGER (default: less -FRX). When stdin is
-not a terminal, lines are read without prompts, and the exit status
-is 1 if any line failed.
+not a terminal, lines are read without prompts, the exit status is
+1 if any line failed, and Ctrl-C stops the statement that runs and
+the script (Interrupted; no later line runs).
 
 Options:
   --time-limit DURATION, --max-value SIZE, --max-memory SIZE

@@ -375,6 +375,8 @@ typedef pier_status (*cli_batch_fn)(const char *text, size_t len,
 /* When set and non-zero at the start of a read, cli_stream_split stops
  * before reading more (a signal handler sets it: rows.c). */
 extern volatile sig_atomic_t *cli_stream_stop;
+/* Whether the last load (cli_load_*) was stopped by SIGINT or SIGTERM. */
+bool cli_load_stopped(void);
 
 /*
  * Reads from `in`, not yet read through stdio, what has arrived, up to

@@ -144,6 +144,11 @@ typedef struct span {
  * (or not) whole, and no other begins. */
 static volatile sig_atomic_t load_stopped;
 
+bool cli_load_stopped(void)
+{
+    return load_stopped != 0;
+}
+
 static void stop_load(int sig)
 {
     load_stopped = sig;

@@ -112,6 +112,28 @@ static void on_sigint(int sig)
         interrupted = 1;
 }
 
+/* With lines from a pipe or a file, SIGINT stops the statement that runs
+ * and the script: no later line runs. */
+static volatile sig_atomic_t script_stopped;
+
+static void on_sigint_script(int sig)
+{
+    (void)sig;
+    script_stopped = 1;
+    if (running)
+        cli_interrupt_request();
+}
+
+/* (no SA_RESTART: a read of the next line ends at once) */
+static void take_sigint_script(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint_script;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
 static void fail_line(shell *sh, const char *tag, const char *message)
 {
     cli_fail_msg(sh->ctx, tag, message);
@@ -892,16 +914,25 @@ static void run_line(shell *sh, char *line)
      * lines of a .read run inside their .read's. */
     sigset_t saved;
     bool top = sh->interactive && sh->depth == 0;
+    bool script = !sh->interactive && sh->depth == 0;
     if (top) {
         cli_interrupt_arm(sh->ctx->engine, false);
         running = 1;
         pthread_sigmask(SIG_SETMASK, &waiting_mask, &saved);
+    } else if (script) {
+        cli_interrupt_arm(sh->ctx->engine, false);
+        running = 1;
     }
     dispatch(sh, p);
     if (top) {
         pthread_sigmask(SIG_SETMASK, &saved, NULL);
         running = 0;
         cli_interrupt_disarm();
+    } else if (script) {
+        running = 0;
+        cli_interrupt_disarm();
+        if (cli_load_stopped())        /* (.import took the signal) */
+            script_stopped = 1;
     }
     errno = 0;
     if (fflush(stdout) != 0 && !sh->quit) {  /* stdout is gone, so is */
@@ -1342,6 +1373,8 @@ static int run_shell(cli_ctx *ctx, const cli_command *cmd, int argc,
     bool interactive = isatty(STDIN_FILENO);
     if (interactive)
         take_sigint();
+    else
+        take_sigint_script();
     if ((rc = cli_open(ctx)) != CLI_EXIT_OK)
         return rc;
     shell sh = { .ctx = ctx, .saved_stdout = -1, .pager = true };
@@ -1362,12 +1395,19 @@ static int run_shell(cli_ctx *ctx, const cli_command *cmd, int argc,
     if (sh.interactive)
         printf("pier shell: a line is a query against the current board; "
                ".help lists the commands.\n");
-    while (!sh.quit) {
+    while (!sh.quit && !script_stopped) {
         char *line = sh.interactive ? editor_line(&sh) : plain_line();
-        if (line == NULL)
+        if (line == NULL || script_stopped) {
+            free(line);
             break;
+        }
         run_line(&sh, line);
         free(line);
+    }
+    if (script_stopped) {
+        fail_line(&sh, pier_status_tag(PIER_E_INTERRUPTED),
+                  "the script was stopped by SIGINT: no later line ran");
+        sh.quit = true;
     }
     output_restore(&sh);
     if (sh.interactive && !sh.quit)
@@ -1433,8 +1473,9 @@ const cli_command cli_cmd_shell = {
     "words. Ctrl-C abandons the line being typed, or stops the statement\n"
     "that runs (Interrupted). When stdout is a terminal, a result taller\n"
     "than it is shown through $PAGER (default: less -FRX). When stdin is\n"
-    "not a terminal, lines are read without prompts, and the exit status\n"
-    "is 1 if any line failed.\n"
+    "not a terminal, lines are read without prompts, the exit status is\n"
+    "1 if any line failed, and Ctrl-C stops the statement that runs and\n"
+    "the script (Interrupted; no later line runs).\n"
     "\n"
     "Options:\n"
     "  --time-limit DURATION, --max-value SIZE, --max-memory SIZE\n"
