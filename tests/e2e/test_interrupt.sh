@@ -9,6 +9,8 @@
 # The signal is sent once the command has taken SIGINT (its handler shows
 # in /proc/PID/status), so that no timing decides the outcome.
 set -euo pipefail
+# shellcheck source=signals.sh
+. "$(dirname "$0")/signals.sh"
 pier=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,18 +19,6 @@ export PIER_DATA="$tmp/data"
 
 endless='WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r)'
 
-# Waits (up to 60 s) until process $1 catches SIGINT (bit 2 of SigCgt).
-wait_caught() {
-    for _ in $(seq 600); do
-        mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null ||
-               true)
-        if [ -n "$mask" ] && (( 0x$mask & 2 )); then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "process $1 never took SIGINT"; exit 1
-}
 
 # Runs "$@" in the background, interrupts it once it listens, and checks
 # that it failed with Interrupted.

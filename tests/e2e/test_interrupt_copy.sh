@@ -10,24 +10,14 @@
 # to take a while, and is tried again the few times the copy was done
 # before the signal.
 set -euo pipefail
+# shellcheck source=signals.sh
+. "$(dirname "$0")/signals.sh"
 pier=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 export PIER_DATA="$tmp/data"
 
-# Waits (up to 60 s) until process $1 catches SIGINT (bit 2 of SigCgt).
-wait_caught() {
-    for _ in $(seq 6000); do
-        mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null ||
-               true)
-        if [ -n "$mask" ] && (( 0x$mask & 2 )); then
-            return 0
-        fi
-        sleep 0.01
-    done
-    echo "process $1 never took SIGINT"; exit 1
-}
 
 # Nothing but the lake and the named files are in the directory.
 only() {
