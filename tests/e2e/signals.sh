@@ -14,3 +14,26 @@ wait_caught() {
     done
     echo "process $1 never took SIGINT"; exit 1
 }
+
+# stopped PID: waits (up to 60 s) for process PID, sent a signal that
+# must end it, to end, and sets rc to its exit status. A process still
+# there is a failure that names where it waits, not a test that never
+# ends.
+stopped() {
+    for _ in $(seq 600); do
+        [ -d "/proc/$1" ] && [ "$(awk '{ print $3 }' "/proc/$1/stat" \
+                                    2>/dev/null)" != Z ] || break
+        sleep 0.1
+    done
+    if [ -d "/proc/$1" ] &&
+       [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; then
+        echo "process $1 did not end within 60 s of its signal; it waits in" \
+             "$(cat "/proc/$1/wchan" 2>/dev/null || echo '?'):"
+        cat "/proc/$1/stack" 2>/dev/null || true
+        kill -KILL "$1" 2>/dev/null || true
+        wait "$1" 2>/dev/null || true
+        exit 1
+    fi
+    rc=0
+    wait "$1" || rc=$?
+}

@@ -38,8 +38,7 @@ for sig in INT TERM; do
     exec 7<out.jsonl.pier-tmp          # (the export opens it, then fills it)
     wait_caught "$pid"
     kill -"$sig" "$pid"
-    rc=0
-    wait "$pid" || rc=$?
+    stopped "$pid"
     exec 7<&-
     [ "$rc" -eq 1 ] || { echo "export: exit $rc"; cat err.txt; exit 1; }
     grep -q '^pier: error: Interrupted: export .* nothing was written$' \
@@ -56,8 +55,7 @@ for sig in INT TERM; do
         pid=$!
         wait_caught "$pid"
         kill -"$sig" "$pid"
-        rc=0
-        wait "$pid" || rc=$?
+        stopped "$pid"
         if [ "$rc" -eq 0 ]; then
             # (done before the signal came: a whole copy, nothing else)
             [ -f copy/lake.sqlite ] || { echo "no copy"; exit 1; }

@@ -3,6 +3,8 @@
  * SQLite's online backup API (src/backup/backup.c; docs/backup.md).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,20 +174,69 @@ const cli_command cli_cmd_restore = {
 
 /* ---- export and import: the lake as JSON lines ---- */
 
+/* Where an export goes: stdout through stdio, or a FILE's temporary
+ * copy through `fd`, gathered in `buf` and written with cli_write_all so
+ * that a signal stops even a write into a pipe no one reads. */
 typedef struct export_out {
-    FILE *f;
+    FILE *f;                   /* stdout, or NULL */
+    int fd;                    /* the temporary copy, or -1 */
+    size_t most;               /* bytes a write: PIPE_BUF into a pipe */
+    char *buf;                 /* EXPORT_BUF_BYTES */
+    size_t len;
     int errno_;                /* why a write failed, or 0 */
 } export_out;
+
+#define EXPORT_BUF_BYTES (64 * 1024)
+
+static bool flush_out(export_out *o)
+{
+    if (o->len > 0 &&
+        !cli_write_all(o->fd, o->buf, o->len, o->most, &copy_stopped)) {
+        o->errno_ = errno != 0 ? errno : EIO;
+        return false;
+    }
+    o->len = 0;
+    return true;
+}
 
 static bool write_out(const char *bytes, size_t len, void *payload)
 {
     export_out *o = payload;
     if (copy_stopped != 0)
         return false;
-    if (fwrite(bytes, 1, len, o->f) == len)
-        return true;
-    o->errno_ = errno != 0 ? errno : EIO;
-    return false;
+    if (o->f != NULL) {
+        if (fwrite(bytes, 1, len, o->f) == len)
+            return true;
+        o->errno_ = errno != 0 ? errno : EIO;
+        return false;
+    }
+    if (o->len + len > EXPORT_BUF_BYTES && !flush_out(o))
+        return false;
+    if (len >= EXPORT_BUF_BYTES) {     /* (a long line goes straight) */
+        if (cli_write_all(o->fd, bytes, len, o->most, &copy_stopped))
+            return true;
+        o->errno_ = errno != 0 ? errno : EIO;
+        return false;
+    }
+    memcpy(o->buf + o->len, bytes, len);
+    o->len += len;
+    return true;
+}
+
+/* Opens the temporary copy `tmp` into `o`. @return 0 or an errno. */
+static int open_out(export_out *o, const char *tmp)
+{
+    o->buf = malloc(EXPORT_BUF_BYTES);
+    if (o->buf == NULL)
+        return ENOMEM;
+    o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (o->fd < 0)
+        return errno;
+    struct stat st;
+    o->most = fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode)
+                  ? EXPORT_BUF_BYTES
+                  : PIPE_BUF;
+    return 0;
 }
 
 static int run_export(cli_ctx *ctx, const cli_command *cmd, int argc,
@@ -206,7 +257,7 @@ static int run_export(cli_ctx *ctx, const cli_command *cmd, int argc,
     /* A file is written beside its name and renamed once complete: a
      * failed export leaves no file that reads as an export. */
     char *tmp = NULL;
-    export_out out = { stdout, 0 };
+    export_out out = { stdout, -1, 0, NULL, 0, 0 };
     if (!to_stdout) {
         size_t n = strlen(path) + 16;
         tmp = malloc(n);
@@ -214,11 +265,17 @@ static int run_export(cli_ctx *ctx, const cli_command *cmd, int argc,
             return cli_fail_msg(ctx, pier_status_tag(PIER_E_OUT_OF_MEMORY),
                                 "out of memory");
         snprintf(tmp, n, "%s.pier-tmp", path);
-        out.f = fopen(tmp, "w");
-        if (out.f == NULL) {
+        out.f = NULL;
+        int why = open_out(&out, tmp);
+        if (why != 0) {
             char msg[512];
             snprintf(msg, sizeof msg, "cannot create '%s': %s", tmp,
-                     strerror(errno));
+                     strerror(why));
+            if (out.fd >= 0) {
+                close(out.fd);
+                unlink(tmp);
+            }
+            free(out.buf);
             free(tmp);
             return cli_fail_msg(ctx, pier_status_tag(PIER_E_WRITE_FAILED),
                                 msg);
@@ -231,19 +288,21 @@ static int run_export(cli_ctx *ctx, const cli_command *cmd, int argc,
     if (!to_stdout)
         copy_signals_take(&sig, ctx->engine);
     pier_status st = pier_export(ctx->engine, write_out, &out, &err);
-    if (!to_stdout)
-        copy_signals_give(&sig);
     if (to_stdout) {
         if (out.errno_ != 0)
             ctx->stdout_errno = out.errno_;   /* reported by main */
         return st == PIER_OK || out.errno_ != 0 ? CLI_EXIT_OK
                                                 : cli_fail(ctx, &err);
     }
+    /* (the rest is written, and synced, while a signal still stops it) */
+    if (st == PIER_OK && out.errno_ == 0 && copy_stopped == 0 &&
+        flush_out(&out) && fsync(out.fd) != 0)
+        out.errno_ = errno;
+    copy_signals_give(&sig);
     int why = out.errno_;
-    if (fflush(out.f) != 0 || fsync(fileno(out.f)) != 0)
-        why = why != 0 ? why : errno;
-    if (fclose(out.f) != 0 && why == 0)
+    if (close(out.fd) != 0 && why == 0)
         why = errno;
+    free(out.buf);
     /* (a signal after the last write still stops it: the file is not
      * renamed into place, as the command fails) */
     if (st == PIER_OK && why == 0 && copy_stopped == 0 &&

@@ -390,6 +390,24 @@ bool cli_load_stopped(void);
 ssize_t cli_read_some(FILE *in, char *buf, size_t cap, size_t least);
 
 /*
+ * Waits until `fd` is ready for `events` (POLLIN, POLLOUT), looking at
+ * `stop` (may be NULL) before it waits and every 100 ms while it does: a
+ * signal handler that sets `stop` ends the wait even when it ran just
+ * before the wait began. @return 1 ready (or in error: the read or write
+ * says which), 0 stopped (errno EINTR), -1 with errno if poll failed.
+ */
+int cli_wait_fd(int fd, short events, volatile sig_atomic_t *stop);
+
+/*
+ * Writes all `len` bytes to `fd`, at most `most` bytes a write, each after
+ * cli_wait_fd: with `most` at PIPE_BUF, a write into a pipe that no one
+ * reads never waits past a signal that sets `stop`. @return true, or
+ * false with errno (EINTR when stopped).
+ */
+bool cli_write_all(int fd, const char *bytes, size_t len, size_t most,
+                   volatile sig_atomic_t *stop);
+
+/*
  * Reads `in` to its end: a JSON array of objects, or objects separated by
  * white space. Hands the objects to `fn` in batches of `batch_rows` (fewer
  * when the text would pass PIER_MAX_BATCH_BYTES, and for the last batch),

@@ -154,10 +154,17 @@ void cli_interrupt_arm(pier_engine *engine, bool take)
     target = engine;
     atomic_store(&ended, false);
     watching = sem_init(&wake, 0, 0) == 0;
+    /* The watcher blocks every signal (it inherits the mask it is made
+     * with), so that SIGINT lands on the thread running the command and
+     * cuts short a read or write it waits in. */
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &saved);
     if (watching && pthread_create(&watcher, NULL, watch, NULL) != 0) {
         sem_destroy(&wake);
         watching = false;
     }
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
     took_signal = take;
     if (take) {
         struct sigaction sa;

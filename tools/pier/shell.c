@@ -922,6 +922,10 @@ static void run_line(shell *sh, char *line)
     } else if (script) {
         cli_interrupt_arm(sh->ctx->engine, false);
         running = 1;
+        /* (a SIGINT since the line was read found nothing running: the
+         * line is stopped as it begins, not left to run without end) */
+        if (script_stopped)
+            cli_interrupt_request();
     }
     dispatch(sh, p);
     if (top) {

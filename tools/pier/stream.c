@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -291,6 +292,16 @@ ssize_t cli_read_some(FILE *in, char *buf, size_t cap, size_t least)
     int fd = fileno(in);
     size_t n = 0;
     while (n < cap && (n == 0 || n < least)) {
+        /* (waited for apart from the read, so that a signal that comes
+         * between a look at cli_stream_stop and the read is not missed
+         * while the read waits for input that may never come) */
+        if (cli_stream_stop != NULL) {
+            int ready = cli_wait_fd(fd, POLLIN, cli_stream_stop);
+            if (ready < 0 || (ready == 0 && n == 0))
+                return -1;
+            if (ready == 0)
+                break;              /* (what was read is handed on) */
+        }
         ssize_t got = read(fd, buf + n, cap - n);
         if (got > 0) {
             n += (size_t)got;
