@@ -37,6 +37,7 @@
 #include "sql/lex.h"
 #include "sql/sql.h"
 #include "types/sqlcol.h"
+#include "types/temporal.h"
 
 /* Statements longer than this are not rewritten (the rewrite moves bytes
  * of the output for each operator: it is quadratic in the worst case). */
@@ -239,12 +240,31 @@ static bool exact_function(const char *s, size_t n)
 {
     static const char *const names[] = {
         "sum", "avg", "total", "min", "max", "decimal", "decimal_add",
-        "decimal_sub", "decimal_mul", "decimal_div", "decimal_round", NULL,
+        "decimal_sub", "decimal_mul", "decimal_div", "decimal_round",
+        "date_part", "extract", NULL,
     };
     for (size_t i = 0; names[i] != NULL; i++)
         if (pier__name_eq(s, n, names[i], strlen(names[i])))
             return true;
     return false;
+}
+
+/* Whether date_part (extract) called with the arguments at s (its '(')
+ * gives an INTEGER: its field is a string literal naming a field that is
+ * always a whole number ('year'); second, milliseconds, epoch or a field
+ * not written out may be exact text. */
+static bool whole_part(const char *s, size_t n)
+{
+    pier__token t;
+    const char *why;
+    if (pier__sql_token(s, n, 1, &t, &why) != PIER__TK_STRING ||
+        t.end - t.start < 2)
+        return false;
+    pier__token next;
+    pier__tfield f;
+    return pier__sql_token(s, n, t.end, &next, &why) == PIER__TK_COMMA &&
+           pier__tfield_parse(s + t.start + 1, t.end - t.start - 2, &f) &&
+           pier__tfield_whole(f);
 }
 
 /* Whether the function named s[0..n) returns one of its arguments. */
@@ -527,7 +547,12 @@ static xval primary(xp *p)
         fuse_aggregate(p, &name, v.at, args_at);
         scalar_minmax(p, &name, v.at, nargs);
     }
+    bool part = pier__name_eq(p->sql + name.start, name.end - name.start,
+                              "date_part", 9) ||
+                pier__name_eq(p->sql + name.start, name.end - name.start,
+                              "extract", 7);
     bool exact = !qualified &&
+                 !(part && whole_part(p->sql + args, p->emitted - args)) &&
                  (exact_function(p->sql + name.start, name.end - name.start) ||
                   (pier__name_eq(p->sql + name.start, name.end - name.start,
                                  "_pcs", 4) &&
@@ -836,8 +861,13 @@ static xval expr(xp *p, int minprec)
             break;
         if (prec == P_COLLATE) {
             take(p);                           /* COLLATE */
+            /* (pier_numeric compares by value, as _pxc does: a
+             * comparison under it is rewritten as any other) */
+            if (!(p->t.kind == PIER__TK_WORD &&
+                  pier__name_eq(p->sql + p->t.start, p->t.end - p->t.start,
+                                "pier_numeric", 12)))
+                l.collate = true;
             take(p);                           /* its name */
-            l.collate = true;
             l.arith = false;
             continue;
         }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "store/sqlite_int.h"
+#include "types/temporal.h"
 
 /* The storage columns of one b-tree (a table, a WITHOUT ROWID table's
  * key, an index): which are exact, and their names for the message. */
@@ -93,6 +94,10 @@ typedef struct analysis {
                                   `reg` holds it), refused unless it is
                                   stored in a table or its index */
     size_t npending;
+    int *whole;                /* per register: 1 when it was last loaded
+                                  with the name of a date_part field that
+                                  is always a whole number ('year') */
+    size_t nwhole;
     bool rewritten;            /* the statement is the front-end's rewrite
                                   of its operators */
     bool rewrite;              /* out: refused for what that rewrite
@@ -332,7 +337,30 @@ static bool set_reg(analysis *a, long r, int value)
     a->reg[r] = value != 0 ? value : PLAIN;
     if ((size_t)r < a->nparam_regs)
         a->param[r] = 0;               /* (a parameter's is set after) */
+    if ((size_t)r < a->nwhole)
+        a->whole[r] = 0;               /* (a field's is set after) */
     return true;
+}
+
+/* Notes whether the string constant `p4` loaded into r names a date_part
+ * field that is always a whole number: date_part of it is an INTEGER,
+ * not exact text. */
+static bool set_whole(analysis *a, long r, const char *p4)
+{
+    pier__tfield f;
+    if (r < 0 || p4 == NULL || !pier__tfield_parse(p4, strlen(p4), &f) ||
+        !pier__tfield_whole(f))
+        return true;
+    if (!room(&a->whole, &a->nwhole, (size_t)r))
+        return false;
+    a->whole[r] = 1;
+    return true;
+}
+
+/* Whether date_part (extract), its arguments from r, gives an INTEGER. */
+static bool whole_part(const analysis *a, long r)
+{
+    return r >= 0 && (size_t)r < a->nwhole && a->whole[r] != 0;
 }
 
 /* A comparison's affinity in its p5 (SQLite's SQLITE_AFF_MASK and
@@ -508,10 +536,21 @@ static bool passes_exact(const char *p4)
     return false;
 }
 
+/* A function whose result is an exact value: the decimal functions, and
+ * date_part (extract), whose second, milliseconds and epoch are decimal
+ * text (its other fields are INTEGERs: whole_part). */
+static bool date_part(const char *p4)
+{
+    return p4 != NULL && (strncmp(p4, "date_part(", 10) == 0 ||
+                          strncmp(p4, "extract(", 8) == 0);
+}
+
 static bool makes_exact(const char *p4)
 {
-    return p4 != NULL && strncmp(p4, "decimal", 7) == 0 &&
-           (p4[7] == '(' || p4[7] == '_');
+    return p4 != NULL &&
+           ((strncmp(p4, "decimal", 7) == 0 &&
+             (p4[7] == '(' || p4[7] == '_')) ||
+            date_part(p4));
 }
 
 /* Numeric functions that would read an exact value as a float or a
@@ -813,6 +852,8 @@ static bool prologue_constants(analysis *a, sqlite3_stmt *st)
                    exact_type_name(p4)) {
             int named = value_name(a, p4, NULL);
             ok = named > 0 && set_reg(a, sqlite3_column_int(st, 3), named);
+        } else if (prologue && strcmp(op, "String8") == 0) {
+            ok = set_whole(a, sqlite3_column_int(st, 3), p4);
         }
     }
     sqlite3_reset(st);
@@ -1014,6 +1055,8 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
             } else if (passes_exact(p4)) {
                 /* a function's result, or an aggregate's accumulator */
                 ok = set_reg(a, p3, computed_of(a, p2, nargs));
+            } else if (call && date_part(p4) && whole_part(a, p2)) {
+                ok = set_reg(a, p3, 0);  /* ('year': an INTEGER) */
             } else if (call && makes_exact(p4)) {
                 int named = value_name(a, NULL, p4);
                 ok = named > 0 && set_reg(a, p3, -named);
@@ -1025,6 +1068,8 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
         } else if (strcmp(op, "String8") == 0 && exact_type_name(p4)) {
             int named = value_name(a, p4, NULL);
             ok = named > 0 && set_reg(a, p2, named);
+        } else if (strcmp(op, "String8") == 0) {
+            ok = set_reg(a, p2, 0) && set_whole(a, p2, p4);
         } else if (strcmp(op, "Integer") == 0 || strcmp(op, "Int64") == 0 ||
                    strcmp(op, "Real") == 0 || strcmp(op, "String8") == 0 ||
                    strcmp(op, "String") == 0 || strcmp(op, "Variable") == 0 ||
@@ -1080,7 +1125,9 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     bool casts = false;
     for (size_t i = 0; !casts && i + 5 <= len; i++)
         casts = memcmp(sql + i, "_pcs(", 5) == 0 ||
-                (i + 7 <= len && strncasecmp_c(sql + i, "decimal", 7) == 0);
+                (i + 7 <= len && strncasecmp_c(sql + i, "decimal", 7) == 0) ||
+                (i + 9 <= len && strncasecmp_c(sql + i, "date_part", 9) == 0) ||
+                (i + 8 <= len && strncasecmp_c(sql + i, "extract(", 8) == 0);
     if (!casts && !any_exact(l))
         return PIER_OK;
     pier__buf text;
@@ -1123,6 +1170,7 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     fields_free(a.joins, a.njoins);
     fields_free(a.join_params, a.njoin_params);
     free(a.reg);
+    free(a.whole);
     free(a.pending);
     free(a.names);
     return rc;

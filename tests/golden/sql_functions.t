@@ -51,10 +51,21 @@ $ pier sql "SELECT extract(hour FROM '2026-01-01T01:30:00+02:00') AS h, extract(
 {"h":23,"d":31,"te":"43200.5","ih":49,"im":-30,"ie":"34236000","q":4,"dow":0,"isodow":7,"n":null}
 
 # A field that is always whole is an INTEGER, and compares with numbers;
-# second, milliseconds and epoch are DECIMAL text: compare them as text
-# under pier_numeric, which orders decimals by value.
+# second, milliseconds and epoch are DECIMAL text, exact values like a
+# decimal function's: their arithmetic is exact and they compare with
+# numbers by value (under pier_numeric too, as written before).
 $ pier sql "SELECT extract(year FROM '2024-02-29') = 2024 AS year_is, typeof(extract(year FROM '2024-02-29')) AS year_type, typeof(extract(second FROM '10:00:00')) AS second_type, extract(epoch FROM '2024-01-01T00:00:00Z') > '999999999.5' COLLATE pier_numeric AS later" --jsonl
 {"year_is":1,"year_type":"integer","second_type":"text","later":1}
+$ pier sql "SELECT extract(second FROM '10:00:00.1') + extract(second FROM '10:00:00.2') AS s, extract(epoch FROM '2020-01-01T00:00:00.1Z') - 1577836800 AS frac, date_part('epoch', '2020-01-01T00:00:00.123457Z') * 1000 AS ms, date_part('milliseconds', '10:00:01.5') / 4 AS q, extract(epoch FROM '2024-01-01T00:00:00.5Z') > 1704067200 AS later, extract(second FROM '10:00:07.5') < 10 AS below, extract(year FROM '2024-02-29') + 1 AS next_year, extract(year FROM '2024-02-29') * 1.5 AS real_ok" --jsonl
+{"s":"0.3","frac":"0.1","ms":"1577836800123.457","q":"375","later":1,"below":1,"next_year":2025,"real_ok":3036.0}
+$ pier sql "WITH t(at) AS (VALUES ('2020-01-01T00:00:09Z'), ('2020-01-01T00:00:10.5Z'), ('2020-01-01T00:00:02Z')) SELECT date_part('second', at) AS s FROM t ORDER BY date_part('second', at)" --csv
+s
+2
+9
+10.5
+$ pier sql "SELECT date_part('epoch', '2024-01-01T00:00:00.5Z') * 1.5 AS x"
+! pier: error: QueryFailed: '*' of an exact value (DECIMAL, UINT64, INT128) and a REAL: write CAST(x AS DECIMAL) (or the number as a string, '1.5') to compute exactly, or CAST(... AS REAL) for a floating-point result (at byte 0 of the script)
+[exit 1]
 
 # ISO weeks around New Year: a week is its Thursday's year's.
 $ pier sql "WITH d(day) AS (VALUES ('2020-12-31'), ('2021-01-03'), ('2021-01-04'), ('2024-12-29'), ('2024-12-30'), ('2026-01-01'), ('2027-01-03'), ('2027-01-04')) SELECT day, extract(isodow FROM day) AS isodow, extract(week FROM day) AS week, extract(isoyear FROM day) AS isoyear, extract(year FROM day) AS year FROM d" --csv
