@@ -791,23 +791,26 @@ static bool exact_columns(const pier__board *const *boards, size_t n)
 }
 
 /*
- * When one of its boards has exact columns, the template with its numbers
- * SQLite would read inexactly written as text (pier__sql_exact_literals)
- * and its operators as the dialect's exact ones (pier__sql_exact_ops,
- * docs/sql.md "Operators on exact values"): *q then reads the rewrite (in
- * *text) with its placeholders found again (in *s).
+ * When one of its boards has exact columns, or it writes a number SQLite
+ * would read inexactly, the template with such numbers written as text
+ * (pier__sql_exact_literals) and its operators as the dialect's exact
+ * ones (pier__sql_exact_ops, docs/sql.md "Operators on exact values"): *q
+ * then reads the rewrite (in *text) with its placeholders found again (in
+ * *s).
  */
 static pier_status exact_template(const pier__board *const *boards,
                                   query_args *a, pier__query_text *q,
                                   pier__buf *text, scan *s, pier_error *err)
 {
-    if (!exact_columns(boards, q->nboards))
-        return PIER_OK;
     /* numbers SQLite would read inexactly, as their text (as pier_exec
      * writes them, docs/sql.md); then the operators */
     pier__buf literals;
     pier__buf_init(&literals);
     bool digits = pier__sql_exact_literals(&literals, q->sql, q->len);
+    if (!digits && !literals.oom && !exact_columns(boards, q->nboards)) {
+        pier__buf_free(&literals);
+        return PIER_OK;
+    }
     const char *from = digits ? literals.p : q->sql;
     size_t n = digits ? literals.len : q->len;
     bool ops = false;

@@ -62,6 +62,23 @@ static bool inexact(const char *s, size_t n, bool negated)
     return digits > EXACT_DIGITS;
 }
 
+bool pier__sql_inexact_number(const char *s, size_t n)
+{
+    bool negated = n > 0 && s[0] == '-';
+    if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+        s++;
+        n--;
+    }
+    if (n == 0 || s[0] < '0' || s[0] > '9')
+        return false;               /* (".5", "e5": not as SQL writes) */
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' ||
+              s[i] == 'E' || ((s[i] == '-' || s[i] == '+') && i > 0 &&
+                              (s[i - 1] == 'e' || s[i - 1] == 'E'))))
+            return false;
+    return inexact(s, n, negated);
+}
+
 /* Whether a '-' after token `before` (of kind k) is a sign, not a
  * subtraction: after nothing, '(', ',', an operator, or a keyword that an
  * operand follows. */

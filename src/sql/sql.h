@@ -312,6 +312,12 @@ bool pier__sql_fk_of(const char *table, const char *column,
 bool pier__sql_exact_literals(pier__buf *out, const char *sql, size_t n);
 
 /*
+ * Whether s[0..n) is, whole, a number (with a sign) that SQLite would read
+ * inexactly: the text such a literal becomes (above). Pure.
+ */
+bool pier__sql_inexact_number(const char *s, size_t n);
+
+/*
  * Appends to `out` the statement sql[0..n) with its arithmetic operators
  * (+ - * / % and unary minus) written as Pier's exact functions (_pxa(a,b)
  * and its siblings, under the pier_numeric collation), its comparisons of

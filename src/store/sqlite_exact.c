@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sql/sql.h"
 #include "store/sqlite_int.h"
 #include "types/temporal.h"
 
@@ -94,10 +95,10 @@ typedef struct analysis {
                                   `reg` holds it), refused unless it is
                                   stored in a table or its index */
     size_t npending;
-    int *whole;                /* per register: 1 when it was last loaded
-                                  with the name of a date_part field that
-                                  is always a whole number ('year') */
-    size_t nwhole;
+    int *konst;                /* per register: what the string constant
+                                  it was last loaded with is (K_WHOLE,
+                                  K_WIDE), or 0 */
+    size_t nkonst;
     bool rewritten;            /* the statement is the front-end's rewrite
                                   of its operators */
     bool rewrite;              /* out: refused for what that rewrite
@@ -337,30 +338,47 @@ static bool set_reg(analysis *a, long r, int value)
     a->reg[r] = value != 0 ? value : PLAIN;
     if ((size_t)r < a->nparam_regs)
         a->param[r] = 0;               /* (a parameter's is set after) */
-    if ((size_t)r < a->nwhole)
-        a->whole[r] = 0;               /* (a field's is set after) */
+    if ((size_t)r < a->nkonst)
+        a->konst[r] = 0;               /* (a constant's is set after) */
     return true;
 }
 
-/* Notes whether the string constant `p4` loaded into r names a date_part
- * field that is always a whole number: date_part of it is an INTEGER,
- * not exact text. */
-static bool set_whole(analysis *a, long r, const char *p4)
+/* What a string constant is, for what reads it: */
+enum {
+    K_WHOLE = 1,   /* the name of a date_part field that is always a whole
+                      number ('year'): date_part of it is an INTEGER, not
+                      exact text */
+    K_WIDE = 2     /* a number SQLite reads inexactly (technique 6 wrote
+                      18446744073709551615 so): arithmetic on it is exact */
+};
+
+/* Notes what the string constant `p4` loaded into r is. */
+static bool set_konst(analysis *a, long r, const char *p4)
 {
     pier__tfield f;
-    if (r < 0 || p4 == NULL || !pier__tfield_parse(p4, strlen(p4), &f) ||
-        !pier__tfield_whole(f))
+    if (r < 0 || p4 == NULL)
         return true;
-    if (!room(&a->whole, &a->nwhole, (size_t)r))
+    size_t n = strlen(p4);
+    int k = pier__tfield_parse(p4, n, &f) && pier__tfield_whole(f) ? K_WHOLE
+            : pier__sql_inexact_number(p4, n)                      ? K_WIDE
+                                                                   : 0;
+    if (k == 0)
+        return true;
+    if (!room(&a->konst, &a->nkonst, (size_t)r))
         return false;
-    a->whole[r] = 1;
+    a->konst[r] = k;
     return true;
+}
+
+static int konst_of(const analysis *a, long r)
+{
+    return r >= 0 && (size_t)r < a->nkonst ? a->konst[r] : 0;
 }
 
 /* Whether date_part (extract), its arguments from r, gives an INTEGER. */
 static bool whole_part(const analysis *a, long r)
 {
-    return r >= 0 && (size_t)r < a->nwhole && a->whole[r] != 0;
+    return konst_of(a, r) == K_WHOLE;
 }
 
 /* A comparison's affinity in its p5 (SQLite's SQLITE_AFF_MASK and
@@ -698,6 +716,19 @@ static int value_name(analysis *a, const char *type, const char *fn)
     return (int)++a->nnames;
 }
 
+/* A name (as a computed value's) for a number SQLite reads inexactly
+ * (K_WIDE), or 0 when out of memory. */
+static int wide_name(analysis *a)
+{
+    char(*grown)[160] = realloc(a->names, (a->nnames + 1) * sizeof *a->names);
+    if (grown == NULL)
+        return 0;
+    a->names = grown;
+    snprintf(a->names[a->nnames], 160,
+             "a number of more digits than a double holds");
+    return -(int)++a->nnames;
+}
+
 /* A name for what storage column k of t holds ("table.column"). */
 static int column_name(analysis *a, const tree *t, int k)
 {
@@ -853,7 +884,7 @@ static bool prologue_constants(analysis *a, sqlite3_stmt *st)
             int named = value_name(a, p4, NULL);
             ok = named > 0 && set_reg(a, sqlite3_column_int(st, 3), named);
         } else if (prologue && strcmp(op, "String8") == 0) {
-            ok = set_whole(a, sqlite3_column_int(st, 3), p4);
+            ok = set_konst(a, sqlite3_column_int(st, 3), p4);
         }
     }
     sqlite3_reset(st);
@@ -971,6 +1002,13 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
                 { "Divide", "/" }, { "Remainder", "%" },
             };
             int named = get_reg(a, p1) != 0 ? get_reg(a, p1) : get_reg(a, p2);
+            /* a number SQLite would read inexactly, written as its text
+             * (technique 6): the rewrite computes on it exactly */
+            long wide = konst_of(a, p1) == K_WIDE   ? p1
+                        : konst_of(a, p2) == K_WIDE ? p2
+                                                    : -1;
+            if (named == 0 && wide >= 0 && (named = wide_name(a)) == 0)
+                return pier__oom(err);
             if (named != 0) {
                 char what[16] = "arithmetic";
                 for (size_t k = 0; k < 5; k++)
@@ -1069,7 +1107,7 @@ static pier_status follow(analysis *a, sqlite3_stmt *st, pier_error *err)
             int named = value_name(a, p4, NULL);
             ok = named > 0 && set_reg(a, p2, named);
         } else if (strcmp(op, "String8") == 0) {
-            ok = set_reg(a, p2, 0) && set_whole(a, p2, p4);
+            ok = set_reg(a, p2, 0) && set_konst(a, p2, p4);
         } else if (strcmp(op, "Integer") == 0 || strcmp(op, "Int64") == 0 ||
                    strcmp(op, "Real") == 0 || strcmp(op, "String8") == 0 ||
                    strcmp(op, "String") == 0 || strcmp(op, "Variable") == 0 ||
@@ -1114,6 +1152,25 @@ static pier_status param_ways(const analysis *a, int nparams,
     return PIER_OK;
 }
 
+/* Whether sql[0..len) holds a string literal that is a number SQLite
+ * reads inexactly (technique 6 writes such numbers so): arithmetic on it
+ * is made exact on any lake. */
+static bool wide_string(const char *sql, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (sql[i] != '\'')
+            continue;
+        const char *close = memchr(sql + i + 1, '\'', len - i - 1);
+        if (close == NULL)
+            return false;
+        size_t n = (size_t)(close - sql) - i - 1;
+        if (n > 15 && pier__sql_inexact_number(sql + i + 1, n))
+            return true;
+        i += n + 1;
+    }
+    return false;
+}
+
 pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
                                      size_t len, bool rewritten,
                                      bool *rewrite, unsigned char **params,
@@ -1128,7 +1185,7 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
                 (i + 7 <= len && strncasecmp_c(sql + i, "decimal", 7) == 0) ||
                 (i + 9 <= len && strncasecmp_c(sql + i, "date_part", 9) == 0) ||
                 (i + 8 <= len && strncasecmp_c(sql + i, "extract(", 8) == 0);
-    if (!casts && !any_exact(l))
+    if (!casts && !wide_string(sql, len) && !any_exact(l))
         return PIER_OK;
     pier__buf text;
     pier__buf_init(&text);
@@ -1170,7 +1227,7 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
     fields_free(a.joins, a.njoins);
     fields_free(a.join_params, a.njoin_params);
     free(a.reg);
-    free(a.whole);
+    free(a.konst);
     free(a.pending);
     free(a.names);
     return rc;

@@ -31,3 +31,30 @@ $ pier sql "SELECT sum(CAST(x AS REAL)) AS f, sum(decimal(x)) AS d FROM (SELECT 
 f    d
 1.0  1
 (1 row)
+
+# Arithmetic on such a number is exact, on any lake (this one has exact
+# columns; a new one below has none): SQLite would have computed it in
+# floating point (18446744073709551614 - 1 was 1.8446744073709552e+19).
+# Integers beside it compute exactly; a REAL beside it is refused.
+$ pier --data plain sql "SELECT 18446744073709551614 - 1 AS x, -18446744073709551615 + 1 AS neg, 99999999999999999999 * 2 AS z, 123456789.123456789 * 2 AS d, 7 / 2 AS int_div"
+x                     neg                    z                      d                    int_div
+18446744073709551613  -18446744073709551614  199999999999999999998  246913578.246913578  3
+(1 row)
+$ pier --data plain sql "SELECT 18446744073709551615 * 1.5 AS r"
+! pier: error: QueryFailed: '*' of an exact value (DECIMAL, UINT64, INT128) and a REAL: write CAST(x AS DECIMAL) (or the number as a string, '1.5') to compute exactly, or CAST(... AS REAL) for a floating-point result (at byte 0 of the script)
+[exit 1]
+$ pier sql "UPDATE t SET n = 18446744073709551610 + 5 WHERE n = 5"
+1 row changed
+$ pier sql "SELECT n FROM t WHERE n = 18446744073709551614 + 1 ORDER BY n"
+n
+18446744073709551615
+18446744073709551615
+(2 rows)
+
+# A board query too, on a board without exact columns.
+$ pier --data plain insert b '{"id":"a","x":1}'
+2
+$ pier --data plain query b "SELECT x + 18446744073709551615 AS big FROM {{board}}"
+big
+18446744073709551616
+(1 row)

@@ -65,11 +65,36 @@ static void test_inexact_ones_become_text(void **state)
     rewritten("SELECT -9223372036854775809", "SELECT '-9223372036854775809'");
 }
 
+/* The text such a literal becomes, as the store's check reads it back
+ * from the program: the same numbers, a sign allowed, nothing else. */
+static void test_inexact_number_text(void **state)
+{
+    (void)state;
+    static const char *const inexact[] = {
+        "18446744073709551615", "-18446744073709551615",
+        "-9223372036854775809", "9223372036854775808",
+        "123456789.12345678", "+99999999999999999999",
+        "1.2345678901234567e5",
+    };
+    static const char *const not[] = {
+        "9223372036854775807", "-9223372036854775808", "0.1",
+        "123456789.123450000", "1e400", "", "-", "abc",
+        "18446744073709551615x", "1844674407370955161.5.5a", ".5",
+        "0x7fffffffffffffffff", "4111111111111111", "year",
+    };
+    for (size_t i = 0; i < sizeof inexact / sizeof *inexact; i++)
+        assert_true(pier__sql_inexact_number(inexact[i],
+                                             strlen(inexact[i])));
+    for (size_t i = 0; i < sizeof not / sizeof *not; i++)
+        assert_false(pier__sql_inexact_number(not[i], strlen(not[i])));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_ones_stay),
         cmocka_unit_test(test_inexact_ones_become_text),
+        cmocka_unit_test(test_inexact_number_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
