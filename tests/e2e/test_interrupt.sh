@@ -162,4 +162,25 @@ if [ "$rc" -ne 1 ] || grep -q two shell.out ||
 fi
 cat shell.err
 
+# The same while the shell waits for its next line from a producer that
+# keeps the pipe open and sends nothing: the script stops at once.
+rm -f lines.fifo
+mkfifo lines.fifo
+"$pier" shell b <lines.fifo >shell.out 2>shell.err &
+pid=$!
+exec 8>lines.fifo
+echo 'SELECT 1 AS one' >&8
+for _ in $(seq 600); do
+    grep -q '^one' shell.out 2>/dev/null && break
+    sleep 0.1
+done
+kill -INT "$pid"
+stopped "$pid"
+exec 8>&-
+if [ "$rc" -ne 1 ] ||
+   ! grep -q 'Interrupted: the script was stopped by SIGINT' shell.err; then
+    echo "shell waiting for a line: exit $rc"; cat shell.out shell.err; exit 1
+fi
+cat shell.err
+
 echo "Ctrl-C stops statements"

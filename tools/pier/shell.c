@@ -116,17 +116,27 @@ static void on_sigint(int sig)
  * and the script: no later line runs. */
 static volatile sig_atomic_t script_stopped;
 
+/* /dev/null, open while a script is read: between two lines SIGINT puts
+ * it in stdin's place, so that a read of the next line that was about to
+ * begin (after the look at script_stopped) meets the end of the input
+ * rather than waiting for a producer that keeps its pipe open. A read
+ * already waiting ends with EINTR (no SA_RESTART). */
+static int script_null = -1;
+
 static void on_sigint_script(int sig)
 {
     (void)sig;
     script_stopped = 1;
     if (running)
         cli_interrupt_request();
+    else if (script_null >= 0)
+        dup2(script_null, STDIN_FILENO);
 }
 
 /* (no SA_RESTART: a read of the next line ends at once) */
 static void take_sigint_script(void)
 {
+    script_null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint_script;
