@@ -1178,13 +1178,14 @@ pier_status pier__sqlite_check_exact(pier__sqlite_lake *l, const char *sql,
 {
     *rewrite = false;
     *params = NULL;
-    /* a CAST to an exact type makes exact values on any lake */
+    /* a CAST to an exact type, a decimal function and date_part make
+     * exact values on any lake */
     bool casts = false;
     for (size_t i = 0; !casts && i + 5 <= len; i++)
         casts = memcmp(sql + i, "_pcs(", 5) == 0 ||
                 (i + 7 <= len && strncasecmp_c(sql + i, "decimal", 7) == 0) ||
                 (i + 9 <= len && strncasecmp_c(sql + i, "date_part", 9) == 0) ||
-                (i + 8 <= len && strncasecmp_c(sql + i, "extract(", 8) == 0);
+                (i + 7 <= len && strncasecmp_c(sql + i, "extract", 7) == 0);
     if (!casts && !wide_string(sql, len) && !any_exact(l))
         return PIER_OK;
     pier__buf text;
