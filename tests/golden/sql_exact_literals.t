@@ -45,6 +45,9 @@ $ pier --data plain sql "SELECT 18446744073709551615 * 1.5 AS r"
 [exit 1]
 $ pier sql "UPDATE t SET n = 18446744073709551610 + 5 WHERE n = 5"
 1 row changed
+$ pier sql "UPDATE t SET n = 18446744073709551615 + 1 WHERE h = 5"
+! pier: error: ColumnTypeConflict: column 'n' of table 't' is UINT64, got '18446744073709551616': out of range for UINT64
+[exit 1]
 $ pier sql "SELECT n FROM t WHERE n = 18446744073709551614 + 1 ORDER BY n"
 n
 18446744073709551615
